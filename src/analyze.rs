@@ -1,0 +1,1085 @@
+//! Command semantics: what a parsed shell script would actually run and touch.
+//!
+//! `shell` gives the simple commands as written. This module gives their meaning:
+//! wrappers are peeled (`sudo`, `env`, `timeout`, `nice`, `xargs`, `find -exec` …) and the
+//! command they run is analysed too; scripts hidden in strings are parsed again (`bash -c`,
+//! `eval`, `watch`, `su -c`, text piped or fed by heredoc into a shell); `git` global options
+//! are removed; `cd` moves the working directory for later commands; redirections and the
+//! declared effects of commands (`cp`, `tee`, `sed -i` …) become file accesses. Things that
+//! cannot be judged from the text alone become signals (remote code fed to a shell, a
+//! command name known only at run time), which rules in the policy turn into verdicts.
+//!
+//! Everything here is pure: paths are resolved through [`paths::Fs`].
+
+use std::path::{Path, PathBuf};
+
+use crate::paths::{self, Fs, Places, Resolved};
+use crate::policy::{AccessKind, Policy};
+use crate::shell::{self, Script, SimpleCommand, Stdin, Word};
+
+/// How deep scripts inside strings may nest (`bash -c "bash -c '…'"`).
+const MAX_NESTING: usize = 8;
+/// How many invocations one command may expand to before we stop looking.
+const MAX_INVOCATIONS: usize = 4096;
+
+/// One program the command line would run, after wrappers are peeled.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// The program name as matched by rules (basename of an absolute path).
+    pub name: String,
+    /// The words after the name.
+    pub args: Vec<Word>,
+    /// False when the name was a path outside the standard program folders.
+    pub trusted_path: bool,
+    /// More arguments are added at run time (`xargs`, `find -exec … {}`).
+    pub extra_args_unknown: bool,
+    /// The working directory it runs in, when known.
+    pub cwd: Option<PathBuf>,
+    /// The command as a reader would see it (for messages).
+    pub display: String,
+}
+
+impl Invocation {
+    /// The command line as rules see it: name and arguments joined by single spaces.
+    pub fn line(&self) -> String {
+        let mut s = self.name.clone();
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&a.text);
+        }
+        s
+    }
+}
+
+/// A file the command line reads or writes.
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub kind: AccessKind,
+    pub path: Resolved,
+    /// What causes it (`> file`, `cp`, `Write` …).
+    pub origin: String,
+}
+
+/// Something the rules must judge that is not a plain program or file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    pub name: &'static str,
+    pub detail: String,
+}
+
+/// All that an analysis found.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    pub invocations: Vec<Invocation>,
+    pub accesses: Vec<Access>,
+    pub signals: Vec<Signal>,
+}
+
+impl Facts {
+    fn signal(&mut self, name: &'static str, detail: impl Into<String>) {
+        let detail = detail.into();
+        if !self
+            .signals
+            .iter()
+            .any(|s| s.name == name && s.detail == detail)
+        {
+            self.signals.push(Signal { name, detail });
+        }
+    }
+}
+
+/// The environment of an analysis.
+pub struct Env<'a> {
+    pub policy: &'a Policy,
+    pub places: &'a Places,
+    pub fs: &'a dyn Fs,
+}
+
+/// Analyses a Bash command run in `cwd`.
+pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
+    let mut a = Analyzer {
+        env,
+        facts: Facts::default(),
+    };
+    a.script(command, cwd.map(Path::to_path_buf), 0);
+    a.facts
+}
+
+struct Analyzer<'a> {
+    env: &'a Env<'a>,
+    facts: Facts,
+}
+
+impl<'a> Analyzer<'a> {
+    fn policy(&self) -> &Policy {
+        self.env.policy
+    }
+
+    fn resolve(&self, w: &Word, cwd: Option<&Path>) -> Resolved {
+        paths::resolve(&w.text, w.literal, cwd, self.env.places, self.env.fs)
+    }
+
+    fn access(&mut self, kind: AccessKind, w: &Word, cwd: Option<&Path>, origin: &str) {
+        if kind == AccessKind::Write && is_harmless_device(&w.text) {
+            return;
+        }
+        if kind == AccessKind::Read && w.text.starts_with("/dev/") {
+            return;
+        }
+        let path = self.resolve(w, cwd);
+        self.facts.accesses.push(Access {
+            kind,
+            path,
+            origin: origin.to_string(),
+        });
+    }
+
+    /// Parses and analyses a script string.
+    fn script(&mut self, src: &str, cwd: Option<PathBuf>, depth: usize) {
+        if depth > MAX_NESTING {
+            self.facts
+                .signal("too-deep", "scripts nested inside strings too deeply");
+            return;
+        }
+        let script = shell::parse(src);
+        if let Some(why) = &script.unparsed {
+            self.facts.signal("unparsed", why.clone());
+            return;
+        }
+        self.parsed(&script, cwd, depth);
+    }
+
+    fn parsed(&mut self, script: &Script, mut cwd: Option<PathBuf>, depth: usize) {
+        for r in &script.redirects {
+            self.redirect(r, cwd.as_deref());
+        }
+        for (i, cmd) in script.commands.iter().enumerate() {
+            if self.facts.invocations.len() > MAX_INVOCATIONS {
+                self.facts
+                    .signal("too-large", "the command expands to too many programs");
+                return;
+            }
+            for r in &cmd.redirects {
+                self.redirect(r, cwd.as_deref());
+            }
+            for (name, value) in &cmd.assignments {
+                self.env_assignment(name, value, cwd.clone(), depth);
+            }
+            let Some(first) = cmd.words.first() else {
+                continue;
+            };
+            // A call to a function defined in the same script: its body is analysed already.
+            if first.literal && script.functions.iter().any(|f| f == &first.text) {
+                let own = cmd.function.and_then(|f| script.functions.get(f));
+                if own == Some(&first.text) {
+                    self.facts.signal(
+                        "fork-bomb",
+                        format!("function `{}` calls itself", first.text),
+                    );
+                }
+                continue;
+            }
+            // `cd` changes where later relative paths point (not inside pipelines and
+            // subshells, where we cannot be sure; there the directory becomes unknown).
+            if first.literal && matches!(first.text.as_str(), "cd" | "pushd") {
+                let target = cmd.words.iter().skip(1).find(|w| !w.text.starts_with('-'));
+                let next = match target {
+                    None => Some(self.env.places.home.clone()),
+                    Some(w) if w.text == "-" => None,
+                    Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
+                };
+                cwd = if cmd.pipe.is_some() { None } else { next };
+                self.push(cmd_invocation(&cmd.words, cwd.clone()));
+                continue;
+            }
+            let ctx = CmdCtx {
+                script,
+                index: i,
+                cmd,
+                depth,
+            };
+            self.words(&cmd.words, cwd.clone(), &ctx, false);
+        }
+    }
+
+    fn redirect(&mut self, r: &shell::Redirect, cwd: Option<&Path>) {
+        if r.is_fd_dup() {
+            return;
+        }
+        let kind = if r.writes() {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        };
+        let origin = format!("redirection {}", r.op);
+        self.access(kind, &r.target, cwd, &origin);
+    }
+
+    fn env_assignment(&mut self, name: &str, value: &Word, cwd: Option<PathBuf>, depth: usize) {
+        let is_command = self
+            .policy()
+            .kinds
+            .command_env
+            .iter()
+            .any(|p| paths::component_match(p, name));
+        if is_command {
+            if value.literal {
+                self.script(&value.text, cwd, depth + 1);
+            } else {
+                self.facts.signal(
+                    "exec-env",
+                    format!("sets {name} to a command known only at run time"),
+                );
+            }
+            return;
+        }
+        if self
+            .policy()
+            .kinds
+            .exec_env
+            .iter()
+            .any(|p| paths::component_match(p, name))
+        {
+            self.facts.signal(
+                "exec-env",
+                format!("sets {name}, which can make a program run other code"),
+            );
+        }
+    }
+
+    fn push(&mut self, inv: Invocation) {
+        self.facts.invocations.push(inv);
+    }
+
+    /// Analyses one argv (a simple command, or what a wrapper runs).
+    fn words(&mut self, words: &[Word], cwd: Option<PathBuf>, ctx: &CmdCtx, extra_unknown: bool) {
+        let Some(first) = words.first() else { return };
+        if !first.literal {
+            self.facts.signal(
+                "dynamic-command",
+                format!(
+                    "the program name `{}` is known only at run time",
+                    first.text
+                ),
+            );
+            return;
+        }
+        let (name, trusted) = program_name(&first.text);
+        let args = &words[1..];
+        let mut inv = Invocation {
+            name: name.clone(),
+            args: args.to_vec(),
+            trusted_path: trusted,
+            extra_args_unknown: extra_unknown,
+            cwd: cwd.clone(),
+            display: join_words(words),
+        };
+        match name.as_str() {
+            "sudo" | "doas" | "run0" => {
+                self.push(inv);
+                let rest = skip_options(
+                    args,
+                    &[
+                        "-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t",
+                    ],
+                );
+                if rest.is_empty() {
+                    return;
+                }
+                self.words(rest, cwd, ctx, extra_unknown);
+            }
+            "env" => self.env_cmd(inv, cwd, ctx, extra_unknown),
+            "command" | "builtin" => {
+                let lookup = args
+                    .iter()
+                    .take_while(|a| a.text.starts_with('-'))
+                    .any(|a| a.text.contains('v') || a.text.contains('V'));
+                if lookup {
+                    self.push(inv);
+                    return;
+                }
+                let rest = skip_options(args, &[]);
+                self.words(rest, cwd, ctx, extra_unknown);
+            }
+            "exec" => {
+                let rest = skip_options(args, &["-a"]);
+                if rest.is_empty() {
+                    return;
+                }
+                self.words(rest, cwd, ctx, extra_unknown);
+            }
+            "nice" | "ionice" | "nohup" | "time" | "stdbuf" | "setsid" | "unbuffer"
+            | "caffeinate" | "chronic" | "coproc" | "taskset" | "chrt" => {
+                self.wrapper(inv, cwd, ctx, extra_unknown);
+            }
+            "timeout" => {
+                let mut rest = skip_options(args, &["-s", "--signal", "-k", "--kill-after"]);
+                self.push(inv);
+                if !rest.is_empty() {
+                    rest = &rest[1..]; // the duration
+                }
+                self.words(rest, cwd, ctx, extra_unknown);
+            }
+            "busybox" => {
+                if args.is_empty() {
+                    self.push(inv);
+                } else {
+                    self.words(args, cwd, ctx, extra_unknown);
+                }
+            }
+            "xargs" => self.xargs(inv, cwd, ctx),
+            "find" => self.find(inv, cwd, ctx),
+            "eval" => {
+                self.push(inv);
+                if args.iter().all(|a| a.literal) {
+                    let text = args
+                        .iter()
+                        .map(|a| a.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    self.script(&text, cwd, ctx.depth + 1);
+                } else {
+                    self.dynamic_code(ctx, "eval runs text that is known only at run time");
+                }
+            }
+            "source" | "." => {
+                self.push(inv);
+                self.dynamic_code_check_remote(ctx);
+            }
+            "watch" => {
+                let rest = skip_options(args, &["-n", "--interval", "-d", "--differences"]);
+                self.push(inv.clone());
+                if rest.iter().all(|a| a.literal) && !rest.is_empty() {
+                    let text = join_words(rest);
+                    self.script(&text, cwd, ctx.depth + 1);
+                } else if !rest.is_empty() {
+                    self.dynamic_code(ctx, "watch runs a command known only at run time");
+                }
+            }
+            "su" | "runuser" => {
+                self.push(inv);
+                if let Some(pos) = args
+                    .iter()
+                    .position(|a| a.text == "-c" || a.text == "--command")
+                {
+                    if let Some(code) = args.get(pos + 1) {
+                        self.code_string(code, cwd, ctx);
+                    }
+                }
+            }
+            "flock" => {
+                self.push(inv);
+                let rest = skip_options(
+                    args,
+                    &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
+                );
+                if let Some(pos) = rest
+                    .iter()
+                    .position(|a| a.text == "-c" || a.text == "--command")
+                {
+                    if let Some(code) = rest.get(pos + 1) {
+                        self.code_string(code, cwd, ctx);
+                    }
+                } else if rest.len() > 1 {
+                    self.words(&rest[1..], cwd, ctx, extra_unknown);
+                }
+            }
+            "git" => self.git(inv, cwd),
+            _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
+            _ if self.policy().is_interpreter(&name) => {
+                self.stdin_code(&inv, ctx, false);
+                self.dynamic_code_check_remote(ctx);
+                self.effects(&inv);
+                self.push(inv);
+            }
+            _ => {
+                self.effects(&inv);
+                inv.display = join_words(words);
+                self.push(inv);
+            }
+        }
+    }
+
+    /// A wrapper whose options we skip generically before the command it runs.
+    fn wrapper(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx, extra: bool) {
+        let value_opts: &[&str] = match inv.name.as_str() {
+            "nice" => &["-n", "--adjustment"],
+            "ionice" => &["-c", "-n", "-p", "--class", "--classdata", "--pid"],
+            "time" => &["-f", "--format", "-o", "--output"],
+            "stdbuf" => &["-i", "-o", "-e"],
+            "caffeinate" => &["-t", "-w"],
+            "taskset" => &[],
+            "chrt" => &[],
+            _ => &[],
+        };
+        // `time -o FILE` writes FILE.
+        if inv.name == "time" {
+            for (i, a) in inv.args.iter().enumerate() {
+                if a.text == "-o" || a.text == "--output" {
+                    if let Some(f) = inv.args.get(i + 1) {
+                        self.access(AccessKind::Write, f, cwd.as_deref(), "time -o");
+                    }
+                }
+            }
+        }
+        let mut rest = skip_options(&inv.args, value_opts);
+        if inv.name == "taskset" && !rest.is_empty() {
+            rest = &rest[1..]; // the CPU mask
+        }
+        if inv.name == "chrt" && !rest.is_empty() {
+            rest = &rest[1..]; // the priority
+        }
+        let rest = rest.to_vec();
+        self.push(inv);
+        self.words(&rest, cwd, ctx, extra);
+    }
+
+    fn env_cmd(&mut self, inv: Invocation, mut cwd: Option<PathBuf>, ctx: &CmdCtx, extra: bool) {
+        let args = inv.args.clone();
+        let mut i = 0;
+        let mut split_string: Option<Word> = None;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if t == "-u" || t == "--unset" {
+                i += 2;
+                continue;
+            }
+            if t == "-C" || t == "--chdir" {
+                if let Some(d) = args.get(i + 1) {
+                    cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
+                }
+                i += 2;
+                continue;
+            }
+            if t == "-S" || t == "--split-string" {
+                split_string = args.get(i + 1).cloned();
+                i += 2;
+                continue;
+            }
+            if let Some(s) = t.strip_prefix("--split-string=") {
+                split_string = Some(Word {
+                    text: s.to_string(),
+                    literal: args[i].literal,
+                });
+                i += 1;
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                i += 1;
+                continue;
+            }
+            if let Some((name, value)) = t.split_once('=') {
+                let value = Word {
+                    text: value.to_string(),
+                    literal: args[i].literal,
+                };
+                self.env_assignment(name, &value, cwd.clone(), ctx.depth);
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let rest = &args[i..];
+        let bare = rest.is_empty() && split_string.is_none();
+        if bare {
+            self.push(inv);
+            return;
+        }
+        self.push(inv);
+        if let Some(s) = split_string {
+            if s.literal {
+                let text = format!("{} {}", s.text, join_words(rest));
+                self.script(&text, cwd, ctx.depth + 1);
+            } else {
+                self.dynamic_code(ctx, "env -S runs text known only at run time");
+            }
+            return;
+        }
+        self.words(rest, cwd, ctx, extra);
+    }
+
+    fn xargs(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let value_opts = [
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "-d",
+            "-E",
+            "-a",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-lines",
+            "--max-chars",
+            "--replace",
+            "--eof",
+        ];
+        for (i, a) in inv.args.iter().enumerate() {
+            if a.text == "-a" || a.text == "--arg-file" {
+                if let Some(f) = inv.args.get(i + 1) {
+                    self.access(AccessKind::Read, f, cwd.as_deref(), "xargs -a");
+                }
+            }
+        }
+        let rest = skip_options(&inv.args, &value_opts).to_vec();
+        self.push(Invocation {
+            args: Vec::new(),
+            ..inv
+        });
+        if rest.is_empty() {
+            // Runs `echo` with the input.
+            return;
+        }
+        self.words(&rest, cwd, ctx, true);
+    }
+
+    fn find(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let args = inv.args.clone();
+        let mut i = 0;
+        let mut kept = Vec::new();
+        let mut inner: Vec<Vec<Word>> = Vec::new();
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                kept.push(args[i].clone());
+                let mut cmd = Vec::new();
+                i += 1;
+                while i < args.len() && args[i].text != ";" && args[i].text != "+" {
+                    cmd.push(args[i].clone());
+                    i += 1;
+                }
+                i += 1;
+                inner.push(cmd);
+                continue;
+            }
+            if matches!(t, "-fprint" | "-fprint0" | "-fprintf" | "-fls") {
+                if let Some(f) = args.get(i + 1) {
+                    self.access(AccessKind::Write, f, cwd.as_deref(), t);
+                }
+            }
+            kept.push(args[i].clone());
+            i += 1;
+        }
+        self.push(Invocation { args: kept, ..inv });
+        for cmd in inner {
+            let has_placeholder = cmd.iter().any(|w| w.text.contains("{}"));
+            let cmd: Vec<Word> = cmd.into_iter().filter(|w| w.text != "{}").collect();
+            self.words(&cmd, cwd.clone(), ctx, has_placeholder);
+        }
+    }
+
+    fn git(&mut self, mut inv: Invocation, mut cwd: Option<PathBuf>) {
+        let args = std::mem::take(&mut inv.args);
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            match t {
+                "-C" => {
+                    if let Some(d) = args.get(i + 1) {
+                        cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
+                    }
+                    i += 2;
+                }
+                "-c" => {
+                    if let Some(kv) = args.get(i + 1) {
+                        self.git_config(&kv.text);
+                    }
+                    i += 2;
+                }
+                "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--super-prefix"
+                | "--config-env" => {
+                    if t == "--exec-path" || t == "--config-env" {
+                        self.facts
+                            .signal("git-config", format!("git {t} changes what git runs"));
+                    }
+                    i += 2;
+                }
+                _ if t.starts_with("--git-dir=")
+                    || t.starts_with("--work-tree=")
+                    || t.starts_with("--namespace=") =>
+                {
+                    i += 1
+                }
+                _ if t.starts_with("--exec-path=") || t.starts_with("--config-env=") => {
+                    self.facts
+                        .signal("git-config", format!("git {t} changes what git runs"));
+                    i += 1
+                }
+                "--no-pager"
+                | "-P"
+                | "-p"
+                | "--paginate"
+                | "--bare"
+                | "--no-replace-objects"
+                | "--literal-pathspecs"
+                | "--glob-pathspecs"
+                | "--noglob-pathspecs"
+                | "--icase-pathspecs"
+                | "--no-optional-locks"
+                | "--no-advice" => i += 1,
+                _ => break,
+            }
+        }
+        inv.args = args[i..].to_vec();
+        inv.cwd = cwd;
+        self.effects(&inv);
+        self.push(inv);
+    }
+
+    fn git_config(&mut self, kv: &str) {
+        let key = kv.split('=').next().unwrap_or("").to_ascii_lowercase();
+        let safe = self
+            .policy()
+            .kinds
+            .git_safe_config
+            .iter()
+            .any(|p| paths::component_match(&p.to_ascii_lowercase(), &key));
+        if !safe {
+            self.facts.signal(
+                "git-config",
+                format!("git -c {key} may make git run other programs"),
+            );
+        }
+    }
+
+    /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.
+    fn shell(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let args = &inv.args;
+        let mut i = 0;
+        let mut dash_c = false;
+        let mut reads_stdin = false;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+                i += 2;
+                continue;
+            }
+            if let Some(flags) = t.strip_prefix('-') {
+                if !flags.starts_with('-') && flags.contains('c') {
+                    dash_c = true;
+                }
+                if !flags.starts_with('-') && flags.contains('s') {
+                    reads_stdin = true;
+                }
+                i += 1;
+                continue;
+            }
+            if t.starts_with('+') {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let rest = &args[i..];
+        if dash_c {
+            let code = rest.first().cloned();
+            self.push(inv.clone());
+            match code {
+                Some(code) => self.code_string(&code, cwd, ctx),
+                None => self
+                    .facts
+                    .signal("dynamic-script", "a shell -c without a script"),
+            }
+            return;
+        }
+        if rest.is_empty() || reads_stdin {
+            self.stdin_code(&inv, ctx, true);
+            self.push(inv);
+            return;
+        }
+        // `bash script.sh`: runs a file; the rule for running scripts decides.
+        self.dynamic_code_check_remote(ctx);
+        if let Some(f) = rest.first() {
+            self.access(AccessKind::Read, f, cwd.as_deref(), "shell script");
+        }
+        self.push(inv);
+    }
+
+    /// A string that a shell will run as a script.
+    fn code_string(&mut self, code: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if code.literal {
+            self.script(&code.text, cwd, ctx.depth + 1);
+        } else {
+            self.dynamic_code(ctx, "a shell runs a script known only at run time");
+        }
+    }
+
+    /// Code known only at run time: remote code if a downloader feeds it, else unknown.
+    fn dynamic_code(&mut self, ctx: &CmdCtx, why: &str) {
+        if !self.dynamic_code_check_remote(ctx) {
+            self.facts.signal("dynamic-script", why);
+        }
+    }
+
+    /// Whether a downloader's output is substituted into this command's arguments
+    /// (`bash -c "$(curl …)"`, `source <(wget …)`, `eval "$(curl …)"`); raises the signal.
+    fn dynamic_code_check_remote(&mut self, ctx: &CmdCtx) -> bool {
+        let mut found = None;
+        for (j, c) in ctx.script.commands.iter().enumerate() {
+            if substituted_within(ctx.script, j, ctx.index) && self.is_download(c) {
+                found = Some(join_words(&c.words));
+                break;
+            }
+        }
+        if let Some(d) = found {
+            self.facts
+                .signal("remote-code", format!("runs code downloaded by `{d}`"));
+            return true;
+        }
+        false
+    }
+
+    /// A shell or interpreter that reads its program from standard input.
+    fn stdin_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
+        let cmd = ctx.cmd;
+        // From a downloader earlier in the pipeline: remote code, whatever the reader.
+        if let Some((pid, stage)) = cmd.pipe {
+            let upstream: Vec<&SimpleCommand> = ctx
+                .script
+                .commands
+                .iter()
+                .filter(|c| matches!(c.pipe, Some((p, s)) if p == pid && s < stage))
+                .collect();
+            if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
+                self.facts.signal(
+                    "remote-code",
+                    format!(
+                        "pipes the output of `{}` into `{}`",
+                        join_words(&d.words),
+                        inv.name
+                    ),
+                );
+                return;
+            }
+            if !is_shell {
+                if inv.args.is_empty() || inv.args.iter().any(|a| a.text == "-") {
+                    self.facts.signal(
+                        "stdin-code",
+                        format!("`{}` runs code from a pipe", inv.name),
+                    );
+                }
+                return;
+            }
+            // The stage right before: literal text or a heredoc we can read.
+            let prev = upstream
+                .iter()
+                .rev()
+                .find(|c| matches!(c.pipe, Some((_, s)) if s + 1 == stage));
+            match prev.and_then(|p| literal_output(p)) {
+                Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
+                None => self.facts.signal(
+                    "stdin-code",
+                    format!("`{}` runs commands read from a pipe", inv.name),
+                ),
+            }
+            return;
+        }
+        match &cmd.stdin {
+            Some(Stdin::Heredoc { body, .. }) if is_shell => {
+                self.script(body, inv.cwd.clone(), ctx.depth + 1)
+            }
+            Some(Stdin::HereString(w)) if is_shell => self.code_string(w, inv.cwd.clone(), ctx),
+            Some(_) => self
+                .facts
+                .signal("stdin-code", format!("`{}` runs code fed to it", inv.name)),
+            None => {
+                let from_file = cmd.redirects.iter().any(|r| r.op == "<");
+                if is_shell || from_file {
+                    self.facts.signal(
+                        "stdin-code",
+                        format!("`{}` runs commands from its input", inv.name),
+                    );
+                }
+            }
+        }
+    }
+
+    fn is_download(&self, c: &SimpleCommand) -> bool {
+        let mut words: &[Word] = &c.words;
+        // Peel the common wrappers before the downloader.
+        while let Some(first) = words.first() {
+            let (name, _) = program_name(&first.text);
+            if matches!(
+                name.as_str(),
+                "sudo" | "env" | "command" | "nice" | "timeout" | "nohup" | "time"
+            ) {
+                words = &words[1..];
+                while words
+                    .first()
+                    .is_some_and(|w| w.text.starts_with('-') || w.text.contains('='))
+                {
+                    words = &words[1..];
+                }
+                if name == "timeout" && !words.is_empty() {
+                    words = &words[1..];
+                }
+                continue;
+            }
+            return self.policy().is_downloader(&name);
+        }
+        false
+    }
+
+    /// Declared effects: which arguments a command reads and writes.
+    fn effects(&mut self, inv: &Invocation) {
+        let Some(eff) = self.policy().effects(&inv.name).cloned() else {
+            return;
+        };
+        let positional = positionals(&inv.args, &eff.value_flags);
+        let cwd = inv.cwd.clone();
+        let origin = inv.name.clone();
+        let has_flag = |flags: &[String]| {
+            inv.args.iter().any(|a| {
+                flags
+                    .iter()
+                    .any(|f| crate::classify::flag_matches(f, &a.text))
+            })
+        };
+        let in_place = has_flag(&eff.in_place_flags);
+        if let Some(spec) = &eff.reads {
+            let spec = if spec == "after-first" && has_flag(&eff.pattern_flags) {
+                "all"
+            } else {
+                spec.as_str()
+            };
+            for w in select(&positional, spec) {
+                self.access(AccessKind::Read, w, cwd.as_deref(), &origin);
+                if in_place {
+                    self.access(AccessKind::Write, w, cwd.as_deref(), &origin);
+                }
+            }
+        }
+        if let Some(spec) = &eff.writes {
+            for w in select(&positional, spec) {
+                self.access(AccessKind::Write, w, cwd.as_deref(), &origin);
+            }
+        }
+        for (i, a) in inv.args.iter().enumerate() {
+            for k in &eff.write_keys {
+                if let Some(v) = a.text.strip_prefix(k.as_str()) {
+                    let w = Word {
+                        text: v.to_string(),
+                        literal: a.literal,
+                    };
+                    self.access(AccessKind::Write, &w, cwd.as_deref(), &origin);
+                }
+            }
+            for f in &eff.write_flags {
+                if &a.text == f {
+                    if let Some(v) = inv.args.get(i + 1) {
+                        self.access(AccessKind::Write, v, cwd.as_deref(), &origin);
+                    }
+                } else if let Some(v) = a.text.strip_prefix(&format!("{f}=")) {
+                    let w = Word {
+                        text: v.to_string(),
+                        literal: a.literal,
+                    };
+                    self.access(AccessKind::Write, &w, cwd.as_deref(), &origin);
+                }
+            }
+        }
+    }
+}
+
+struct CmdCtx<'s> {
+    script: &'s Script,
+    index: usize,
+    cmd: &'s SimpleCommand,
+    depth: usize,
+}
+
+/// Whether command `j` sits (directly or through nesting) in a substitution of command `i`.
+fn substituted_within(script: &Script, j: usize, i: usize) -> bool {
+    let mut cur = script.commands.get(j).and_then(|c| c.substituted_into);
+    let mut steps = 0;
+    while let Some(k) = cur {
+        if k == i {
+            return true;
+        }
+        steps += 1;
+        if steps > script.commands.len() {
+            return false;
+        }
+        cur = script.commands.get(k).and_then(|c| c.substituted_into);
+    }
+    false
+}
+
+/// What a command writes to standard output, when the text says so exactly:
+/// `echo`/`printf` of literal words, or `cat` of a heredoc.
+fn literal_output(c: &SimpleCommand) -> Option<String> {
+    let first = c.words.first()?;
+    if !first.literal {
+        return None;
+    }
+    let (name, _) = program_name(&first.text);
+    match name.as_str() {
+        "echo" | "printf" => {
+            let args: Vec<&Word> = c
+                .words
+                .iter()
+                .skip(1)
+                .skip_while(|w| {
+                    name == "echo" && matches!(w.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")
+                })
+                .collect();
+            if args.iter().all(|w| w.literal) {
+                Some(
+                    args.iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .replace("\\n", "\n"),
+                )
+            } else {
+                None
+            }
+        }
+        "cat" if c.words.len() == 1 => match &c.stdin {
+            Some(Stdin::Heredoc { body, .. }) => Some(body.clone()),
+            Some(Stdin::HereString(w)) if w.literal => Some(w.text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Folders whose programs are the standard ones.
+const STANDARD_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/usr/bin",
+    "/usr/local/bin",
+    "/sbin",
+    "/usr/sbin",
+    "/usr/local/sbin",
+    "/opt/homebrew/bin",
+    "/usr/libexec",
+];
+
+/// The name rules match: the basename, and whether the path is a standard program folder.
+fn program_name(text: &str) -> (String, bool) {
+    match text.rsplit_once('/') {
+        None => (text.to_string(), true),
+        Some((dir, base)) => {
+            let trusted = STANDARD_BIN_DIRS.contains(&dir);
+            (base.to_string(), trusted)
+        }
+    }
+}
+
+fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
+    Invocation {
+        name: words.first().map(|w| w.text.clone()).unwrap_or_default(),
+        args: words.iter().skip(1).cloned().collect(),
+        trusted_path: true,
+        extra_args_unknown: false,
+        cwd,
+        display: join_words(words),
+    }
+}
+
+fn join_words(words: &[Word]) -> String {
+    words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Skips leading options; `value_opts` take the next word as their value.
+fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            return &args[i + 1..];
+        }
+        if !t.starts_with('-') || t == "-" {
+            // `VAR=x` after sudo is an assignment, not the command.
+            if t.contains('=')
+                && !t.starts_with('=')
+                && t.split('=').next().is_some_and(is_env_name)
+            {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if value_opts.contains(&t) {
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    &args[i.min(args.len())..]
+}
+
+fn is_env_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Positional arguments: not options, not values of `value_flags`, all words after `--`.
+pub fn positionals<'w>(args: &'w [Word], value_flags: &[String]) -> Vec<&'w Word> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut after_dashdash = false;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if after_dashdash {
+            out.push(&args[i]);
+        } else if t == "--" {
+            after_dashdash = true;
+        } else if t.starts_with('-') && t.len() > 1 {
+            if value_flags.iter().any(|f| f == t) {
+                i += 1;
+            }
+        } else {
+            out.push(&args[i]);
+        }
+        i += 1;
+    }
+    out
+}
+
+fn select<'w>(pos: &[&'w Word], spec: &str) -> Vec<&'w Word> {
+    match spec {
+        "all" => pos.to_vec(),
+        "after-first" => pos.iter().skip(1).copied().collect(),
+        "all-but-last" => {
+            if pos.len() > 1 {
+                pos[..pos.len() - 1].to_vec()
+            } else {
+                Vec::new()
+            }
+        }
+        "last" => {
+            if pos.len() > 1 {
+                pos.last().copied().into_iter().collect()
+            } else {
+                Vec::new()
+            }
+        }
+        "first" => pos.first().copied().into_iter().collect(),
+        _ => pos.to_vec(),
+    }
+}
+
+fn is_harmless_device(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
+    ) || t.starts_with("/dev/fd/")
+}

@@ -1,0 +1,268 @@
+//! The audit log: one JSON line per decision, in `<state>/audit/YYYY-MM-DD.jsonl`.
+//!
+//! Appends are single `write` calls of one line on a file opened for appending, so lines
+//! from concurrent hooks do not interleave. The command text is cut to a few hundred
+//! characters and obvious secrets (tokens, passwords, `Authorization` headers) are
+//! replaced by `***`. Writing the log is best effort: a log that cannot be written never
+//! changes a decision.
+
+use std::fs::{self, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// How much of a command a log line keeps.
+const MAX_SUBJECT: usize = 300;
+
+/// One logged decision.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Entry {
+    pub time: String,
+    #[serde(default)]
+    pub session: String,
+    #[serde(default)]
+    pub agent: String,
+    #[serde(default)]
+    pub event: String,
+    #[serde(default)]
+    pub tool: String,
+    pub decision: String,
+    #[serde(default)]
+    pub tier: String,
+    #[serde(default)]
+    pub rule: String,
+    #[serde(default)]
+    pub subject: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+}
+
+pub fn audit_dir(state_dir: &Path) -> PathBuf {
+    state_dir.join("audit")
+}
+
+/// Appends an entry to today's file.
+pub fn append(state_dir: &Path, entry: &Entry) -> Result<()> {
+    let dir = audit_dir(state_dir);
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let day = entry.time.get(..10).unwrap_or("unknown");
+    let path = dir.join(format!("{day}.jsonl"));
+    let mut line = serde_json::to_vec(entry).context("cannot serialise audit entry")?;
+    line.push(b'\n');
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    f.write_all(&line)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// The text of a tool call as logged: cut short, secrets hidden.
+pub fn subject(text: &str) -> String {
+    let redacted = redact(text);
+    if redacted.chars().count() <= MAX_SUBJECT {
+        return redacted;
+    }
+    let mut s: String = redacted.chars().take(MAX_SUBJECT).collect();
+    s.push('…');
+    s
+}
+
+/// Hides values that look like secrets.
+pub fn redact(text: &str) -> String {
+    const KEYS: &[&str] = &[
+        "password",
+        "passwd",
+        "pwd",
+        "token",
+        "secret",
+        "apikey",
+        "api_key",
+        "api-key",
+        "access_key",
+        "private_key",
+        "auth",
+        "credential",
+        "session",
+    ];
+    const PREFIXES: &[&str] = &[
+        "sk-",
+        "ghp_",
+        "gho_",
+        "ghs_",
+        "ghu_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-",
+        "AKIA",
+        "ASIA",
+        "AIza",
+        "ya29.",
+        "eyJ",
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut hide_next = false;
+    for (i, tok) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let bare = tok.trim_matches(|c| c == '"' || c == '\'');
+        let lower = bare.to_ascii_lowercase();
+        if lower == "bearer" || lower == "basic" || lower.ends_with("authorization:") {
+            out.push_str(tok);
+            hide_next = true;
+            continue;
+        }
+        if hide_next && !bare.is_empty() {
+            out.push_str("***");
+            hide_next = false;
+            continue;
+        }
+        if PREFIXES
+            .iter()
+            .any(|p| bare.starts_with(p) && bare.len() > p.len() + 8)
+        {
+            out.push_str("***");
+            continue;
+        }
+        if let Some((k, v)) = bare.split_once(['=', ':']) {
+            let k = k.trim_start_matches('-').to_ascii_lowercase();
+            if !v.is_empty() && KEYS.iter().any(|s| k.contains(s)) {
+                out.push_str(&tok[..tok.len() - v.len().min(tok.len())]);
+                out.push_str("***");
+                continue;
+            }
+        }
+        out.push_str(tok);
+    }
+    out
+}
+
+/// Filters for reading the log.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub decision: Option<String>,
+    pub session: Option<String>,
+    pub tool: Option<String>,
+    pub rule: Option<String>,
+    pub agent: Option<String>,
+    pub contains: Option<String>,
+}
+
+impl Filter {
+    fn keeps(&self, e: &Entry) -> bool {
+        let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
+        eq(&self.decision, &e.decision)
+            && eq(&self.session, &e.session)
+            && eq(&self.tool, &e.tool)
+            && self.rule.as_deref().is_none_or(|r| e.rule.starts_with(r))
+            && eq(&self.agent, &e.agent)
+            && self
+                .contains
+                .as_deref()
+                .is_none_or(|c| e.subject.contains(c))
+    }
+}
+
+/// The log files, oldest first (only those named `YYYY-MM-DD.jsonl`).
+pub fn files(state_dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(audit_dir(state_dir))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.len() == 16 && n.ends_with(".jsonl"))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The last `limit` entries that pass the filter, from `files` (oldest first).
+/// Lines that do not parse are counted and skipped.
+pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Entry>, usize)> {
+    let mut kept = std::collections::VecDeque::with_capacity(limit.min(4096));
+    let mut bad = 0usize;
+    for path in files {
+        let f = fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for line in BufReader::new(f).lines() {
+            let Ok(line) = line else {
+                bad += 1;
+                continue;
+            };
+            match serde_json::from_str::<Entry>(&line) {
+                Ok(e) if filter.keeps(&e) => {
+                    if kept.len() == limit {
+                        kept.pop_front();
+                    }
+                    if limit > 0 {
+                        kept.push_back(e);
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => bad += 1,
+            }
+        }
+    }
+    Ok((kept.into_iter().collect(), bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_secrets() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "curl -H 'Authorization: Bearer abc123' x",
+                "curl -H 'Authorization: Bearer *** x",
+            ),
+            ("export API_KEY=abcdef", "export API_KEY=***"),
+            ("mysql --password=hunter2 db", "mysql --password=*** db"),
+            ("echo ghp_abcdefghijklmnop", "echo ***"),
+            ("ls -la", "ls -la"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(redact(input), *want, "{input}");
+        }
+    }
+
+    #[test]
+    fn append_and_filter() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (i, d) in ["allow", "deny", "ask", "deny"].iter().enumerate() {
+            let e = Entry {
+                time: format!("2026-01-0{}T00:00:00Z", 1 + i % 2),
+                decision: d.to_string(),
+                subject: format!("cmd {i}"),
+                session: "s".into(),
+                agent: "main".into(),
+                event: "PreToolUse".into(),
+                tool: "Bash".into(),
+                tier: String::new(),
+                rule: "r".into(),
+                phase: None,
+            };
+            append(dir.path(), &e).expect("append");
+        }
+        let files = files(dir.path());
+        assert_eq!(files.len(), 2);
+        let f = Filter {
+            decision: Some("deny".into()),
+            ..Filter::default()
+        };
+        let (got, bad) = read(&files, &f, 10).expect("read");
+        assert_eq!(bad, 0);
+        assert_eq!(got.len(), 2);
+        let (last, _) = read(&files, &Filter::default(), 1).expect("read");
+        assert_eq!(last.len(), 1);
+    }
+}

@@ -1,0 +1,427 @@
+//! Classification: one tool call against the policy, giving a tier, a rule and a reason.
+//!
+//! This is the pure core. A tool call is turned into facts (for Bash, through `analyze`):
+//! programs run, files read and written, signals. Every fact is matched against the rules
+//! of its kind; when no ordinary rule of a kind matches, that kind's fallback rules apply
+//! (an unknown command is Confirm). The call takes the most restrictive verdict of all its
+//! facts, so a compound command is never safer than its most dangerous part.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+use anyhow::{anyhow, Result};
+use regex::Regex;
+use serde_json::Value;
+
+use crate::analyze::{self, positionals, Access, Env, Facts, Invocation, Signal};
+use crate::paths::{self, component_match, Fs, Places, Resolved};
+use crate::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
+
+/// The verdict on one fact, or on the whole call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub tier: Tier,
+    pub rule: String,
+    pub reason: String,
+    pub instead: Option<String>,
+    /// What was judged: a command, a path, a tool.
+    pub subject: String,
+}
+
+/// The decision on a tool call: the deciding verdict and the verdict of each part.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub parts: Vec<Verdict>,
+    /// Every rule that applied to some part (for `policy test` and explanations).
+    pub matched: Vec<String>,
+}
+
+/// What classification needs besides the call itself.
+pub struct Context<'a> {
+    pub policy: &'a Policy,
+    pub places: &'a Places,
+    pub fs: &'a dyn Fs,
+    pub cwd: Option<&'a Path>,
+}
+
+/// Classifies a tool call by name and input.
+pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
+    let m = Matcher::new(ctx);
+    let mut parts = Vec::new();
+    let facts = tool_facts(tool, input, ctx)?;
+    if tool != "Bash" {
+        parts.extend(m.tool_verdict(tool));
+    }
+    m.judge_facts(&facts, &mut parts);
+    Ok(decide(parts, tool, m.matched.into_inner()))
+}
+
+/// Classifies a Bash command (what `policy check -- CMD` runs).
+pub fn classify_command(command: &str, ctx: &Context) -> Decision {
+    let m = Matcher::new(ctx);
+    let facts = analyze::analyze_command(command, ctx.cwd, &env(ctx));
+    let mut parts = Vec::new();
+    m.judge_facts(&facts, &mut parts);
+    decide(parts, "Bash", m.matched.into_inner())
+}
+
+fn env<'a>(ctx: &'a Context) -> Env<'a> {
+    Env {
+        policy: ctx.policy,
+        places: ctx.places,
+        fs: ctx.fs,
+    }
+}
+
+fn decide(parts: Vec<Verdict>, tool: &str, matched: Vec<String>) -> Decision {
+    let verdict = parts
+        .iter()
+        .max_by_key(|v| v.tier)
+        .cloned()
+        .filter(|v| parts.iter().all(|p| p.tier <= v.tier))
+        .unwrap_or_else(|| Verdict {
+            tier: Tier::Safe,
+            rule: "shell.empty".into(),
+            reason: "nothing to run".into(),
+            instead: None,
+            subject: tool.to_string(),
+        });
+    // The first part with the highest tier decides, so messages name the earliest culprit.
+    let verdict = parts
+        .iter()
+        .find(|p| p.tier == verdict.tier)
+        .cloned()
+        .unwrap_or(verdict);
+    Decision {
+        verdict,
+        parts,
+        matched,
+    }
+}
+
+/// The facts of a tool call: Bash is analysed, file tools become accesses.
+fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
+    let str_field = |k: &str| -> Result<&str> {
+        input
+            .get(k)
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow!("tool_input.{k} is missing or not a string for tool {tool}"))
+    };
+    let opt_str = |k: &str| input.get(k).and_then(Value::as_str);
+    let mut facts = Facts::default();
+    let mut access = |kind: AccessKind, p: &str, origin: &str| {
+        let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
+        facts.accesses.push(Access {
+            kind,
+            path,
+            origin: origin.to_string(),
+        });
+    };
+    match tool {
+        "Bash" => {
+            let cmd = str_field("command")?;
+            return Ok(analyze::analyze_command(cmd, ctx.cwd, &env(ctx)));
+        }
+        "Read" => access(AccessKind::Read, str_field("file_path")?, tool),
+        "Write" | "Edit" | "MultiEdit" => access(AccessKind::Write, str_field("file_path")?, tool),
+        "NotebookEdit" => access(AccessKind::Write, str_field("notebook_path")?, tool),
+        "Glob" | "Grep" | "LS" => {
+            let dir = opt_str("path").unwrap_or(".");
+            access(AccessKind::Read, dir, tool);
+            if let Some(g) = opt_str("glob") {
+                let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
+                access(AccessKind::Read, &joined, tool);
+            }
+        }
+        _ => {}
+    }
+    Ok(facts)
+}
+
+/// Matches facts against rules, caching compiled regexes.
+struct Matcher<'a> {
+    ctx: &'a Context<'a>,
+    regexes: RefCell<HashMap<String, Option<Regex>>>,
+    matched: RefCell<Vec<String>>,
+}
+
+impl<'a> Matcher<'a> {
+    fn new(ctx: &'a Context<'a>) -> Self {
+        Matcher {
+            ctx,
+            regexes: RefCell::new(HashMap::new()),
+            matched: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn policy(&self) -> &Policy {
+        self.ctx.policy
+    }
+
+    fn judge_facts(&self, facts: &Facts, parts: &mut Vec<Verdict>) {
+        for inv in &facts.invocations {
+            parts.extend(self.invocation_verdict(inv));
+        }
+        for a in &facts.accesses {
+            parts.extend(self.access_verdict(a));
+        }
+        for s in &facts.signals {
+            parts.extend(self.signal_verdict(s));
+        }
+    }
+
+    fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
+        let rules = self
+            .policy()
+            .rules_of(RuleKind::Tool)
+            .filter(|r| r.tool.iter().any(|t| component_match(t, tool)));
+        self.pick(rules, tool)
+    }
+
+    fn invocation_verdict(&self, inv: &Invocation) -> Option<Verdict> {
+        let rules = self
+            .policy()
+            .command_rules(&inv.name)
+            .filter(|r| self.command_matches(r, inv));
+        self.pick(rules, &inv.display)
+    }
+
+    fn access_verdict(&self, a: &Access) -> Option<Verdict> {
+        let subject = format!(
+            "{} {} ({})",
+            match a.kind {
+                AccessKind::Read => "read",
+                AccessKind::Write => "write",
+            },
+            a.path.lexical.as_deref().unwrap_or(&a.path.raw),
+            a.origin
+        );
+        let rules = self.policy().rules_of(RuleKind::Access).filter(|r| {
+            r.access == Some(a.kind)
+                && (r.path_class.is_empty()
+                    || r.path_class
+                        .iter()
+                        .any(|c| self.in_class(&a.path, *c, None)))
+        });
+        self.pick(rules, &subject)
+    }
+
+    fn signal_verdict(&self, s: &Signal) -> Option<Verdict> {
+        let rules = self
+            .policy()
+            .rules_of(RuleKind::Signal)
+            .filter(|r| r.signal.as_deref().is_some_and(|n| n == s.name || n == "*"));
+        self.pick(rules, &s.detail)
+    }
+
+    fn regex(&self, re: &str) -> Option<Regex> {
+        let mut cache = self.regexes.borrow_mut();
+        cache
+            .entry(re.to_string())
+            .or_insert_with(|| Regex::new(re).ok())
+            .clone()
+    }
+
+    fn command_matches(&self, r: &Rule, inv: &Invocation) -> bool {
+        if r.tier == Tier::Safe && !inv.trusted_path {
+            return false;
+        }
+        let value_flags: &[String] = self
+            .policy()
+            .effects(&inv.name)
+            .map(|e| e.value_flags.as_slice())
+            .unwrap_or(&[]);
+        let pos = positionals(&inv.args, value_flags);
+        if !r.subcommand.is_empty() {
+            let ok = r.subcommand.iter().any(|s| {
+                let want: Vec<&str> = s.split_whitespace().collect();
+                want.len() <= pos.len() && want.iter().zip(&pos).all(|(w, p)| *w == p.text)
+            });
+            if !ok {
+                return false;
+            }
+        }
+        let flags = flag_words(&inv.args);
+        if !r.flags_any.is_empty()
+            && !flags
+                .iter()
+                .any(|a| r.flags_any.iter().any(|f| flag_matches(f, a)))
+        {
+            return false;
+        }
+        if flags
+            .iter()
+            .any(|a| r.flags_none.iter().any(|f| flag_matches(f, a)))
+        {
+            return false;
+        }
+        if !r.args_any.is_empty()
+            && !inv
+                .args
+                .iter()
+                .any(|a| r.args_any.iter().any(|g| component_match(g, &a.text)))
+        {
+            return false;
+        }
+        if inv
+            .args
+            .iter()
+            .any(|a| r.args_none.iter().any(|g| component_match(g, &a.text)))
+        {
+            return false;
+        }
+        if let Some(max) = r.max_positional {
+            if pos.len() > max || inv.extra_args_unknown {
+                return false;
+            }
+        }
+        if !r.path_class.is_empty() {
+            let hit = pos.iter().any(|w| {
+                let res = paths::resolve(
+                    &w.text,
+                    w.literal,
+                    inv.cwd.as_deref(),
+                    self.ctx.places,
+                    self.ctx.fs,
+                );
+                r.path_class
+                    .iter()
+                    .any(|c| self.in_class(&res, *c, inv.cwd.as_deref()))
+            }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown));
+            if !hit {
+                return false;
+            }
+        }
+        if r.line_regex.is_some() || r.line_not_regex.is_some() {
+            let line = inv.line();
+            if let Some(re) = &r.line_regex {
+                match self.regex(re) {
+                    Some(x) if x.is_match(&line) => {}
+                    // An invalid regex never lets a Safe rule match.
+                    _ => return false,
+                }
+            }
+            if let Some(re) = &r.line_not_regex {
+                match self.regex(re) {
+                    Some(x) if !x.is_match(&line) => {}
+                    _ => return false,
+                }
+            }
+        }
+        true
+    }
+
+    /// The most restrictive matching rule, with fallbacks when no ordinary rule matched.
+    fn pick<'r>(&self, rules: impl Iterator<Item = &'r Rule>, subject: &str) -> Option<Verdict> {
+        let mut ordinary: Vec<&Rule> = Vec::new();
+        let mut fallback: Vec<&Rule> = Vec::new();
+        for r in rules {
+            if r.fallback {
+                fallback.push(r);
+            } else {
+                ordinary.push(r);
+            }
+        }
+        let applied = if ordinary.is_empty() {
+            fallback
+        } else {
+            ordinary
+        };
+        let mut matched = self.matched.borrow_mut();
+        for r in &applied {
+            if !matched.contains(&r.id) {
+                matched.push(r.id.clone());
+            }
+        }
+        let mut best: Option<&Rule> = None;
+        for r in applied {
+            if best.is_none_or(|b| r.tier > b.tier) {
+                best = Some(r);
+            }
+        }
+        best.map(|r| Verdict {
+            tier: r.tier,
+            rule: r.id.clone(),
+            reason: r.reason.clone(),
+            instead: r.instead.clone(),
+            subject: subject.to_string(),
+        })
+    }
+
+    /// Whether a resolved path is in a class.
+    pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
+        let places = self.ctx.places;
+        let lists = &self.policy().paths;
+        let any = |patterns: &[String]| {
+            patterns.iter().any(|pat| {
+                paths::expand_pattern(pat, places)
+                    .is_some_and(|pat| p.forms().any(|f| paths::glob_match(&pat, f)))
+            })
+        };
+        match class {
+            PathClass::Protected => any(&lists.protected),
+            PathClass::Sensitive => any(&lists.sensitive) && !any(&lists.not_sensitive),
+            PathClass::System => any(&lists.system),
+            PathClass::Broad => {
+                paths::is_broad(p, cwd.or(self.ctx.cwd), &places.home, &lists.system)
+            }
+            PathClass::Unknown => p.lexical.is_none(),
+        }
+    }
+}
+
+/// Words that are options: those before `--` that start with `-` or `+`.
+fn flag_words(args: &[crate::shell::Word]) -> Vec<&str> {
+    args.iter()
+        .map(|a| a.text.as_str())
+        .take_while(|t| *t != "--")
+        .filter(|t| t.len() > 1 && t.starts_with('-'))
+        .collect()
+}
+
+/// `-r` matches a cluster like `-rf` or `-r5`; `--force` matches `--force` and
+/// `--force=…`; other patterns (`-delete`, `--force*`) match as globs.
+pub fn flag_matches(pattern: &str, arg: &str) -> bool {
+    let pb = pattern.as_bytes();
+    if pb.len() == 2 && pb[0] == b'-' && pb[1] != b'-' {
+        if arg.starts_with("--") || !arg.starts_with('-') {
+            return false;
+        }
+        let c = pb[1] as char;
+        return arg[1..]
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphabetic())
+            .any(|ch| ch == c);
+    }
+    if pattern.starts_with("--") && !pattern.contains('*') {
+        return arg == pattern || arg.starts_with(&format!("{pattern}="));
+    }
+    component_match(pattern, arg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("-r", "-rf", true),
+            ("-r", "-fr", true),
+            ("-r", "-R", false),
+            ("-r", "--recursive", false),
+            ("-i", "-i.bak", true),
+            ("-f", "--force", false),
+            ("--force", "--force", true),
+            ("--force", "--force-with-lease", false),
+            ("--force*", "--force-with-lease", true),
+            ("--output", "--output=x", true),
+            ("-delete", "-delete", true),
+        ];
+        for (p, a, want) in cases {
+            assert_eq!(flag_matches(p, a), *want, "{p} {a}");
+        }
+    }
+}

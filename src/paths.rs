@@ -1,0 +1,402 @@
+//! Path resolution and path classes.
+//!
+//! A path in a tool call or a shell word is resolved the way the shell and the OS would see
+//! it: `~`, `$HOME` and `${HOME}` expanded, made absolute against the event's working
+//! directory, `.` and `..` folded, and symlinks of the longest existing ancestor followed.
+//! The resolved path is then put into classes (`protected`, `sensitive`, `system`, `broad`,
+//! `unknown`) from the policy's path lists. File-system access goes through [`Fs`], so the
+//! classifier stays pure and tests can use a fake.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The file-system questions path resolution needs.
+pub trait Fs {
+    /// The canonical form of `p` if it exists (symlinks followed).
+    fn canonicalize(&self, p: &Path) -> Option<PathBuf>;
+}
+
+/// The real file system.
+pub struct RealFs;
+
+impl Fs for RealFs {
+    fn canonicalize(&self, p: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(p).ok()
+    }
+}
+
+/// A file system where nothing exists: resolution stays lexical.
+pub struct NoFs;
+
+impl Fs for NoFs {
+    fn canonicalize(&self, _: &Path) -> Option<PathBuf> {
+        None
+    }
+}
+
+/// The places path patterns may refer to.
+#[derive(Debug, Clone)]
+pub struct Places {
+    pub home: PathBuf,
+    /// The product's state dir.
+    pub state_dir: PathBuf,
+    /// Claude Code's config dir (`$CLAUDE_CONFIG_DIR` or `~/.claude`).
+    pub config_dir: PathBuf,
+    /// The running binary, when known.
+    pub binary: Option<PathBuf>,
+}
+
+/// A path after resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// Absolute, `..`-folded path; `None` when it depends on an unknown variable or cwd.
+    pub lexical: Option<String>,
+    /// The same path with symlinks of its longest existing ancestor followed, when different.
+    pub real: Option<String>,
+    /// The word as written.
+    pub raw: String,
+    /// The word had an unknown variable, substitution or glob.
+    pub dynamic: bool,
+}
+
+impl Resolved {
+    /// The forms to test against patterns.
+    pub fn forms(&self) -> impl Iterator<Item = &str> {
+        self.lexical
+            .iter()
+            .chain(self.real.iter())
+            .map(|s| s.as_str())
+    }
+}
+
+/// Resolves `raw` (a path as written) against `cwd`.
+pub fn resolve(
+    raw: &str,
+    literal: bool,
+    cwd: Option<&Path>,
+    places: &Places,
+    fs: &dyn Fs,
+) -> Resolved {
+    let mut dynamic = !literal;
+    let expanded = expand_home(raw, literal, &places.home);
+    let lexical = match expanded {
+        Some(p) => {
+            if has_unknown_expansion(&p, literal) {
+                dynamic = true;
+                None
+            } else if p.starts_with('/') {
+                Some(normalize(Path::new(&p)))
+            } else {
+                cwd.map(|c| normalize(&c.join(&p)))
+            }
+        }
+        None => {
+            dynamic = true;
+            None
+        }
+    };
+    let real = lexical
+        .as_deref()
+        .and_then(|l| follow_links(l, fs))
+        .filter(|r| Some(r) != lexical.as_ref());
+    Resolved {
+        lexical,
+        real,
+        raw: raw.to_string(),
+        dynamic,
+    }
+}
+
+/// Expands a leading `~`, `$HOME` or `${HOME}`. `~user` is left as it is (unknown).
+fn expand_home(raw: &str, literal: bool, home: &Path) -> Option<String> {
+    let home = home.to_string_lossy();
+    if raw == "~" {
+        return Some(home.to_string());
+    }
+    if let Some(rest) = raw.strip_prefix("~/") {
+        return Some(format!("{home}/{rest}"));
+    }
+    if raw.starts_with('~') {
+        return None;
+    }
+    if !literal {
+        for prefix in ["${HOME}", "$HOME"] {
+            if let Some(rest) = raw.strip_prefix(prefix) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    return Some(format!("{home}{rest}"));
+                }
+            }
+        }
+    }
+    Some(raw.to_string())
+}
+
+fn has_unknown_expansion(p: &str, literal: bool) -> bool {
+    !literal && (p.contains('$') || p.contains('`') || p.contains("(…)"))
+}
+
+/// Folds `.` and `..` without touching the file system.
+pub fn normalize(p: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::RootDir | Component::Prefix(_) => parts.clear(),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Follows symlinks of the longest existing ancestor of `p`.
+fn follow_links(p: &str, fs: &dyn Fs) -> Option<String> {
+    let path = Path::new(p);
+    let mut ancestor = path;
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    loop {
+        if let Some(real) = fs.canonicalize(ancestor) {
+            let mut out = real;
+            for r in rest.iter().rev() {
+                out.push(r);
+            }
+            return Some(normalize(&out));
+        }
+        let name = ancestor.file_name()?;
+        rest.push(name);
+        ancestor = ancestor.parent()?;
+    }
+}
+
+/// Expands the placeholders a path pattern may use: `~`, `{home}`, `{state}`, `{config}`,
+/// `{binary}`. Returns `None` when the pattern names a place that is not known.
+pub fn expand_pattern(pattern: &str, places: &Places) -> Option<String> {
+    let home = places.home.to_string_lossy();
+    let mut p = if pattern == "~" {
+        home.to_string()
+    } else if let Some(rest) = pattern.strip_prefix("~/") {
+        format!("{home}/{rest}")
+    } else {
+        pattern.to_string()
+    };
+    if p.contains("{binary}") {
+        let b = places.binary.as_ref()?;
+        p = p.replace("{binary}", &b.to_string_lossy());
+    }
+    Some(
+        p.replace("{home}", &home)
+            .replace("{state}", &places.state_dir.to_string_lossy())
+            .replace("{config}", &places.config_dir.to_string_lossy()),
+    )
+}
+
+/// Glob matching for paths: `**` matches any number of whole components (including none),
+/// `*` any run of characters within one component, `?` one character. Patterns that do not
+/// start with `/` match at any depth (as if prefixed with `**/`).
+pub fn glob_match(pattern: &str, path: &str) -> bool {
+    let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+    let pth: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    if pattern.starts_with('/') {
+        match_components(&pat, &pth)
+    } else {
+        (0..pth.len()).any(|i| match_components(&pat, &pth[i..]))
+    }
+}
+
+fn match_components(pat: &[&str], path: &[&str]) -> bool {
+    // Iterative with backtracking on the last `**`.
+    let (mut p, mut s) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while s < path.len() {
+        if p < pat.len() && pat[p] == "**" {
+            star = Some((p, s));
+            p += 1;
+        } else if p < pat.len() && component_match(pat[p], path[s]) {
+            p += 1;
+            s += 1;
+        } else if let Some((sp, ss)) = star {
+            p = sp + 1;
+            s = ss + 1;
+            star = Some((sp, ss + 1));
+        } else {
+            return false;
+        }
+    }
+    while p < pat.len() && pat[p] == "**" {
+        p += 1;
+    }
+    p == pat.len()
+}
+
+/// `*` and `?` within one path component (or one shell word).
+pub fn component_match(pat: &str, s: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let t: Vec<char> = s.chars().collect();
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while j < t.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == t[j]) && p[i] != '*' {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    while i < p.len() && p[i] == '*' {
+        i += 1;
+    }
+    i == p.len()
+}
+
+/// Whether `path` is `/`, the home folder or one of its ancestors, the working directory
+/// or one of its ancestors, a listed system folder, or a top-level folder; or the contents
+/// (`/*`) of any of these.
+pub fn is_broad(r: &Resolved, cwd: Option<&Path>, home: &Path, system: &[String]) -> bool {
+    if r.lexical.is_none() {
+        return dynamic_is_broad(&r.raw);
+    }
+    r.forms().any(|p| {
+        let p = strip_contents_glob(p);
+        if p == "/" || p.matches('/').count() <= 1 {
+            return true;
+        }
+        let is_ancestor_or_same = |base: &Path| {
+            let b = normalize(base);
+            b == p || b.starts_with(&format!("{p}/"))
+        };
+        if is_ancestor_or_same(home) {
+            return true;
+        }
+        if let Some(c) = cwd {
+            if is_ancestor_or_same(c) {
+                return true;
+            }
+        }
+        system.iter().any(|s| s == p)
+    })
+}
+
+/// `X/*`, `X/.*`, `X/*.*` stand for everything in X.
+fn strip_contents_glob(p: &str) -> &str {
+    for suffix in ["/*", "/.*", "/*.*", "/.[!.]*", "/**"] {
+        if let Some(base) = p.strip_suffix(suffix) {
+            return if base.is_empty() { "/" } else { base };
+        }
+    }
+    if p == "/*" {
+        return "/";
+    }
+    p
+}
+
+/// `$X`, `$X/`, `"$X"/*`: an empty or unset variable turns these into `/` or `/*`.
+fn dynamic_is_broad(raw: &str) -> bool {
+    let t = raw.trim_matches('"');
+    if !t.starts_with('$') {
+        return false;
+    }
+    let var_end = if t.starts_with("${") {
+        t.find('}').map(|i| i + 1).unwrap_or(t.len())
+    } else {
+        1 + t[1..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(t.len() - 1)
+    };
+    let rest = &t[var_end..];
+    matches!(rest, "" | "/" | "/*" | "/.*" | "/**")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places() -> Places {
+        Places {
+            home: PathBuf::from("/home/u"),
+            state_dir: PathBuf::from("/home/u/.claude/state/programmer"),
+            config_dir: PathBuf::from("/home/u/.claude"),
+            binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
+        }
+    }
+
+    #[test]
+    fn resolves() {
+        let cwd = Path::new("/home/u/p");
+        let cases: &[(&str, bool, Option<&str>)] = &[
+            ("a.txt", true, Some("/home/u/p/a.txt")),
+            ("../x/./y", true, Some("/home/u/x/y")),
+            ("~/.ssh/id", true, Some("/home/u/.ssh/id")),
+            ("$HOME/.ssh", false, Some("/home/u/.ssh")),
+            ("${HOME}", false, Some("/home/u")),
+            ("$X/a", false, None),
+            ("/etc/../etc/passwd", true, Some("/etc/passwd")),
+            ("~bob/x", true, None),
+        ];
+        for (raw, lit, want) in cases {
+            let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
+            assert_eq!(r.lexical.as_deref(), *want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn globs() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("/etc/**", "/etc/passwd", true),
+            ("/etc/**", "/etc", true),
+            ("/etc/**", "/etcx", false),
+            ("**/.env", "/a/b/.env", true),
+            (".env", "/a/b/.env", true),
+            (".env.*", "/a/.env.local", true),
+            ("*.pem", "/a/k.pem", true),
+            ("/home/u/.ssh/**", "/home/u/.ssh/id_rsa", true),
+            ("/a/*/c", "/a/b/c", true),
+            ("/a/*/c", "/a/b/x/c", false),
+            ("/a/**/c", "/a/b/x/c", true),
+        ];
+        for (p, s, want) in cases {
+            assert_eq!(glob_match(p, s), *want, "{p} {s}");
+        }
+    }
+
+    #[test]
+    fn broad_paths() {
+        let cwd = Path::new("/home/u/p");
+        let system = vec!["/usr".to_string(), "/usr/lib".to_string()];
+        let cases: &[(&str, bool, bool)] = &[
+            ("/", true, true),
+            ("/*", false, true),
+            ("~", true, true),
+            ("~/", true, true),
+            ("~/*", false, true),
+            (".", true, true),
+            ("*", false, true),
+            ("..", true, true),
+            ("/home", true, true),
+            ("/usr/lib", true, true),
+            ("/usr/lib/x", true, false),
+            ("build", true, false),
+            ("./target", true, false),
+            ("~/p/build", true, false),
+            ("$HOME", false, true),
+            ("$X", false, true),
+            ("$X/", false, true),
+            ("$X/build", false, false),
+        ];
+        for (raw, lit, want) in cases {
+            let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
+            assert_eq!(
+                is_broad(&r, Some(cwd), Path::new("/home/u"), &system),
+                *want,
+                "{raw}"
+            );
+        }
+    }
+}

@@ -1,0 +1,527 @@
+//! The policy: rules as data, and the layers they come from.
+//!
+//! A policy is built from files of one schema (see `policy/README.md`): path lists, command
+//! effects, the lists of shells, interpreters and downloaders, and rules. The defaults in
+//! `policy/` are compiled into the binary. A user file may add rules, replace a rule by id or
+//! disable it; a project file comes from an untrusted repository and may only make things
+//! stricter, so anything in it that would relax the policy is refused with a clear error.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
+}
+pub use generated::DEFAULT_POLICY;
+
+/// The autonomy tiers, from least to most restrictive.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Safe,
+    #[default]
+    Confirm,
+    Forbidden,
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tier::Safe => "Safe",
+            Tier::Confirm => "Confirm",
+            Tier::Forbidden => "Forbidden",
+        })
+    }
+}
+
+/// Whether an access reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessKind {
+    Read,
+    Write,
+}
+
+/// Classes a path can fall in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PathClass {
+    /// The product's own files, Claude Code settings, `~/.ssh`, `/etc`: never written.
+    Protected,
+    /// Secrets: `.env`, keys, credentials.
+    Sensitive,
+    /// System folders.
+    System,
+    /// `/`, home, the working directory, their ancestors, a top-level folder, their contents.
+    Broad,
+    /// Not known before the shell runs (a variable, a substitution).
+    Unknown,
+}
+
+/// One rule. Every matcher that is given must hold.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub id: String,
+    #[serde(default = "default_tier")]
+    pub tier: Tier,
+    #[serde(default)]
+    pub reason: String,
+    /// What to do instead (shown with a denial).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instead: Option<String>,
+    /// Applies only when no other rule of its kind matched.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fallback: bool,
+    /// Removes a rule of the same id from a lower layer.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub disabled: bool,
+
+    /// Tool names (globs) this rule applies to, for tool rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool: Vec<String>,
+    /// Command names (basenames) for command rules; `*` for any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// Leading positional words, e.g. `status` or `stash list`; any of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subcommand: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags_any: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags_none: Vec<String>,
+    /// Glob patterns; some argument (after the name) must match one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args_any: Vec<String>,
+    /// Glob patterns; no argument may match any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args_none: Vec<String>,
+    /// Regex over the command line (words joined by single spaces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_regex: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_not_regex: Option<String>,
+    /// Maximum number of positional arguments (e.g. `0` for a bare `env`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_positional: Option<usize>,
+    /// Some positional argument (or, for access rules, the path) is in one of these classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path_class: Vec<PathClass>,
+    /// For access rules: the kind of access.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<AccessKind>,
+    /// For signal rules: the signal name raised by the analysis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+
+    /// Inline examples this rule must match / must not match (see `policy test`).
+    #[serde(default, rename = "match", skip_serializing_if = "Vec::is_empty")]
+    pub examples_match: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_match: Vec<String>,
+}
+
+fn default_tier() -> Tier {
+    Tier::Confirm
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// What kind of fact a rule applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleKind {
+    Tool,
+    Command,
+    Access,
+    Signal,
+}
+
+impl Rule {
+    pub fn kind(&self) -> Option<RuleKind> {
+        let kinds = [
+            (!self.tool.is_empty(), RuleKind::Tool),
+            (!self.command.is_empty(), RuleKind::Command),
+            (self.access.is_some(), RuleKind::Access),
+            (self.signal.is_some(), RuleKind::Signal),
+        ];
+        let mut found = kinds.iter().filter(|(on, _)| *on).map(|(_, k)| *k);
+        let first = found.next();
+        if found.next().is_some() {
+            return None;
+        }
+        first
+    }
+}
+
+/// What a command does to the paths in its arguments.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effects {
+    /// Which positional arguments it reads: `all`, `after-first`, `all-but-last`, `last`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<String>,
+    /// Which positional arguments it writes (same forms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<String>,
+    /// `key=` arguments that name a written file (e.g. `of=` for dd).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write_keys: Vec<String>,
+    /// Options that take a value in the next word (so the value is not a positional).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub value_flags: Vec<String>,
+    /// Options whose value names a written file (`-o FILE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write_flags: Vec<String>,
+    /// Options that give the pattern or script, so that `after-first` means `all`
+    /// (`grep -e PAT FILE`, `sed -e SCRIPT FILE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pattern_flags: Vec<String>,
+    /// Options that make the command write the files it reads (`sed -i`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_place_flags: Vec<String>,
+}
+
+/// The path lists.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathLists {
+    #[serde(default)]
+    pub protected: Vec<String>,
+    #[serde(default)]
+    pub sensitive: Vec<String>,
+    #[serde(default)]
+    pub not_sensitive: Vec<String>,
+    #[serde(default)]
+    pub system: Vec<String>,
+}
+
+/// Lists of programs with a special meaning to the analysis.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kinds {
+    /// Shells: `-c STRING` is a script, standard input is a script.
+    #[serde(default)]
+    pub shells: Vec<String>,
+    /// Interpreters: standard input is code.
+    #[serde(default)]
+    pub interpreters: Vec<String>,
+    /// Programs that fetch remote content.
+    #[serde(default)]
+    pub downloaders: Vec<String>,
+    /// Environment variables (globs) that change what a program loads or runs.
+    #[serde(default)]
+    pub exec_env: Vec<String>,
+    /// Environment variables whose value is itself a command (`GIT_PAGER=cat`): analysed.
+    #[serde(default)]
+    pub command_env: Vec<String>,
+    /// `git -c key=value` keys that are harmless (globs).
+    #[serde(default)]
+    pub git_safe_config: Vec<String>,
+}
+
+/// Workflow settings.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkflowSettings {
+    /// Rounds of requested changes before the workflow halts.
+    #[serde(default = "default_rounds")]
+    pub max_review_rounds: u32,
+}
+
+fn default_rounds() -> u32 {
+    3
+}
+
+impl Default for WorkflowSettings {
+    fn default() -> Self {
+        WorkflowSettings {
+            max_review_rounds: default_rounds(),
+        }
+    }
+}
+
+/// One policy file as written.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    #[serde(default)]
+    pub paths: PathLists,
+    #[serde(default)]
+    pub kinds: Kinds,
+    #[serde(default)]
+    pub commands: BTreeMap<String, Effects>,
+    #[serde(default)]
+    pub workflow: Option<WorkflowSettings>,
+    #[serde(default, rename = "rule")]
+    pub rules: Vec<Rule>,
+}
+
+/// Where a layer comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    Default,
+    User,
+    Project,
+}
+
+/// The merged policy the classifier uses.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    pub paths: PathLists,
+    pub kinds: Kinds,
+    pub commands: BTreeMap<String, Effects>,
+    pub workflow: WorkflowSettings,
+    pub rules: Vec<Rule>,
+    /// Rule indexes by command name (`*` holds those for any command).
+    by_command: HashMap<String, Vec<usize>>,
+    /// Where each layer came from, for messages.
+    pub sources: Vec<String>,
+}
+
+impl Policy {
+    /// The built-in defaults.
+    pub fn builtin() -> Result<Policy> {
+        let mut p = Policy::default();
+        for (name, _, json) in DEFAULT_POLICY {
+            let file: PolicyFile = serde_json::from_str(json)
+                .with_context(|| format!("built-in policy file {name} is invalid"))?;
+            p.merge(file, Layer::Default, name)?;
+        }
+        p.sources.push("built-in defaults".into());
+        Ok(p)
+    }
+
+    /// The defaults plus the user and project layers that exist.
+    pub fn load(user_file: Option<&Path>, project_file: Option<&Path>) -> Result<Policy> {
+        let mut p = Policy::builtin()?;
+        for (path, layer) in [(user_file, Layer::User), (project_file, Layer::Project)] {
+            let Some(path) = path else { continue };
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot read policy file {}", path.display()))
+                }
+            };
+            let file = parse_file(&text, path)?;
+            p.merge(file, layer, &path.display().to_string())?;
+            p.sources.push(path.display().to_string());
+        }
+        Ok(p)
+    }
+
+    /// Adds one layer. Project layers may only add restrictions.
+    pub fn merge(&mut self, file: PolicyFile, layer: Layer, source: &str) -> Result<()> {
+        let strict = layer == Layer::Project;
+        for (i, r) in file.rules.iter().enumerate() {
+            if r.id.trim().is_empty() {
+                bail!("{source}: rule #{} has no id", i + 1);
+            }
+            if !r.disabled && r.kind().is_none() {
+                bail!(
+                    "{source}: rule {:?} must name exactly one of `tool`, `command`, `access` or `signal`",
+                    r.id
+                );
+            }
+            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+                regex::Regex::new(re)
+                    .with_context(|| format!("{source}: rule {:?} has an invalid regex", r.id))?;
+            }
+        }
+        if strict {
+            for r in &file.rules {
+                if self.rules.iter().any(|x| x.id == r.id) {
+                    bail!(
+                        "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                        r.id
+                    );
+                }
+                if r.disabled || r.tier == Tier::Safe || r.fallback {
+                    bail!(
+                        "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
+                        r.id
+                    );
+                }
+            }
+            if !file.paths.not_sensitive.is_empty() {
+                bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
+            }
+            for name in file.commands.keys() {
+                if self.commands.contains_key(name) {
+                    bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
+                }
+            }
+            if file.workflow.is_some() {
+                bail!("{source}: a project policy may not change workflow settings");
+            }
+            let k = &file.kinds;
+            if !k.git_safe_config.is_empty() {
+                bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
+            }
+        }
+        for r in file.rules {
+            if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
+                if r.disabled {
+                    self.rules.remove(pos);
+                } else {
+                    self.rules[pos] = r;
+                }
+            } else if !r.disabled {
+                self.rules.push(r);
+            }
+        }
+        let paths = file.paths;
+        self.paths.protected.extend(paths.protected);
+        self.paths.sensitive.extend(paths.sensitive);
+        self.paths.not_sensitive.extend(paths.not_sensitive);
+        self.paths.system.extend(paths.system);
+        let k = file.kinds;
+        self.kinds.shells.extend(k.shells);
+        self.kinds.interpreters.extend(k.interpreters);
+        self.kinds.downloaders.extend(k.downloaders);
+        self.kinds.exec_env.extend(k.exec_env);
+        self.kinds.command_env.extend(k.command_env);
+        self.kinds.git_safe_config.extend(k.git_safe_config);
+        self.commands.extend(file.commands);
+        if let Some(w) = file.workflow {
+            self.workflow = w;
+        }
+        self.index();
+        Ok(())
+    }
+
+    fn index(&mut self) {
+        self.by_command.clear();
+        for (i, r) in self.rules.iter().enumerate() {
+            for c in &r.command {
+                self.by_command.entry(c.clone()).or_default().push(i);
+            }
+        }
+    }
+
+    /// Rules that may apply to a command name (its own and the `*` rules).
+    pub fn command_rules<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a Rule> + 'a {
+        let own = self.by_command.get(name).into_iter().flatten();
+        let any = self.by_command.get("*").into_iter().flatten();
+        own.chain(any).map(move |&i| &self.rules[i])
+    }
+
+    pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
+        self.rules.iter().filter(move |r| r.kind() == Some(kind))
+    }
+
+    pub fn effects(&self, name: &str) -> Option<&Effects> {
+        self.commands.get(name)
+    }
+
+    pub fn is_shell(&self, name: &str) -> bool {
+        self.kinds.shells.iter().any(|s| s == name)
+    }
+    pub fn is_interpreter(&self, name: &str) -> bool {
+        self.kinds.interpreters.iter().any(|s| s == name)
+    }
+    pub fn is_downloader(&self, name: &str) -> bool {
+        self.kinds.downloaders.iter().any(|s| s == name)
+    }
+}
+
+/// Parses a policy file, turning TOML errors into messages with line and column.
+pub fn parse_file(text: &str, path: &Path) -> Result<PolicyFile> {
+    toml::from_str::<PolicyFile>(text).map_err(|e| {
+        let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((0, 0));
+        anyhow::anyhow!(
+            "{}:{}:{}: {}",
+            path.display(),
+            line,
+            col,
+            e.message().trim()
+        )
+    })
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, col)
+}
+
+/// The user's policy file inside the state dir.
+pub fn user_policy_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("policy.toml")
+}
+
+/// The project policy file of a repository.
+pub fn project_policy_path(project_root: &Path) -> PathBuf {
+    project_root.join(".claude").join("programmer-policy.toml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(toml_text: &str) -> PolicyFile {
+        toml::from_str(toml_text).expect("valid test TOML")
+    }
+
+    #[test]
+    fn builtin_loads() {
+        let p = Policy::builtin().expect("defaults load");
+        assert!(p.rules.len() > 20);
+        assert!(p.rules.iter().all(|r| r.kind().is_some()));
+    }
+
+    #[test]
+    fn project_layer_only_tightens() {
+        let refused = [
+            "[[rule]]\nid='x'\ntier='safe'\ncommand=['foo']",
+            "[[rule]]\nid='x'\ntier='confirm'\nfallback=true\ncommand=['foo']",
+            "[paths]\nnot_sensitive=['**/.env']",
+            "[workflow]\nmax_review_rounds=100",
+        ];
+        for t in refused {
+            let mut p = Policy::builtin().expect("defaults");
+            assert!(p.merge(file(t), Layer::Project, "p").is_err(), "{t}");
+        }
+        let mut p = Policy::builtin().expect("defaults");
+        let existing = p.rules[0].id.clone();
+        let t = format!("[[rule]]\nid='{existing}'\ntier='forbidden'\ncommand=['foo']");
+        assert!(p.merge(file(&t), Layer::Project, "p").is_err());
+        let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
+        assert!(p.merge(file(ok), Layer::Project, "p").is_ok());
+    }
+
+    #[test]
+    fn user_layer_replaces_and_disables() {
+        let mut p = Policy::builtin().expect("defaults");
+        let id = p.rules[0].id.clone();
+        let n = p.rules.len();
+        let t = format!("[[rule]]\nid='{id}'\ndisabled=true");
+        p.merge(file(&t), Layer::User, "u").expect("merge");
+        assert_eq!(p.rules.len(), n - 1);
+    }
+
+    #[test]
+    fn errors_have_line_numbers() {
+        let err = parse_file(
+            "[[rule]]\nid = 'x'\ntier = 'sometimes'\n",
+            Path::new("f.toml"),
+        )
+        .expect_err("bad tier");
+        assert!(err.to_string().starts_with("f.toml:3:"), "{err}");
+    }
+}

@@ -1,0 +1,117 @@
+//! Agent roles: what each agent of the pack may do, as the hook enforces it.
+//!
+//! The agent files in `agents/` declare a `tools:` list for Claude Code; this table is what
+//! the hook holds them to whatever their files say. A test checks that the two agree, so
+//! the markdown and the binary cannot drift apart. The main thread (no `agent_type`) is the
+//! orchestrator.
+
+/// Where a role may write files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteScope {
+    /// Never writes.
+    Nothing,
+    /// Only plan documents: `<project>/docs/plans/YYYY-MM-DD-<topic>.md`.
+    Plans,
+    /// Anywhere the tiers allow.
+    Tiers,
+}
+
+/// What a role may run in Bash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BashScope {
+    /// Only commands the policy classifies Safe.
+    SafeOnly,
+    /// Whatever the tiers allow.
+    Tiers,
+}
+
+/// One agent role.
+#[derive(Debug, Clone, Copy)]
+pub struct Role {
+    /// The agent's `name` (its `agent_type` in hook events).
+    pub name: &'static str,
+    /// The model its agent file asks for.
+    pub model: &'static str,
+    /// The tools its agent file lists.
+    pub tools: &'static [&'static str],
+    pub writes: WriteScope,
+    pub bash: BashScope,
+    /// Whether it may run `git add`, `git commit`, `git push` and other history changes.
+    pub may_commit: bool,
+    /// A one-line summary of its limits, for denials and context.
+    pub limits: &'static str,
+}
+
+pub const ORCHESTRATOR: &str = "programmer-orchestrator";
+pub const PLANNER: &str = "code-planner";
+pub const IMPLEMENTER: &str = "code-implementer";
+pub const REVIEWER: &str = "code-reviewer";
+
+/// The pack's roles.
+pub const ROLES: &[Role] = &[
+    Role {
+        name: ORCHESTRATOR,
+        model: "opus",
+        tools: &["Read", "Glob", "Grep", "Bash", "Agent", "TodoWrite"],
+        writes: WriteScope::Tiers,
+        bash: BashScope::Tiers,
+        may_commit: true,
+        limits: "routes work to the planner, implementer and reviewer; commits only after an approving review",
+    },
+    Role {
+        name: PLANNER,
+        model: "sonnet",
+        tools: &["Read", "Glob", "Grep", "Write", "Bash", "WebSearch", "WebFetch"],
+        writes: WriteScope::Plans,
+        bash: BashScope::SafeOnly,
+        may_commit: false,
+        limits: "writes only plan documents under docs/plans/ and runs only read-only commands",
+    },
+    Role {
+        name: IMPLEMENTER,
+        model: "sonnet",
+        tools: &["Read", "Write", "Edit", "MultiEdit", "Bash", "Glob", "Grep"],
+        writes: WriteScope::Tiers,
+        bash: BashScope::Tiers,
+        may_commit: false,
+        limits: "changes code and runs tests, but never stages, commits, pushes or rewrites history",
+    },
+    Role {
+        name: REVIEWER,
+        model: "sonnet",
+        tools: &["Read", "Glob", "Grep", "Bash"],
+        writes: WriteScope::Nothing,
+        bash: BashScope::SafeOnly,
+        may_commit: false,
+        limits: "reads and runs only read-only commands; never writes",
+    },
+];
+
+/// The role of a calling agent. `agent_type` may be `plugin:name`; the main thread (no
+/// agent type) is the orchestrator. Unknown agents have no role.
+pub fn role_of(agent_type: Option<&str>) -> Option<&'static Role> {
+    let name = match agent_type {
+        None => ORCHESTRATOR,
+        Some(t) => t.rsplit(':').next().unwrap_or(t),
+    };
+    ROLES.iter().find(|r| r.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_resolve() {
+        assert_eq!(role_of(None).map(|r| r.name), Some(ORCHESTRATOR));
+        assert_eq!(
+            role_of(Some("code-reviewer")).map(|r| r.name),
+            Some(REVIEWER)
+        );
+        assert_eq!(
+            role_of(Some("pack:code-planner")).map(|r| r.name),
+            Some(PLANNER)
+        );
+        assert!(role_of(Some("Explore")).is_none());
+    }
+}

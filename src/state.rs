@@ -1,0 +1,169 @@
+//! The state dir and safe file writes.
+//!
+//! The state dir is `$PROGRAMMER_STATE_DIR`, else `$CLAUDE_CONFIG_DIR/state/programmer`,
+//! else `~/.claude/state/programmer`. Every write of a state file takes an exclusive lock on
+//! a sibling `.lock` file, writes a temporary file in the same folder, syncs it and renames
+//! it over the old one, so a reader sees the old or the new file and never half of one, and
+//! concurrent hook processes never lose each other's updates. A file that does not parse is
+//! moved aside (never overwritten) and reported.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::paths::Places;
+
+/// The user's home folder.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(std::env::home_dir)
+}
+
+/// Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn config_dir(home: &Path) -> PathBuf {
+    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => home.join(".claude"),
+    }
+}
+
+/// The product's state dir.
+pub fn state_dir(home: &Path) -> PathBuf {
+    if let Some(d) = std::env::var_os("PROGRAMMER_STATE_DIR").filter(|v| !v.is_empty()) {
+        return PathBuf::from(d);
+    }
+    config_dir(home).join("state").join("programmer")
+}
+
+/// The places path patterns refer to, from the environment.
+pub fn places() -> Result<Places> {
+    let home = home_dir().context("cannot tell the home folder: HOME is not set")?;
+    Ok(Places {
+        state_dir: state_dir(&home),
+        config_dir: config_dir(&home),
+        binary: std::env::current_exe().ok(),
+        home,
+    })
+}
+
+/// An exclusive lock on `<path>.lock`, released when dropped.
+pub struct Lock {
+    _file: File,
+}
+
+/// Locks `path` for a read-modify-write.
+pub fn lock(path: &Path) -> Result<Lock> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let lock_path = sibling(path, ".lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    Ok(Lock { _file: file })
+}
+
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// Writes `bytes` to `path` atomically (temporary file, sync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let tmp = sibling(path, &format!(".tmp.{}", std::process::id()));
+    let result = (|| -> Result<()> {
+        let mut f =
+            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        f.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        f.sync_all()
+            .with_context(|| format!("cannot sync {}", tmp.display()))?;
+        fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The outcome of reading a JSON state file.
+pub enum Loaded<T> {
+    Missing,
+    Ok(T),
+    /// The file did not parse; it was moved to `kept` and must be reported.
+    Corrupt {
+        kept: PathBuf,
+        error: String,
+    },
+}
+
+/// Reads a JSON file. A file that does not parse is moved aside under a new name.
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Loaded<T>> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::Missing),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    match serde_json::from_slice::<T>(&bytes) {
+        Ok(v) => Ok(Loaded::Ok(v)),
+        Err(e) => {
+            let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+            let kept = sibling(path, &format!(".corrupt-{stamp}"));
+            fs::rename(path, &kept)
+                .with_context(|| format!("cannot move corrupt {} aside", path.display()))?;
+            Ok(Loaded::Corrupt {
+                kept,
+                error: e.to_string(),
+            })
+        }
+    }
+}
+
+/// Writes a value as pretty JSON, atomically.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(value).context("cannot serialise state")?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_and_corrupt_file_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("a.json");
+        write_json(&p, &serde_json::json!({"a": 1})).expect("write");
+        match read_json::<serde_json::Value>(&p).expect("read") {
+            Loaded::Ok(v) => assert_eq!(v["a"], 1),
+            _ => panic!("expected a value"),
+        }
+        fs::write(&p, b"{not json").expect("corrupt");
+        match read_json::<serde_json::Value>(&p).expect("read") {
+            Loaded::Corrupt { kept, .. } => {
+                assert_eq!(fs::read(&kept).expect("kept"), b"{not json");
+                assert!(!p.exists());
+            }
+            _ => panic!("expected corrupt"),
+        }
+    }
+}
