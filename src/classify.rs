@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
-use regex::Regex;
+use regex_lite::Regex;
 use serde_json::Value;
 
 use crate::analyze::{self, positionals, Access, Env, Facts, Invocation, Signal};
@@ -271,6 +271,17 @@ impl<'a> Matcher<'a> {
             .any(|a| r.args_none.iter().any(|g| component_match(g, &a.text)))
         {
             return false;
+        }
+        if !r.args_is.is_empty() {
+            let joined = inv
+                .args
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            if inv.extra_args_unknown || !r.args_is.iter().any(|x| *x == joined) {
+                return false;
+            }
         }
         if let Some(max) = r.max_positional {
             if pos.len() > max || inv.extra_args_unknown {

@@ -328,6 +328,7 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
             let f = policy::parse_file(&text, path)?;
             let mut policy = Policy::builtin()?;
             policy.merge(f.clone(), Layer::User, &path.display().to_string())?;
+            policy.index();
             let (n, fails) = examples::check(&policy, &f.rules);
             total += n;
             failures.extend(fails.into_iter().map(|x| (path.display().to_string(), x)));

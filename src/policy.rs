@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -107,6 +108,9 @@ pub struct Rule {
     pub line_regex: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_not_regex: Option<String>,
+    /// The arguments, joined by single spaces, are exactly one of these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args_is: Vec<String>,
     /// Maximum number of positional arguments (e.g. `0` for a bare `env`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_positional: Option<usize>,
@@ -279,8 +283,9 @@ pub struct Policy {
     pub commands: BTreeMap<String, Effects>,
     pub workflow: WorkflowSettings,
     pub rules: Vec<Rule>,
-    /// Rule indexes by command name (`*` holds those for any command).
-    by_command: HashMap<String, Vec<usize>>,
+    /// Rule indexes by a hash of the command name (`*` holds those for any command).
+    /// Keyed by hash so that building it copies no strings; lookups re-check the name.
+    by_command: HashMap<u64, Vec<usize>, BuildHasherDefault<IdentityHasher>>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
 }
@@ -288,6 +293,12 @@ pub struct Policy {
 impl Policy {
     /// The built-in defaults.
     pub fn builtin() -> Result<Policy> {
+        let mut p = Policy::builtin_unindexed()?;
+        p.index();
+        Ok(p)
+    }
+
+    fn builtin_unindexed() -> Result<Policy> {
         let mut p = Policy::default();
         for (name, _, json) in DEFAULT_POLICY {
             let file: PolicyFile = serde_json::from_str(json)
@@ -300,7 +311,7 @@ impl Policy {
 
     /// The defaults plus the user and project layers that exist.
     pub fn load(user_file: Option<&Path>, project_file: Option<&Path>) -> Result<Policy> {
-        let mut p = Policy::builtin()?;
+        let mut p = Policy::builtin_unindexed()?;
         for (path, layer) in [(user_file, Layer::User), (project_file, Layer::Project)] {
             let Some(path) = path else { continue };
             let text = match std::fs::read_to_string(path) {
@@ -315,6 +326,7 @@ impl Policy {
             p.merge(file, layer, &path.display().to_string())?;
             p.sources.push(path.display().to_string());
         }
+        p.index();
         Ok(p)
     }
 
@@ -331,9 +343,13 @@ impl Policy {
                     r.id
                 );
             }
-            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
-                regex::Regex::new(re)
-                    .with_context(|| format!("{source}: rule {:?} has an invalid regex", r.id))?;
+            // The defaults' regexes are checked by the test suite, not on every hook call.
+            if layer != Layer::Default {
+                for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+                    regex_lite::Regex::new(re).with_context(|| {
+                        format!("{source}: rule {:?} has an invalid regex", r.id)
+                    })?;
+                }
             }
         }
         if strict {
@@ -394,24 +410,30 @@ impl Policy {
         if let Some(w) = file.workflow {
             self.workflow = w;
         }
-        self.index();
         Ok(())
     }
 
-    fn index(&mut self) {
+    /// Builds the rule index; call after the last [`Policy::merge`].
+    pub fn index(&mut self) {
         self.by_command.clear();
+        self.by_command.reserve(512);
         for (i, r) in self.rules.iter().enumerate() {
             for c in &r.command {
-                self.by_command.entry(c.clone()).or_default().push(i);
+                let list = self.by_command.entry(name_hash(c)).or_default();
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
             }
         }
     }
 
     /// Rules that may apply to a command name (its own and the `*` rules).
-    pub fn command_rules<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a Rule> + 'a {
-        let own = self.by_command.get(name).into_iter().flatten();
-        let any = self.by_command.get("*").into_iter().flatten();
-        own.chain(any).map(move |&i| &self.rules[i])
+    pub fn command_rules<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Rule> + 'a {
+        let own = self.by_command.get(&name_hash(name)).into_iter().flatten();
+        let any = self.by_command.get(&name_hash("*")).into_iter().flatten();
+        own.chain(any)
+            .map(move |&i| &self.rules[i])
+            .filter(move |r| r.command.iter().any(|c| c == name || c == "*"))
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
@@ -430,6 +452,34 @@ impl Policy {
     }
     pub fn is_downloader(&self, name: &str) -> bool {
         self.kinds.downloaders.iter().any(|s| s == name)
+    }
+}
+
+/// FNV-1a: a fast, stable hash for short command names.
+fn name_hash(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A hasher for keys that are already hashes.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
@@ -483,6 +533,15 @@ mod tests {
         let p = Policy::builtin().expect("defaults load");
         assert!(p.rules.len() > 20);
         assert!(p.rules.iter().all(|r| r.kind().is_some()));
+        for r in &p.rules {
+            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+                assert!(
+                    regex_lite::Regex::new(re).is_ok(),
+                    "rule {}: bad regex {re}",
+                    r.id
+                );
+            }
+        }
     }
 
     #[test]
@@ -503,6 +562,8 @@ mod tests {
         assert!(p.merge(file(&t), Layer::Project, "p").is_err());
         let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
         assert!(p.merge(file(ok), Layer::Project, "p").is_ok());
+        p.index();
+        assert!(p.command_rules("docker").any(|r| r.id == "proj.no-docker"));
     }
 
     #[test]
