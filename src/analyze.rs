@@ -150,6 +150,12 @@ impl<'a> Analyzer<'a> {
     }
 
     fn parsed(&mut self, script: &Script, mut cwd: Option<PathBuf>, depth: usize) {
+        if let Some(f) = recursive_function(script) {
+            self.facts.signal(
+                "fork-bomb",
+                format!("function `{f}` ends up calling itself"),
+            );
+        }
         for r in &script.redirects {
             self.redirect(r, cwd.as_deref());
         }
@@ -170,13 +176,6 @@ impl<'a> Analyzer<'a> {
             };
             // A call to a function defined in the same script: its body is analysed already.
             if first.literal && script.functions.iter().any(|f| f == &first.text) {
-                let own = cmd.function.and_then(|f| script.functions.get(f));
-                if own == Some(&first.text) {
-                    self.facts.signal(
-                        "fork-bomb",
-                        format!("function `{}` calls itself", first.text),
-                    );
-                }
                 continue;
             }
             // `cd` changes where later relative paths point (not inside pipelines and
@@ -192,12 +191,37 @@ impl<'a> Analyzer<'a> {
                 self.push(cmd_invocation(&cmd.words, cwd.clone()));
                 continue;
             }
+            // `export NAME=value` and friends set variables like a leading assignment.
+            if first.literal
+                && matches!(
+                    first.text.as_str(),
+                    "export" | "declare" | "typeset" | "local" | "readonly"
+                )
+            {
+                for w in &cmd.words[1..] {
+                    if let Some((name, value)) = w.text.split_once('=') {
+                        if is_env_name(name) {
+                            let value = Word {
+                                text: value.to_string(),
+                                literal: w.literal,
+                            };
+                            self.env_assignment(name, &value, cwd.clone(), depth);
+                        }
+                    }
+                }
+            }
             let ctx = CmdCtx {
                 script,
                 index: i,
                 cmd,
                 depth,
             };
+            // `trap 'commands' SIGNAL`: the commands run later, in this shell.
+            if first.literal && first.text == "trap" {
+                if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
+                    self.code_string(code, cwd.clone(), &ctx);
+                }
+            }
             self.words(&cmd.words, cwd.clone(), &ctx, false);
         }
     }
@@ -307,6 +331,12 @@ impl<'a> Analyzer<'a> {
                     return;
                 }
                 self.words(rest, cwd, ctx, extra_unknown);
+            }
+            "arch" if !args.is_empty() => {
+                // macOS `arch -x86_64 CMD` runs CMD.
+                let rest = skip_options(args, &["-e"]).to_vec();
+                self.push(inv);
+                self.words(&rest, cwd, ctx, extra_unknown);
             }
             "nice" | "ionice" | "nohup" | "time" | "stdbuf" | "setsid" | "unbuffer"
             | "caffeinate" | "chronic" | "coproc" | "taskset" | "chrt" => {
@@ -521,21 +551,48 @@ impl<'a> Analyzer<'a> {
             "--replace",
             "--eof",
         ];
+        // The replace string (`-I R`, `-iR`, `--replace=R`, `-i` meaning `{}`): every word
+        // holding it is filled from the input, so its value is unknown.
+        let mut replace: Option<String> = None;
         for (i, a) in inv.args.iter().enumerate() {
-            if a.text == "-a" || a.text == "--arg-file" {
+            let t = a.text.as_str();
+            if t == "-a" || t == "--arg-file" {
                 if let Some(f) = inv.args.get(i + 1) {
                     self.access(AccessKind::Read, f, cwd.as_deref(), "xargs -a");
                 }
             }
+            if t == "-I" {
+                replace = inv.args.get(i + 1).map(|w| w.text.clone());
+            } else if let Some(r) = t.strip_prefix("-I") {
+                replace = Some(r.to_string());
+            } else if t == "-i" || t == "--replace" {
+                replace = Some("{}".into());
+            } else if let Some(r) = t
+                .strip_prefix("--replace=")
+                .or_else(|| t.strip_prefix("-i"))
+            {
+                replace = Some(if r.is_empty() {
+                    "{}".into()
+                } else {
+                    r.to_string()
+                });
+            }
+            if !t.starts_with('-') {
+                break;
+            }
         }
-        let rest = skip_options(&inv.args, &value_opts).to_vec();
-        self.push(Invocation {
-            args: Vec::new(),
-            ..inv
-        });
+        let mut rest = skip_options(&inv.args, &value_opts).to_vec();
+        if let Some(r) = replace.filter(|r| !r.is_empty()) {
+            for w in rest.iter_mut().skip(1) {
+                if w.text.contains(&r) {
+                    w.literal = false;
+                }
+            }
+        }
+        self.push(inv.clone());
         if rest.is_empty() {
-            // Runs `echo` with the input.
-            return;
+            // With no command, xargs runs `echo` with its input.
+            rest = vec![Word::lit("echo")];
         }
         self.words(&rest, cwd, ctx, true);
     }
@@ -629,6 +686,23 @@ impl<'a> Analyzer<'a> {
         }
         inv.args = args[i..].to_vec();
         inv.cwd = cwd;
+        // `git show REV:PATH`, `git cat-file -p REV:PATH` print a file from history.
+        if matches!(
+            inv.args.first().map(|w| w.text.as_str()),
+            Some("show" | "cat-file" | "grep" | "log" | "diff")
+        ) {
+            for a in inv.args.iter().skip(1) {
+                if let Some((_, path)) = a.text.split_once(':') {
+                    if !path.is_empty() && !a.text.starts_with('-') {
+                        let w = Word {
+                            text: path.to_string(),
+                            literal: a.literal,
+                        };
+                        self.access(AccessKind::Read, &w, inv.cwd.clone().as_deref(), "git");
+                    }
+                }
+            }
+        }
         self.effects(&inv);
         self.push(inv);
     }
@@ -875,6 +949,19 @@ impl<'a> Analyzer<'a> {
                     self.access(AccessKind::Write, &w, cwd.as_deref(), &origin);
                 }
             }
+            for f in &eff.read_flags {
+                if &a.text == f {
+                    if let Some(v) = inv.args.get(i + 1) {
+                        self.access(AccessKind::Read, v, cwd.as_deref(), &origin);
+                    }
+                } else if let Some(v) = a.text.strip_prefix(&format!("{f}=")) {
+                    let w = Word {
+                        text: v.to_string(),
+                        literal: a.literal,
+                    };
+                    self.access(AccessKind::Read, &w, cwd.as_deref(), &origin);
+                }
+            }
             for f in &eff.write_flags {
                 if &a.text == f {
                     if let Some(v) = inv.args.get(i + 1) {
@@ -890,6 +977,41 @@ impl<'a> Analyzer<'a> {
             }
         }
     }
+}
+
+/// A function that calls itself, directly or through other functions of the script.
+fn recursive_function(script: &Script) -> Option<String> {
+    let n = script.functions.len();
+    if n == 0 {
+        return None;
+    }
+    // calls[f] = functions called from f's body.
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for c in &script.commands {
+        let (Some(f), Some(w)) = (c.function, c.words.first()) else {
+            continue;
+        };
+        if let Some(g) = script.functions.iter().position(|x| *x == w.text) {
+            if f < n && !calls[f].contains(&g) {
+                calls[f].push(g);
+            }
+        }
+    }
+    // A cycle exists when some function can reach itself.
+    for start in 0..n {
+        let mut seen = vec![false; n];
+        let mut stack = calls[start].clone();
+        while let Some(g) = stack.pop() {
+            if g == start {
+                return script.functions.get(start).cloned();
+            }
+            if g < n && !seen[g] {
+                seen[g] = true;
+                stack.extend(calls[g].iter().copied());
+            }
+        }
+    }
+    None
 }
 
 struct CmdCtx<'s> {

@@ -228,6 +228,11 @@ impl<'a> Matcher<'a> {
         if r.tier == Tier::Safe && !inv.trusted_path {
             return false;
         }
+        // A Safe rule that excludes some arguments cannot vouch for arguments it cannot
+        // see: ones added at run time (`xargs`) or known only then (`$X`, `$(…)`).
+        if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
+            return false;
+        }
         let value_flags: &[String] = self
             .policy()
             .effects(&inv.name)
@@ -279,7 +284,7 @@ impl<'a> Matcher<'a> {
                 .map(|a| a.text.as_str())
                 .collect::<Vec<_>>()
                 .join(" ");
-            if inv.extra_args_unknown || !r.args_is.iter().any(|x| *x == joined) {
+            if inv.extra_args_unknown || !r.args_is.contains(&joined) {
                 return false;
             }
         }
@@ -373,6 +378,18 @@ impl<'a> Matcher<'a> {
         };
         match class {
             PathClass::Protected => any(&lists.protected),
+            PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
+                // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
+                p.forms().any(|f| {
+                    let skeleton = glob_skeleton(f);
+                    lists.sensitive.iter().any(|pat| {
+                        paths::expand_pattern(pat, places).is_some_and(|pat| {
+                            let sample = sample_path(&pat, &skeleton);
+                            paths::glob_match(&skeleton, &sample)
+                        })
+                    })
+                })
+            }
             PathClass::Sensitive => any(&lists.sensitive) && !any(&lists.not_sensitive),
             PathClass::System => any(&lists.system),
             PathClass::Broad => {
@@ -381,6 +398,71 @@ impl<'a> Matcher<'a> {
             PathClass::Unknown => p.lexical.is_none(),
         }
     }
+}
+
+fn has_glob(t: &str) -> bool {
+    t.contains(['*', '?', '[', '{'])
+}
+
+/// A shell glob as a path pattern: `?`, `[…]` and `{…}` become `*`.
+fn glob_skeleton(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    let mut depth = 0usize;
+    for c in p.chars() {
+        match c {
+            '[' | '{' => {
+                if depth == 0 {
+                    out.push('*');
+                }
+                depth += 1;
+            }
+            ']' | '}' if depth > 0 => depth -= 1,
+            '?' if depth == 0 => out.push('*'),
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A concrete path that a path-list pattern stands for, placed next to `near` when the
+/// pattern matches at any depth: `**` and `*` become a plain name.
+fn sample_path(pattern: &str, near: &str) -> String {
+    let concrete = pattern
+        .replace("/**", "/x")
+        .replace("**/", "")
+        .replace("**", "x")
+        .replace('*', "");
+    if concrete.starts_with('/') {
+        concrete
+    } else {
+        let dir = near.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        format!("{dir}/{concrete}")
+    }
+}
+
+/// Whether a rule narrows what it matches by excluding arguments.
+fn has_exclusions(r: &Rule) -> bool {
+    !r.flags_none.is_empty()
+        || !r.args_none.is_empty()
+        || r.line_not_regex.is_some()
+        || r.max_positional.is_some()
+        || !r.args_is.is_empty()
+}
+
+/// Whether some argument is not known from the text: added at run time, or holding a
+/// variable or substitution other than the home folder.
+fn args_unknown(inv: &Invocation) -> bool {
+    inv.extra_args_unknown
+        || inv.args.iter().any(|a| {
+            !a.literal && {
+                let t = a
+                    .text
+                    .trim_start_matches("${HOME}")
+                    .trim_start_matches("$HOME");
+                t.contains('$') || t.contains('`') || t.contains("(…)")
+            }
+        })
 }
 
 /// Words that are options: those before `--` that start with `-` or `+`.

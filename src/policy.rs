@@ -180,6 +180,9 @@ pub struct Effects {
     /// Options that take a value in the next word (so the value is not a positional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub value_flags: Vec<String>,
+    /// Options whose value names a file that is read (`--exclude-from FILE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_flags: Vec<String>,
     /// Options whose value names a written file (`-o FILE`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub write_flags: Vec<String>,

@@ -1,0 +1,136 @@
+//! Peer conformance: every case in `../shared/conformance/*.jsonl` (public test cases of
+//! other policy hooks) run through our classifier.
+//!
+//! A disagreement is an allow where the case expects `not-allow`, or a deny where it
+//! expects `not-deny` or `allow-preferred`. Each disagreement must be listed, with a
+//! one-line reason why our verdict is right, in `tests/conformance-disagreements.txt`; the
+//! test fails on any other, so the list only shrinks. An ask on an `allow-preferred` case
+//! is friction, reported as the share of those cases we allow.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use programmer_hook::examples::run_example;
+use programmer_hook::hook::decision_word;
+use programmer_hook::policy::Policy;
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
+    dir.is_dir().then_some(dir)
+}
+
+/// `peer<TAB>command` lines of known, justified disagreements (commands JSON-escaped).
+fn known_disagreements() -> BTreeSet<(String, String)> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance-disagreements.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, '\t');
+            let peer = parts.next()?.to_string();
+            let cmd: String = serde_json::from_str(parts.next()?).ok()?;
+            Some((peer, cmd))
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    agree: usize,
+    disagree: usize,
+    allow_preferred: usize,
+    allowed: usize,
+}
+
+#[test]
+fn peer_conformance() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("SKIPPED: ../shared/conformance is not present; no peer cases to run");
+        return;
+    };
+    let policy = Policy::builtin().expect("default policy");
+    let known = known_disagreements();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut unexpected = Vec::new();
+    let mut still_listed = BTreeSet::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read corpus file");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).expect("corpus line is JSON");
+            let cmd = case["cmd"].as_str().expect("cmd").to_string();
+            let peer = case["peer"].as_str().expect("peer").to_string();
+            let expect = case["expect"].as_str().expect("expect").to_string();
+            let d = run_example(&policy, &cmd).expect("classifies");
+            let got = decision_word(d.verdict.tier);
+            let t = tallies.entry(peer.clone()).or_default();
+            t.cases += 1;
+            let disagrees = match expect.as_str() {
+                "not-allow" => got == "allow",
+                "not-deny" => got == "deny",
+                "allow-preferred" => {
+                    t.allow_preferred += 1;
+                    if got == "allow" {
+                        t.allowed += 1;
+                    }
+                    got == "deny"
+                }
+                other => panic!("unknown expect {other}"),
+            };
+            if disagrees {
+                t.disagree += 1;
+                let key = (peer.clone(), cmd.clone());
+                if known.contains(&key) {
+                    still_listed.insert(key);
+                } else {
+                    unexpected.push(format!(
+                        "{peer}\t{}\t{expect}, we say {got} ({})",
+                        serde_json::to_string(&cmd).expect("json"),
+                        d.verdict.rule
+                    ));
+                }
+            } else {
+                t.agree += 1;
+            }
+        }
+    }
+    eprintln!("peer conformance (disagreements listed in tests/conformance-disagreements.txt):");
+    eprintln!(
+        "{:<8} {:>6} {:>7} {:>9} {:>22}",
+        "peer", "cases", "agree", "disagree", "allow-preferred allowed"
+    );
+    for (peer, t) in &tallies {
+        let share = if t.allow_preferred > 0 {
+            format!(
+                "{}/{} ({:.1}%)",
+                t.allowed,
+                t.allow_preferred,
+                100.0 * t.allowed as f64 / t.allow_preferred as f64
+            )
+        } else {
+            "-".into()
+        };
+        eprintln!(
+            "{peer:<8} {:>6} {:>7} {:>9} {:>22}",
+            t.cases, t.agree, t.disagree, share
+        );
+    }
+    let stale: Vec<_> = known.difference(&still_listed).collect();
+    assert!(
+        stale.is_empty(),
+        "these listed disagreements no longer happen; remove them from the list: {stale:?}"
+    );
+    assert!(
+        unexpected.is_empty(),
+        "{} disagreements not in tests/conformance-disagreements.txt (fix them, or list them with a reason):\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+}
