@@ -1,11 +1,684 @@
 //! `doctor`: checks an installation for the problems a user would otherwise debug by hand.
+//!
+//! Every check is read-only. Each problem is printed with the command that fixes it, and
+//! the exit status is 1 when any problem was found.
 
-use anyhow::{bail, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
 use clap::Args;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::install::{self, BINARY_NAME, EVENTS, PACK};
+use crate::paths::Places;
+use crate::{hook, policy, state};
+
+/// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
+/// 2.1.295 and the `PreSkillShellCommand` event in 2.1.332.
+pub const MIN_CLAUDE: (u64, u64, u64) = (2, 1, 332);
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[derive(Args, Debug)]
-pub struct DoctorArgs {}
+pub struct DoctorArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The settings file to check (default: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+}
 
-pub fn run(_args: DoctorArgs) -> Result<i32> {
-    bail!("doctor is not available in this build yet")
+/// The result of one check.
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub check: &'static str,
+    pub ok: bool,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl Check {
+    fn ok(check: &'static str, detail: impl Into<String>) -> Check {
+        Check {
+            check,
+            ok: true,
+            detail: detail.into(),
+            fix: None,
+        }
+    }
+    fn fail(check: &'static str, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            check,
+            ok: false,
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+pub fn run(args: DoctorArgs) -> Result<i32> {
+    let places = state::places()?;
+    let settings = args
+        .settings
+        .clone()
+        .unwrap_or_else(|| install::default_settings(&places.config_dir));
+    let checks = all_checks(&places, &settings);
+    let problems = checks.iter().filter(|c| !c.ok).count();
+    if args.json {
+        let out = json!({
+            "version": VERSION,
+            "ok": problems == 0,
+            "problems": problems,
+            "checks": checks,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("programmer-hook doctor {VERSION}");
+        for c in &checks {
+            let mark = if c.ok { "ok  " } else { "FAIL" };
+            println!("{mark}  {}: {}", c.check, c.detail);
+            if let Some(f) = &c.fix {
+                println!("      fix: {f}");
+            }
+        }
+        match problems {
+            0 => println!("no problems found"),
+            1 => println!("1 problem found"),
+            n => println!("{n} problems found"),
+        }
+    }
+    Ok(if problems == 0 { 0 } else { 1 })
+}
+
+/// Runs every check.
+pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
+    let on_path = find_on_path(BINARY_NAME);
+    let fix_bin = on_path
+        .clone()
+        .or_else(|| std::env::current_exe().ok())
+        .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
+    let (hook_checks, hook_binaries) = check_settings(settings, &fix_bin, places);
+    let mut checks = vec![check_path_binary(on_path.as_deref(), &hook_binaries)];
+    checks.extend(hook_checks);
+    checks.push(check_pack(&places.config_dir));
+    checks.extend(check_state(&places.state_dir));
+    checks.push(check_policy(places));
+    checks.push(check_claude());
+    checks
+}
+
+/// The command that reinstalls from the checkout this binary was built from.
+fn reinstall_fix() -> String {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if repo.join("install.sh").is_file() {
+        format!("cd {} && ./install.sh", quote(&repo.display().to_string()))
+    } else {
+        "run ./install.sh in a checkout of programmer-hook".into()
+    }
+}
+
+fn install_hooks_fix(bin: &Path, settings: &Path, places: &Places) -> String {
+    let b = quote(&bin.display().to_string());
+    let mut s = format!("{b} install-hooks --binary {b}");
+    if settings != install::default_settings(&places.config_dir) {
+        s.push_str(&format!(
+            " --settings {}",
+            quote(&settings.display().to_string())
+        ));
+    }
+    s
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+fn quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=@,".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The first executable file called `name` in `$PATH`.
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    match fs::metadata(p) {
+        Ok(m) if m.is_file() => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                m.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            {
+                true
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Runs `program --version` (at most 5 seconds) and returns its first line.
+fn version_line(program: &Path) -> Option<String> {
+    let mut child = Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .map(|l| l.trim().to_string())
+}
+
+/// The version a programmer-hook binary reports.
+fn hook_version(program: &Path) -> Option<String> {
+    version_line(program)?
+        .strip_prefix(BINARY_NAME)
+        .map(|v| v.trim().to_string())
+}
+
+fn check_path_binary(on_path: Option<&Path>, hook_binaries: &[PathBuf]) -> Check {
+    const NAME: &str = "binary on PATH";
+    let Some(found) = on_path else {
+        let dir = hook_binaries
+            .first()
+            .and_then(|b| b.parent())
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|| "$HOME/.local/bin".into());
+        return Check::fail(
+            NAME,
+            "programmer-hook is not on PATH (the add-project skill and the agents run it by name)",
+            format!("add `export PATH=\"{dir}:$PATH\"` to your shell profile and open a new shell"),
+        );
+    };
+    let Some(v) = hook_version(found) else {
+        return Check::fail(
+            NAME,
+            format!("{} does not run `--version`", found.display()),
+            reinstall_fix(),
+        );
+    };
+    let mut detail = format!("{} ({v})", found.display());
+    for b in hook_binaries {
+        if hook_version(b).as_deref() != Some(v.as_str()) {
+            return Check::fail(
+                NAME,
+                format!(
+                    "{detail} is not the version the hook entries run ({})",
+                    b.display()
+                ),
+                reinstall_fix(),
+            );
+        }
+        if !same_file(found, b) {
+            detail.push_str(&format!("; the hook entries run {}", b.display()));
+        }
+    }
+    Check::ok(NAME, detail)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Checks the hook entries; returns the checks and the binaries the entries run.
+fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Check>, Vec<PathBuf>) {
+    const NAME: &str = "hook entries";
+    let fix = install_hooks_fix(fix_bin, settings, places);
+    let bytes = match fs::read(settings) {
+        Ok(b) => b,
+        Err(e) => {
+            return (
+                vec![Check::fail(
+                    NAME,
+                    format!(
+                        "cannot read {}: {e}; no tool call is checked",
+                        settings.display()
+                    ),
+                    fix,
+                )],
+                vec![],
+            )
+        }
+    };
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                vec![Check::fail(
+                    NAME,
+                    format!("{} is not valid JSON: {e}", settings.display()),
+                    format!(
+                        "repair {} by hand (Claude Code ignores a settings file it cannot read), then run: {fix}",
+                        settings.display()
+                    ),
+                )],
+                vec![],
+            )
+        }
+    };
+    let mut problems = Vec::new();
+    let mut binaries: Vec<PathBuf> = Vec::new();
+    if value.get("disableAllHooks") == Some(&Value::Bool(true)) {
+        problems.push("`disableAllHooks` is true, so no hook runs".to_string());
+    }
+    let mut missing = Vec::new();
+    for event in EVENTS {
+        let groups = value
+            .get("hooks")
+            .and_then(|h| h.get(*event))
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let mut found = false;
+        for g in groups {
+            let handlers = g
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for h in handlers.iter().filter(|h| install::is_ours(h)) {
+                found = true;
+                let matcher = g.get("matcher").and_then(Value::as_str).unwrap_or("");
+                if !matches!(matcher, "" | "*") {
+                    problems.push(format!(
+                        "{event}: matcher {matcher:?} lets other tools through unchecked"
+                    ));
+                }
+                if h.get("onFailure").and_then(Value::as_str) != Some("block") {
+                    problems.push(format!(
+                        "{event}: no `\"onFailure\": \"block\"`, so a hook that fails lets the call through"
+                    ));
+                }
+                if h.get("args").is_none() {
+                    problems.push(format!("{event}: shell form instead of exec form (`args`)"));
+                }
+                if let Some(cmd) = h.get("command").and_then(Value::as_str) {
+                    let p = PathBuf::from(cmd.split_whitespace().next().unwrap_or(cmd));
+                    if !binaries.contains(&p) {
+                        binaries.push(p);
+                    }
+                }
+            }
+        }
+        if !found {
+            missing.push(*event);
+        }
+    }
+    if !missing.is_empty() {
+        problems.push(format!(
+            "no programmer-hook entry for {}",
+            missing.join(", ")
+        ));
+    }
+    let mut checks = Vec::new();
+    if problems.is_empty() {
+        checks.push(Check::ok(
+            NAME,
+            format!(
+                "{} events in {}, each with onFailure block",
+                EVENTS.len(),
+                settings.display()
+            ),
+        ));
+    } else {
+        checks.push(Check::fail(
+            NAME,
+            format!("{}: {}", settings.display(), problems.join("; ")),
+            fix.clone(),
+        ));
+    }
+    for b in &binaries {
+        checks.push(check_hook_binary(b, &fix));
+    }
+    (checks, binaries)
+}
+
+fn check_hook_binary(bin: &Path, fix: &str) -> Check {
+    const NAME: &str = "hook binary";
+    if !bin.is_absolute() {
+        return Check::fail(
+            NAME,
+            format!(
+                "the hook entries run {}, not an absolute path",
+                bin.display()
+            ),
+            fix.to_string(),
+        );
+    }
+    if !is_executable(bin) {
+        return Check::fail(
+            NAME,
+            format!(
+                "the hook entries run {}, which is missing or not executable: Claude Code blocks every tool call",
+                bin.display()
+            ),
+            format!("{} (or: {fix})", reinstall_fix()),
+        );
+    }
+    match hook_version(bin) {
+        Some(v) if v == VERSION => Check::ok(NAME, format!("{} ({v})", bin.display())),
+        Some(v) => Check::fail(
+            NAME,
+            format!("{} is version {v}, this doctor is {VERSION}", bin.display()),
+            reinstall_fix(),
+        ),
+        None => Check::fail(
+            NAME,
+            format!("{} does not run `--version`", bin.display()),
+            reinstall_fix(),
+        ),
+    }
+}
+
+fn check_pack(config_dir: &Path) -> Check {
+    const NAME: &str = "agents, commands and skill";
+    let mut missing = Vec::new();
+    let mut different = Vec::new();
+    for (rel, text) in PACK {
+        match fs::read(config_dir.join(rel)) {
+            Ok(b) if b == text.as_bytes() => {}
+            Ok(_) => different.push(*rel),
+            Err(_) => missing.push(*rel),
+        }
+    }
+    if missing.is_empty() && different.is_empty() {
+        return Check::ok(
+            NAME,
+            format!(
+                "{} files in {}, the same as built into this binary",
+                PACK.len(),
+                config_dir.display()
+            ),
+        );
+    }
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!("missing: {}", missing.join(", ")));
+    }
+    if !different.is_empty() {
+        parts.push(format!(
+            "different from the copies built into this binary: {}",
+            different.join(", ")
+        ));
+    }
+    Check::fail(
+        NAME,
+        format!("in {}: {}", config_dir.display(), parts.join("; ")),
+        reinstall_fix(),
+    )
+}
+
+fn check_state(state_dir: &Path) -> Vec<Check> {
+    const NAME: &str = "state dir";
+    if !state_dir.is_dir() {
+        return vec![Check::fail(
+            NAME,
+            format!("{} does not exist", state_dir.display()),
+            reinstall_fix(),
+        )];
+    }
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut set_aside = Vec::new();
+    walk(state_dir, 0, &mut files, &mut unreadable, &mut set_aside);
+    let mut bad = Vec::new();
+    for f in &files {
+        match fs::read(f) {
+            Ok(b) => {
+                if let Err(e) = serde_json::from_slice::<Value>(&b) {
+                    bad.push(format!("{} ({e})", f.display()));
+                }
+            }
+            Err(e) => unreadable.push(format!("{} ({e})", f.display())),
+        }
+    }
+    let mut checks = Vec::new();
+    let prefs = state_dir.join("preferences.json");
+    if !prefs.is_file() {
+        checks.push(Check::fail(
+            NAME,
+            format!("{} is missing", prefs.display()),
+            format!("{} (it writes a default one)", reinstall_fix()),
+        ));
+    }
+    if !unreadable.is_empty() {
+        checks.push(Check::fail(
+            NAME,
+            format!("cannot read {}", unreadable.join(", ")),
+            format!(
+                "give yourself read access: chmod -R u+rwX {}",
+                quote(&state_dir.display().to_string())
+            ),
+        ));
+    }
+    if !bad.is_empty() {
+        checks.push(Check::fail(
+            NAME,
+            format!("not valid JSON: {}", bad.join(", ")),
+            "repair each file by hand, or move it aside (mv FILE FILE.broken); a missing file starts from its defaults",
+        ));
+    }
+    if checks.is_empty() {
+        let mut detail = match files.len() {
+            1 => format!("{}: 1 JSON file, valid", state_dir.display()),
+            n => format!("{}: {n} JSON files, all valid", state_dir.display()),
+        };
+        if !set_aside.is_empty() {
+            detail.push_str(&format!(
+                "; earlier unreadable files were moved aside: {}",
+                set_aside.join(", ")
+            ));
+        }
+        checks.push(Check::ok(NAME, detail));
+    }
+    checks
+}
+
+/// Collects the `*.json` files of the state dir (the audit log is JSON lines, not JSON).
+fn walk(
+    dir: &Path,
+    depth: usize,
+    files: &mut Vec<PathBuf>,
+    unreadable: &mut Vec<String>,
+    set_aside: &mut Vec<String>,
+) {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            unreadable.push(format!("{} ({e})", dir.display()));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if p.is_dir() {
+            if depth < 3 && name != "audit" {
+                walk(&p, depth + 1, files, unreadable, set_aside);
+            }
+        } else if name.ends_with(".json") {
+            files.push(p);
+        } else if name.contains(".json.corrupt-") {
+            set_aside.push(p.display().to_string());
+        }
+    }
+}
+
+fn check_policy(places: &Places) -> Check {
+    const NAME: &str = "policy";
+    let cwd = std::env::current_dir().ok();
+    match hook::load_policy(places, cwd.as_deref()) {
+        Ok(p) => Check::ok(
+            NAME,
+            format!("{} rules from {}", p.rules.len(), p.sources.join(", ")),
+        ),
+        Err(e) => {
+            let user = policy::user_policy_path(&places.state_dir);
+            let project = cwd
+                .as_deref()
+                .and_then(|c| hook::find_project_policy(c, &places.home));
+            let files: Vec<String> = [Some(user), project]
+                .into_iter()
+                .flatten()
+                .filter(|f| f.is_file())
+                .map(|f| quote(&f.display().to_string()))
+                .collect();
+            let fix = if files.is_empty() {
+                "reinstall: the built-in policy does not load".to_string()
+            } else {
+                files
+                    .iter()
+                    .map(|f| format!("programmer-hook policy validate {f}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+                    + ", then correct what it reports"
+            };
+            Check::fail(
+                NAME,
+                format!("{e:#} (while this lasts, every tool call is blocked)",),
+                fix,
+            )
+        }
+    }
+}
+
+fn check_claude() -> Check {
+    const NAME: &str = "Claude Code version";
+    let Some(claude) = find_on_path("claude") else {
+        return Check::ok(NAME, "claude is not on PATH; not checked");
+    };
+    let Some(line) = version_line(&claude) else {
+        return Check::ok(
+            NAME,
+            format!("{} --version gave no answer; not checked", claude.display()),
+        );
+    };
+    let Some(v) = parse_version(&line) else {
+        return Check::ok(
+            NAME,
+            format!("cannot read the version in {line:?}; not checked"),
+        );
+    };
+    if v >= MIN_CLAUDE {
+        Check::ok(NAME, line)
+    } else {
+        let (a, b, c) = MIN_CLAUDE;
+        Check::fail(
+            NAME,
+            format!(
+                "{line} is older than {a}.{b}.{c}: it ignores `onFailure: block` (so a failing hook lets calls through) or the PreSkillShellCommand event"
+            ),
+            "claude update",
+        )
+    }
+}
+
+/// `2.1.332 (Claude Code)` → `(2, 1, 332)`.
+fn parse_version(line: &str) -> Option<(u64, u64, u64)> {
+    let word = line.split_whitespace().next()?;
+    let mut parts = word.split('.').map(|p| p.parse::<u64>().ok());
+    Some((parts.next()??, parts.next()??, parts.next()??))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(parse_version("2.1.332 (Claude Code)"), Some((2, 1, 332)));
+        assert!(parse_version("2.1.99 (Claude Code)").is_some_and(|v| v < MIN_CLAUDE));
+        assert!(parse_version("2.2.0").is_some_and(|v| v >= MIN_CLAUDE));
+        assert_eq!(parse_version("Claude Code"), None);
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("/usr/local/bin/x"), "/usr/local/bin/x");
+        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+
+    #[test]
+    fn settings_problems_are_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let places = Places {
+            home: dir.path().into(),
+            state_dir: dir.path().join("state"),
+            config_dir: dir.path().into(),
+            binary: None,
+        };
+        let s = dir.path().join("settings.json");
+        let bin = Path::new("/nowhere/programmer-hook");
+        let mut v = json!({"disableAllHooks": true});
+        install::add_hooks(&mut v, "/nowhere/programmer-hook").expect("add");
+        v["hooks"]["PreToolUse"][0]["hooks"][0]
+            .as_object_mut()
+            .expect("handler")
+            .shift_remove("onFailure");
+        v["hooks"]["SubagentStop"][0]["matcher"] = json!("Bash");
+        v["hooks"]
+            .as_object_mut()
+            .expect("hooks")
+            .shift_remove("SessionStart");
+        fs::write(&s, v.to_string()).expect("write");
+        let (checks, bins) = check_settings(&s, bin, &places);
+        assert_eq!(bins, [PathBuf::from("/nowhere/programmer-hook")]);
+        let text = format!("{checks:?}");
+        for needle in [
+            "disableAllHooks",
+            "onFailure",
+            "SubagentStop",
+            "SessionStart",
+            "missing or not executable",
+        ] {
+            assert!(text.contains(needle), "{needle}: {text}");
+        }
+        assert!(checks.iter().all(|c| !c.ok));
+
+        fs::write(&s, "{oops").expect("write");
+        let (checks, _) = check_settings(&s, bin, &places);
+        assert!(!checks[0].ok && checks[0].detail.contains("not valid JSON"));
+    }
 }

@@ -1,19 +1,727 @@
 //! `install-hooks` and `uninstall-hooks`: programmer-hook's entries in Claude Code's
-//! `settings.json`.
+//! `settings.json` (and, when asked, the agents' entries in a `model-policy.json`).
+//!
+//! The settings file belongs to the user, so it is edited with care: the file is parsed as
+//! JSON and left untouched when it does not parse; every key, hook and permission that is
+//! not ours is kept, in its order; our own handlers are found by their command
+//! (`…/programmer-hook` run with the argument `hook`) and replaced in place, so running the
+//! installer again never duplicates them; nothing is written when nothing changes; and a
+//! copy of the old file is kept next to it before it is replaced.
 
-use anyhow::{bail, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
 use clap::Args;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::{roles, state};
+
+/// Every hook event the product answers.
+pub const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PreSkillShellCommand",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SubagentStart",
+    "SubagentStop",
+];
+
+/// The handler timeout, in seconds. A hook that takes longer is killed, which
+/// `onFailure: block` turns into a denial.
+pub const TIMEOUT_SECS: u64 = 10;
+
+/// The file name our handlers run.
+pub const BINARY_NAME: &str = "programmer-hook";
+
+/// The agent pack, as built into the binary: `(path under the Claude config dir, text)`.
+/// `install.sh` copies the same files from the repository; `doctor` compares the installed
+/// copies with these.
+pub const PACK: &[(&str, &str)] = &[
+    (
+        "agents/programmer-orchestrator.md",
+        include_str!("../agents/programmer-orchestrator.md"),
+    ),
+    (
+        "agents/code-planner.md",
+        include_str!("../agents/code-planner.md"),
+    ),
+    (
+        "agents/code-implementer.md",
+        include_str!("../agents/code-implementer.md"),
+    ),
+    (
+        "agents/code-reviewer.md",
+        include_str!("../agents/code-reviewer.md"),
+    ),
+    (
+        "commands/programmer.md",
+        include_str!("../commands/programmer.md"),
+    ),
+    ("commands/code.md", include_str!("../commands/code.md")),
+    ("commands/dev.md", include_str!("../commands/dev.md")),
+    (
+        "skills/programmer-add-project/SKILL.md",
+        include_str!("../skills/programmer-add-project/SKILL.md"),
+    ),
+];
 
 #[derive(Args, Debug)]
-pub struct InstallHooksArgs {}
-
-#[derive(Args, Debug)]
-pub struct UninstallHooksArgs {}
-
-pub fn install_hooks(_args: InstallHooksArgs) -> Result<i32> {
-    bail!("install-hooks is not available in this build yet")
+pub struct InstallHooksArgs {
+    /// The programmer-hook binary the entries run, as an absolute path
+    /// (default: this binary).
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<PathBuf>,
+    /// The settings file to change (default: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Also add the pack's agents (and their models) to this model-policy.json, if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub model_policy: Option<PathBuf>,
+    /// Print what would change and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
-pub fn uninstall_hooks(_args: UninstallHooksArgs) -> Result<i32> {
-    bail!("uninstall-hooks is not available in this build yet")
+#[derive(Args, Debug)]
+pub struct UninstallHooksArgs {
+    /// The settings file to change (default: settings.json in $CLAUDE_CONFIG_DIR or ~/.claude).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    /// Also remove the pack's agents from this model-policy.json, if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub model_policy: Option<PathBuf>,
+    /// Print what would change and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
+    let places = state::places()?;
+    let settings = args
+        .settings
+        .clone()
+        .unwrap_or_else(|| default_settings(&places.config_dir));
+    let binary = match &args.binary {
+        Some(b) => {
+            std::path::absolute(b).with_context(|| format!("bad --binary path {}", b.display()))?
+        }
+        None => std::env::current_exe().context("cannot tell where this binary is")?,
+    };
+    check_binary(&binary)?;
+    let binary_text = binary
+        .to_str()
+        .with_context(|| format!("the binary path {} is not valid UTF-8", binary.display()))?
+        .to_string();
+    let lock_at = places.state_dir.join("install");
+    let _lock = if args.dry_run {
+        None
+    } else {
+        Some(state::lock(&lock_at)?)
+    };
+    let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
+        add_hooks(v, &binary_text)
+    })?;
+    let what = format!(
+        "programmer-hook handlers for {} events, running {binary_text}",
+        EVENTS.len()
+    );
+    report(&settings, &outcome, args.dry_run, &what, &what);
+    if args.dry_run && outcome.changed() {
+        println!("  each handler: {}", hook_handler(&binary_text));
+    }
+    if let Some(mp) = &args.model_policy {
+        if mp.exists() {
+            let o = edit_json_file(mp, args.dry_run, false, add_models)?;
+            let what = "model entries for the pack's agents";
+            report(mp, &o, args.dry_run, what, what);
+        } else {
+            println!("{}: not there, skipped", mp.display());
+        }
+    }
+    Ok(0)
+}
+
+pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
+    let places = state::places()?;
+    let settings = args
+        .settings
+        .clone()
+        .unwrap_or_else(|| default_settings(&places.config_dir));
+    let _lock = if args.dry_run {
+        None
+    } else {
+        Some(state::lock(&places.state_dir.join("install"))?)
+    };
+    if settings.exists() {
+        let outcome = edit_json_file(&settings, args.dry_run, false, remove_hooks)?;
+        report(
+            &settings,
+            &outcome,
+            args.dry_run,
+            "removed the programmer-hook handlers",
+            "no programmer-hook handlers",
+        );
+    } else {
+        println!("{}: not there, nothing to remove", settings.display());
+    }
+    if let Some(mp) = &args.model_policy {
+        if mp.exists() {
+            let o = edit_json_file(mp, args.dry_run, false, remove_models)?;
+            report(
+                mp,
+                &o,
+                args.dry_run,
+                "removed the pack's model entries",
+                "no model entries of the pack",
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// `settings.json` in the Claude Code config dir.
+pub fn default_settings(config_dir: &Path) -> PathBuf {
+    config_dir.join("settings.json")
+}
+
+/// Refuses to point the settings at something that would block every tool call.
+fn check_binary(binary: &Path) -> Result<()> {
+    let meta = fs::metadata(binary).with_context(|| {
+        format!(
+            "the binary {} does not exist; the hook entries must point at an installed programmer-hook",
+            binary.display()
+        )
+    })?;
+    if !meta.is_file() {
+        bail!("{} is not a file", binary.display());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o111 == 0 {
+            bail!("{} is not executable (chmod +x it)", binary.display());
+        }
+    }
+    let out = std::process::Command::new(binary)
+        .arg("--version")
+        .output()
+        .with_context(|| format!("cannot run {} --version", binary.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !text.starts_with(BINARY_NAME) {
+        bail!(
+            "{} does not answer `--version` like programmer-hook (got {:?}); refusing to point the hooks at it",
+            binary.display(),
+            text.trim()
+        );
+    }
+    Ok(())
+}
+
+/// Our handler, in exec form.
+pub fn hook_handler(binary: &str) -> Value {
+    json!({
+        "type": "command",
+        "command": binary,
+        "args": ["hook"],
+        "timeout": TIMEOUT_SECS,
+        "onFailure": "block",
+    })
+}
+
+/// The matcher group holding our handler.
+fn hook_group(binary: &str) -> Value {
+    json!({ "matcher": "*", "hooks": [hook_handler(binary)] })
+}
+
+/// Whether a handler is one of ours: a command whose program is named `programmer-hook`
+/// and whose first argument is `hook` (exec form, or shell form as one string).
+pub fn is_ours(handler: &Value) -> bool {
+    let Some(cmd) = handler.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let named_ours = |program: &str| {
+        Path::new(program.trim_matches(|c| c == '"' || c == '\''))
+            .file_name()
+            .is_some_and(|n| n == BINARY_NAME)
+    };
+    match handler.get("args") {
+        Some(Value::Array(args)) => {
+            named_ours(cmd) && args.first().and_then(Value::as_str) == Some("hook")
+        }
+        Some(_) => false,
+        None => {
+            let mut words = cmd.split_whitespace();
+            words.next().is_some_and(named_ours) && words.next() == Some("hook")
+        }
+    }
+}
+
+/// The `hooks` object of a settings value, created if missing.
+fn hooks_object(settings: &mut Value) -> Result<&mut Map<String, Value>> {
+    let root = settings
+        .as_object_mut()
+        .context("the settings file is not a JSON object")?;
+    let hooks = root.entry("hooks").or_insert_with(|| json!({}));
+    hooks
+        .as_object_mut()
+        .context("`hooks` in the settings file is not an object; fix it by hand first")
+}
+
+/// Adds (or replaces) our handler for every event. Our handler gets a group of its own
+/// (`matcher: "*"`); an existing group holding only our handlers is replaced where it is,
+/// and our handlers are taken out of any group shared with other handlers.
+pub fn add_hooks(settings: &mut Value, binary: &str) -> Result<()> {
+    let hooks = hooks_object(settings)?;
+    for event in EVENTS {
+        let list = hooks.entry(*event).or_insert_with(|| json!([]));
+        let groups = list.as_array_mut().with_context(|| {
+            format!("`hooks.{event}` in the settings file is not a list; fix it by hand first")
+        })?;
+        let mut placed = false;
+        let mut i = 0;
+        while i < groups.len() {
+            let (ours, total) = count_ours(&groups[i]);
+            if ours == 0 {
+                i += 1;
+            } else if ours == total && !placed {
+                groups[i] = hook_group(binary);
+                placed = true;
+                i += 1;
+            } else if ours == total {
+                groups.remove(i);
+            } else {
+                remove_ours_from_group(&mut groups[i]);
+                i += 1;
+            }
+        }
+        if !placed {
+            groups.push(hook_group(binary));
+        }
+    }
+    Ok(())
+}
+
+/// Removes our handlers. A group left with no handlers, an event left with no groups, and a
+/// `hooks` object left empty are removed too.
+pub fn remove_hooks(settings: &mut Value) -> Result<()> {
+    let Some(root) = settings.as_object_mut() else {
+        bail!("the settings file is not a JSON object");
+    };
+    let Some(hooks) = root.get_mut("hooks") else {
+        return Ok(());
+    };
+    let Some(hooks) = hooks.as_object_mut() else {
+        bail!("`hooks` in the settings file is not an object; fix it by hand first");
+    };
+    let mut emptied = Vec::new();
+    for (event, list) in hooks.iter_mut() {
+        let Some(groups) = list.as_array_mut() else {
+            continue;
+        };
+        let before = groups.len();
+        let mut touched = false;
+        groups.retain_mut(|g| {
+            let (ours, total) = count_ours(g);
+            if ours == 0 {
+                return true;
+            }
+            touched = true;
+            if ours == total {
+                return false;
+            }
+            remove_ours_from_group(g);
+            true
+        });
+        if touched && groups.is_empty() && before > 0 {
+            emptied.push(event.clone());
+        }
+    }
+    for e in &emptied {
+        hooks.shift_remove(e);
+    }
+    if !emptied.is_empty() && hooks.is_empty() {
+        root.shift_remove("hooks");
+    }
+    Ok(())
+}
+
+/// `(our handlers, all handlers)` of a matcher group; `(0, 0)` for anything malformed.
+fn count_ours(group: &Value) -> (usize, usize) {
+    match group.get("hooks").and_then(Value::as_array) {
+        Some(hs) => (hs.iter().filter(|h| is_ours(h)).count(), hs.len()),
+        None => (0, 0),
+    }
+}
+
+fn remove_ours_from_group(group: &mut Value) {
+    if let Some(hs) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+        hs.retain(|h| !is_ours(h));
+    }
+}
+
+/// Where model entries go in a model-policy file: its `agents` object if it has one,
+/// otherwise the top level.
+fn model_table(policy: &mut Value) -> Result<&mut Map<String, Value>> {
+    let root = policy
+        .as_object_mut()
+        .context("the model policy file is not a JSON object")?;
+    if root.get("agents").is_some_and(Value::is_object) {
+        return root
+            .get_mut("agents")
+            .and_then(Value::as_object_mut)
+            .context("`agents` in the model policy file is not an object");
+    }
+    Ok(root)
+}
+
+/// Adds one entry per agent of the pack: `"name": "model"`, or `"name": {"model": …}`
+/// when the other entries of the table are objects with a `model` key.
+pub fn add_models(policy: &mut Value) -> Result<()> {
+    let table = model_table(policy)?;
+    let ours: Vec<&str> = roles::ROLES.iter().map(|r| r.name).collect();
+    let objects = table
+        .iter()
+        .filter(|(k, _)| !ours.contains(&k.as_str()))
+        .any(|(_, v)| v.get("model").is_some());
+    for role in roles::ROLES {
+        let entry = if objects {
+            json!({ "model": role.model })
+        } else {
+            json!(role.model)
+        };
+        match table.get_mut(role.name) {
+            Some(existing) if objects && existing.is_object() => {
+                existing["model"] = json!(role.model);
+            }
+            Some(existing) => *existing = entry,
+            None => {
+                table.insert(role.name.to_string(), entry);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes the pack's agents from a model-policy file.
+pub fn remove_models(policy: &mut Value) -> Result<()> {
+    let table = model_table(policy)?;
+    for role in roles::ROLES {
+        table.shift_remove(role.name);
+    }
+    Ok(())
+}
+
+/// What an edit of a JSON file did.
+#[derive(Debug)]
+pub enum Outcome {
+    Unchanged,
+    /// Written (or, in a dry run, would be); the backup of the old file, if there was one.
+    Changed {
+        backup: Option<PathBuf>,
+    },
+}
+
+impl Outcome {
+    fn changed(&self) -> bool {
+        matches!(self, Outcome::Changed { .. })
+    }
+}
+
+fn report(path: &Path, outcome: &Outcome, dry_run: bool, changed: &str, unchanged: &str) {
+    match outcome {
+        Outcome::Unchanged => println!("{}: unchanged ({unchanged})", path.display()),
+        Outcome::Changed { backup } => {
+            let verb = if dry_run { "would change" } else { "changed" };
+            println!("{}: {verb}: {changed}", path.display());
+            if let Some(b) = backup {
+                let verb = if dry_run { "would keep" } else { "kept" };
+                println!("  {verb} the old file as {}", b.display());
+            }
+        }
+    }
+}
+
+/// Reads a JSON file, applies `edit`, and writes the result back if it differs: a backup
+/// first, then an atomic replace that keeps the file's permissions (and, for a symlink,
+/// writes its target). A file that is not valid JSON is left untouched and is an error.
+/// A missing file counts as `{}` when `create` is set, and is an error otherwise.
+pub fn edit_json_file(
+    path: &Path,
+    dry_run: bool,
+    create: bool,
+    edit: impl FnOnce(&mut Value) -> Result<()>,
+) -> Result<Outcome> {
+    let old = match fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => None,
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut value = match &old {
+        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => {
+            serde_json::from_slice::<Value>(bytes).with_context(|| {
+                format!(
+                    "{} is not valid JSON, so it was left untouched; fix it (or move it away) and run this again",
+                    path.display()
+                )
+            })?
+        }
+        _ => json!({}),
+    };
+    let before = value.clone();
+    edit(&mut value).with_context(|| format!("cannot update {}", path.display()))?;
+    if old.is_some() && same_json(&before, &value) {
+        return Ok(Outcome::Unchanged);
+    }
+    let indent = old.as_deref().map(detect_indent).unwrap_or(b"  ".to_vec());
+    let mut text = to_pretty(&value, &indent)?;
+    text.push(b'\n');
+    let backup = old.as_ref().map(|_| backup_name(path));
+    if dry_run {
+        return Ok(Outcome::Changed { backup });
+    }
+    // Write through a symlink (dotfile managers link settings.json) instead of replacing it.
+    let target = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path)
+            .with_context(|| format!("cannot follow the symlink {}", path.display()))?,
+        _ => path.to_path_buf(),
+    };
+    let perms = fs::metadata(&target).ok().map(|m| m.permissions());
+    if let (Some(b), Some(bytes)) = (&backup, &old) {
+        write_new(b, bytes)?;
+    }
+    state::write_atomic(&target, &text)?;
+    if let Some(p) = perms {
+        fs::set_permissions(&target, p)
+            .with_context(|| format!("cannot restore the permissions of {}", target.display()))?;
+    }
+    Ok(Outcome::Changed { backup })
+}
+
+/// Order-sensitive equality, so that an edit that only moves keys still counts.
+fn same_json(a: &Value, b: &Value) -> bool {
+    serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
+}
+
+/// The indentation a JSON text uses (its first indented line), default two spaces.
+fn detect_indent(text: &[u8]) -> Vec<u8> {
+    for line in text.split(|&b| b == b'\n').skip(1) {
+        let ws: Vec<u8> = line
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .copied()
+            .collect();
+        if !ws.is_empty() && ws.len() < line.len() {
+            return ws;
+        }
+    }
+    b"  ".to_vec()
+}
+
+fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    value.serialize(&mut ser).context("cannot serialise JSON")?;
+    Ok(out)
+}
+
+/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added if that name is taken.
+pub fn backup_name(path: &Path) -> PathBuf {
+    let stamp = chrono::Local::now().format("%Y%m%d%H%M%S");
+    let base = format!("{}.bak-{stamp}", path.display());
+    let mut candidate = PathBuf::from(&base);
+    let mut n = 1;
+    while candidate.exists() {
+        candidate = PathBuf::from(format!("{base}-{n}"));
+        n += 1;
+    }
+    candidate
+}
+
+/// Writes a file that must not exist yet.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create the backup {}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("cannot write the backup {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BIN: &str = "/opt/ph/bin/programmer-hook";
+
+    fn sample() -> Value {
+        serde_json::from_str(
+            r#"{
+              "zeta": 1,
+              "permissions": {"allow": ["Bash(ls *)"], "deny": ["Read(./.env)"]},
+              "hooks": {
+                "PreToolUse": [
+                  {"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/bin/other", "args": ["x"]}]}
+                ],
+                "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+              },
+              "alpha": {"b": 2, "a": 1}
+            }"#,
+        )
+        .expect("sample JSON")
+    }
+
+    fn ours_in(v: &Value, event: &str) -> usize {
+        v["hooks"][event]
+            .as_array()
+            .map(|gs| gs.iter().map(|g| count_ours(g).0).sum())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn adds_every_event_once_and_keeps_the_rest() {
+        let mut v = sample();
+        add_hooks(&mut v, BIN).expect("add");
+        for e in EVENTS {
+            assert_eq!(ours_in(&v, e), 1, "{e}");
+        }
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "/usr/bin/other"
+        );
+        assert_eq!(v["hooks"]["PreToolUse"][1], hook_group(BIN));
+        assert_eq!(v["hooks"]["Stop"], sample()["hooks"]["Stop"]);
+        let keys: Vec<_> = v.as_object().expect("object").keys().cloned().collect();
+        assert_eq!(keys, ["zeta", "permissions", "hooks", "alpha"]);
+        let inner: Vec<_> = v["alpha"]
+            .as_object()
+            .expect("obj")
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(inner, ["b", "a"]);
+
+        let once = v.clone();
+        add_hooks(&mut v, BIN).expect("again");
+        assert!(same_json(&once, &v), "a second run changes nothing");
+
+        add_hooks(&mut v, "/elsewhere/programmer-hook").expect("moved binary");
+        for e in EVENTS {
+            assert_eq!(ours_in(&v, e), 1, "{e}");
+        }
+        assert_eq!(
+            v["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
+            "/elsewhere/programmer-hook"
+        );
+    }
+
+    #[test]
+    fn remove_restores_the_original() {
+        let mut v = sample();
+        add_hooks(&mut v, BIN).expect("add");
+        remove_hooks(&mut v).expect("remove");
+        assert!(same_json(&v, &sample()));
+
+        let mut empty = json!({"a": 1});
+        add_hooks(&mut empty, BIN).expect("add");
+        remove_hooks(&mut empty).expect("remove");
+        assert_eq!(empty, json!({"a": 1}));
+    }
+
+    #[test]
+    fn shared_groups_and_shell_form() {
+        let mut v = json!({"hooks": {"PreToolUse": [
+            {"matcher": "*", "hooks": [
+                {"type": "command", "command": "/x/other"},
+                {"type": "command", "command": "/old/programmer-hook hook"}
+            ]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/old/programmer-hook", "args": ["hook"]}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/old/programmer-hook", "args": ["hook"]}]}
+        ]}});
+        add_hooks(&mut v, BIN).expect("add");
+        let groups = v["hooks"]["PreToolUse"].as_array().expect("list");
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0]["hooks"].as_array().map(Vec::len), Some(1));
+        assert_eq!(groups[1], hook_group(BIN));
+        remove_hooks(&mut v).expect("remove");
+        assert_eq!(
+            v,
+            json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/x/other"}]}]}})
+        );
+    }
+
+    #[test]
+    fn recognises_only_our_handler() {
+        assert!(is_ours(&hook_handler(BIN)));
+        assert!(is_ours(&json!({"command": "programmer-hook hook"})));
+        assert!(!is_ours(&json!({"command": BIN, "args": ["log"]})));
+        assert!(!is_ours(
+            &json!({"command": "/x/programmer-hook-wrapper", "args": ["hook"]})
+        ));
+        assert!(!is_ours(&json!({"command": "echo programmer-hook hook"})));
+        assert!(!is_ours(&json!({"type": "http", "url": "x"})));
+    }
+
+    #[test]
+    fn refuses_shapes_it_cannot_merge() {
+        assert!(add_hooks(&mut json!([1]), BIN).is_err());
+        assert!(add_hooks(&mut json!({"hooks": []}), BIN).is_err());
+        assert!(add_hooks(&mut json!({"hooks": {"PreToolUse": {}}}), BIN).is_err());
+    }
+
+    #[test]
+    fn model_policy_entries() {
+        let mut flat = json!({"master-orchestrator": "opus"});
+        add_models(&mut flat).expect("add");
+        assert_eq!(flat["programmer-orchestrator"], "opus");
+        assert_eq!(flat["code-reviewer"], "sonnet");
+        remove_models(&mut flat).expect("remove");
+        assert_eq!(flat, json!({"master-orchestrator": "opus"}));
+
+        let mut nested =
+            json!({"default": "sonnet", "agents": {"k8s": {"model": "opus", "why": "x"}}});
+        add_models(&mut nested).expect("add");
+        assert_eq!(nested["agents"]["code-planner"], json!({"model": "sonnet"}));
+        assert!(nested.get("code-planner").is_none());
+        remove_models(&mut nested).expect("remove");
+        assert_eq!(
+            nested,
+            json!({"default": "sonnet", "agents": {"k8s": {"model": "opus", "why": "x"}}})
+        );
+    }
+
+    #[test]
+    fn json_file_edits() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("settings.json");
+        let original = "{\n    \"b\": 1,\n    \"a\": [1, 2]\n}\n";
+        fs::write(&p, original).expect("write");
+        let o = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect("edit");
+        let Outcome::Changed { backup: Some(b) } = o else {
+            panic!("expected a change with a backup: {o:?}");
+        };
+        assert_eq!(fs::read_to_string(&b).expect("backup"), original);
+        let text = fs::read_to_string(&p).expect("read");
+        assert!(text.starts_with("{\n    \"b\": 1,"), "{text}");
+        let o = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect("edit");
+        assert!(matches!(o, Outcome::Unchanged));
+
+        fs::write(&p, "{ not json").expect("write");
+        let err = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect_err("invalid");
+        assert!(format!("{err:#}").contains("not valid JSON"));
+        assert_eq!(fs::read_to_string(&p).expect("read"), "{ not json");
+
+        let fresh = dir.path().join("new").join("settings.json");
+        let o = edit_json_file(&fresh, false, true, |v| add_hooks(v, BIN)).expect("create");
+        assert!(matches!(o, Outcome::Changed { backup: None }));
+        assert!(fresh.exists());
+    }
 }

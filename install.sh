@@ -1,0 +1,425 @@
+#!/usr/bin/env bash
+# Installs programmer-hook: the binary, the agent pack (agents, /programmer commands, the
+# programmer-add-project skill) and the hook entries in Claude Code's settings.json.
+# Run it again at any time: it changes only what differs. See --help.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: ./install.sh [--dry-run] [--uninstall] [--prefix DIR] [--binary PATH]
+
+Installs programmer-hook for Claude Code:
+  - builds the binary (cargo build --release) and copies it to PREFIX/bin
+  - copies agents/, commands/ and skills/ into the Claude config dir
+  - adds the hook entries to settings.json (through `programmer-hook install-hooks`)
+  - creates the state dir and a default preferences.json
+  - adds marked blocks to CLAUDE.md, model-policy.json and agents/master-orchestrator.md
+    when those files exist
+  - ends with `programmer-hook doctor`
+
+Options:
+  --dry-run       show what would change; change nothing
+  --uninstall     remove the hook entries, the pack, the marked blocks and the binary
+                  (the state dir is kept)
+  --prefix DIR    install the binary into DIR/bin (default: ~/.local, so ~/.local/bin)
+  --binary PATH   use this already-built binary instead of building one
+                  (same as PROGRAMMER_HOOK_BINARY=PATH)
+  -h, --help      show this help
+
+The Claude config dir is $CLAUDE_CONFIG_DIR, else ~/.claude. The state dir is
+$PROGRAMMER_STATE_DIR, else <config dir>/state/programmer.
+Files that are replaced and differ are kept as FILE.bak-YYYYmmddHHMMSS.
+EOF
+}
+
+say() { printf '%s\n' "$*"; }
+die() {
+  printf 'install.sh: %s\n' "$*" >&2
+  exit 1
+}
+
+: "${HOME:?HOME is not set}"
+
+DRY_RUN=0
+UNINSTALL=0
+PREFIX="$HOME/.local"
+BINARY="${PROGRAMMER_HOOK_BINARY:-}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) DRY_RUN=1 ;;
+    --uninstall) UNINSTALL=1 ;;
+    --prefix)
+      [ $# -ge 2 ] || die "--prefix needs a folder"
+      PREFIX=$2
+      shift
+      ;;
+    --prefix=*) PREFIX=${1#--prefix=} ;;
+    --binary)
+      [ $# -ge 2 ] || die "--binary needs a path"
+      BINARY=$2
+      shift
+      ;;
+    --binary=*) BINARY=${1#--binary=} ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *) die "unknown option: $1 (see ./install.sh --help)" ;;
+  esac
+  shift
+done
+
+absolute() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s\n' "$PWD/$1" ;;
+  esac
+}
+
+REPO=$(cd "$(dirname "$0")" && pwd -P)
+[ -n "$PREFIX" ] || die "--prefix is empty"
+PREFIX=$(absolute "$PREFIX")
+BINDIR="$PREFIX/bin"
+DEST="$BINDIR/programmer-hook"
+CONFIG="${CLAUDE_CONFIG_DIR:-$HOME/.claude}"
+CONFIG=$(absolute "$CONFIG")
+STATE="${PROGRAMMER_STATE_DIR:-$CONFIG/state/programmer}"
+SETTINGS="$CONFIG/settings.json"
+MODEL_POLICY="$CONFIG/model-policy.json"
+CLAUDE_MD="$CONFIG/CLAUDE.md"
+MASTER_AGENT="$CONFIG/agents/master-orchestrator.md"
+STAMP=$(date +%Y%m%d%H%M%S)
+BEGIN_MARK='<!-- programmer-hook:begin -->'
+END_MARK='<!-- programmer-hook:end -->'
+if [ -n "$BINARY" ]; then
+  BINARY=$(absolute "$BINARY")
+fi
+if [ "$DRY_RUN" = 1 ]; then
+  say "Dry run: nothing is changed."
+fi
+
+# A free backup name for FILE.
+backup_name() {
+  local b="$1.bak-$STAMP" n=1
+  while [ -e "$b" ] || [ -L "$b" ]; do
+    b="$1.bak-$STAMP-$n"
+    n=$((n + 1))
+  done
+  printf '%s\n' "$b"
+}
+
+# The repository files of the pack, relative to the repository.
+pack_files() {
+  local f
+  for f in "$REPO"/agents/*.md "$REPO"/commands/*.md; do
+    [ -f "$f" ] && printf '%s\n' "${f#"$REPO"/}"
+  done
+  find "$REPO/skills" -type f | sort | while IFS= read -r f; do
+    printf '%s\n' "${f#"$REPO"/}"
+  done
+}
+
+# Copies SRC to DEST with MODE, through a temporary file and a rename. A different file
+# already at DEST is kept as a backup when BACKUP is 1.
+put_file() {
+  local src=$1 dest=$2 mode=$3 backup=$4 b
+  if [ -f "$dest" ] && cmp -s "$src" "$dest"; then
+    say "  unchanged: $dest"
+    return 0
+  fi
+  if [ "$DRY_RUN" = 1 ]; then
+    if [ -e "$dest" ] && [ "$backup" = 1 ]; then
+      say "  would replace: $dest (keeping the old one as $(backup_name "$dest"))"
+    elif [ -e "$dest" ]; then
+      say "  would replace: $dest"
+    else
+      say "  would install: $dest"
+    fi
+    return 0
+  fi
+  mkdir -p "$(dirname "$dest")"
+  if [ "$backup" = 1 ] && { [ -e "$dest" ] || [ -L "$dest" ]; }; then
+    b=$(backup_name "$dest")
+    cp "$dest" "$b"
+    say "  kept the old $dest as $b"
+  fi
+  cp "$src" "$dest.tmp.$$"
+  chmod "$mode" "$dest.tmp.$$"
+  mv -f "$dest.tmp.$$" "$dest"
+  say "  installed: $dest"
+}
+
+# Rewrites FILE with the programmer-hook block (MODE install: BLOCKFILE's text, added at
+# the end or replacing the old block in place; MODE remove: the block and the blank line
+# before it taken out). Leaves a file with unmatched markers alone.
+edit_block() {
+  local file=$1 mode=$2 blockfile=$3 nb ne tmp b
+  [ -f "$file" ] || return 0
+  nb=$(grep -c -x -F -e "$BEGIN_MARK" "$file" || true)
+  ne=$(grep -c -x -F -e "$END_MARK" "$file" || true)
+  if [ "$nb" -gt 1 ] || [ "$nb" != "$ne" ]; then
+    say "  left alone: $file (its programmer-hook markers do not pair up; fix them by hand)"
+    return 0
+  fi
+  if [ "$mode" = remove ] && [ "$nb" = 0 ]; then
+    return 0
+  fi
+  tmp="$BLOCKS/edited"
+  awk -v mode="$mode" -v begin="$BEGIN_MARK" -v end="$END_MARK" -v blockfile="$blockfile" -v found="$nb" '
+    BEGIN {
+      block = ""
+      if (mode == "install") {
+        while ((getline line < blockfile) > 0) block = block line "\n"
+        close(blockfile)
+      }
+      skip = 0; held = 0
+    }
+    skip { if ($0 == end) skip = 0; next }
+    $0 == begin {
+      if (mode == "install") { if (held) print ""; printf "%s", block }
+      held = 0; skip = 1; next
+    }
+    {
+      if (held) { print ""; held = 0 }
+      if ($0 == "") { held = 1; next }
+      print
+    }
+    END {
+      if (held) print ""
+      if (mode == "install" && found == 0) { print ""; printf "%s", block }
+    }
+  ' "$file" >"$tmp"
+  if cmp -s "$tmp" "$file"; then
+    rm -f "$tmp"
+    say "  unchanged: $file"
+    return 0
+  fi
+  if [ "$DRY_RUN" = 1 ]; then
+    rm -f "$tmp"
+    say "  would update the programmer-hook block in $file"
+    return 0
+  fi
+  b=$(backup_name "$file")
+  cp "$file" "$b"
+  # cp into the existing file keeps its permissions and writes through a symlink.
+  cp "$tmp" "$file"
+  rm -f "$tmp"
+  if [ "$mode" = install ]; then
+    say "  updated the programmer-hook block in $file (old file kept as $b)"
+  else
+    say "  removed the programmer-hook block from $file (old file kept as $b)"
+  fi
+}
+
+write_blocks() {
+  local dir=$1
+  cat >"$dir/claude-md" <<EOF
+$BEGIN_MARK
+## programmer-orchestrator (added by programmer-hook)
+
+The code-development branch of the hierarchy:
+
+    Master Orchestrator (Opus)
+    └── programmer-orchestrator (Opus) - code development
+        ├── code-planner (Sonnet) - design and planning
+        ├── code-implementer (Sonnet) - writes code
+        └── code-reviewer (Sonnet) - review and quality
+
+Start it with \`/programmer <request>\` (also \`/code\`, \`/dev\`) or
+\`claude --agent programmer-orchestrator\`. It runs as the main session because it starts
+its own subagents; programmer-hook enforces its gates (plan, your \`approve\`, implement,
+review, commit). Register a project first with the programmer-add-project skill.
+$END_MARK
+EOF
+  cat >"$dir/master" <<EOF
+$BEGIN_MARK
+## Supervised: programmer-orchestrator (added by programmer-hook)
+
+- **programmer-orchestrator** (opus): code changes in the user's projects, through plan,
+  user approval, implementation, review and commit, with code-planner, code-implementer
+  and code-reviewer under it. It must run as the main session, since it starts those
+  subagents itself: route a programming request to the user as \`/programmer <request>\`
+  instead of starting it as a subagent.
+$END_MARK
+EOF
+}
+
+# Runs the binary's install-hooks or uninstall-hooks, with model-policy.json if present.
+hooks_cmd() {
+  if [ -f "$MODEL_POLICY" ]; then
+    "$@" --settings "$SETTINGS" --model-policy "$MODEL_POLICY"
+  else
+    "$@" --settings "$SETTINGS"
+  fi
+}
+
+dry_flag() {
+  if [ "$DRY_RUN" = 1 ]; then printf '%s\n' --dry-run; fi
+}
+
+runs_as_programmer_hook() {
+  [ -f "$1" ] && [ -x "$1" ] && "$1" --version 2>/dev/null | grep -q '^programmer-hook '
+}
+
+BLOCKS=$(mktemp -d "${TMPDIR:-/tmp}/programmer-hook-install.XXXXXX")
+trap 'rm -rf "$BLOCKS"' EXIT
+write_blocks "$BLOCKS"
+
+# ---------------------------------------------------------------------------------------
+if [ "$UNINSTALL" = 1 ]; then
+  say "Uninstalling programmer-hook (config dir $CONFIG)"
+  RUNNER=""
+  for c in "$DEST" "$BINARY" "$(command -v programmer-hook 2>/dev/null || true)" "$REPO/target/release/programmer-hook"; do
+    if [ -n "$c" ] && runs_as_programmer_hook "$c"; then
+      RUNNER=$c
+      break
+    fi
+  done
+  [ -n "$RUNNER" ] || die "no programmer-hook binary found to remove the hook entries with.
+Build one (cargo build --release) and run: ./install.sh --uninstall --binary target/release/programmer-hook
+or remove every handler that runs programmer-hook from $SETTINGS by hand."
+  say "Hook entries:"
+  # shellcheck disable=SC2046
+  hooks_cmd "$RUNNER" uninstall-hooks $(dry_flag) ||
+    die "could not remove the hook entries (see above); nothing else was removed, so tool calls keep working"
+  say "Agents, commands and skill:"
+  pack_files | while IFS= read -r rel; do
+    dest="$CONFIG/$rel"
+    [ -e "$dest" ] || continue
+    if cmp -s "$REPO/$rel" "$dest"; then
+      if [ "$DRY_RUN" = 1 ]; then say "  would remove: $dest"; else
+        rm -f "$dest"
+        say "  removed: $dest"
+      fi
+    else
+      b=$(backup_name "$dest")
+      if [ "$DRY_RUN" = 1 ]; then say "  would move your changed $dest to $b"; else
+        mv "$dest" "$b"
+        say "  moved your changed $dest to $b"
+      fi
+    fi
+  done
+  if [ "$DRY_RUN" = 0 ]; then
+    for d in "$REPO"/skills/*/; do
+      d=${d%/}
+      rmdir "$CONFIG/skills/${d##*/}" 2>/dev/null || true
+    done
+  fi
+  say "Marked blocks:"
+  edit_block "$CLAUDE_MD" remove ""
+  edit_block "$MASTER_AGENT" remove ""
+  say "Binary:"
+  if [ -e "$DEST" ]; then
+    if [ "$DRY_RUN" = 1 ]; then say "  would remove: $DEST"; else
+      rm -f "$DEST"
+      say "  removed: $DEST"
+    fi
+  else
+    say "  not there: $DEST"
+  fi
+  say "Kept the state dir $STATE (remove it yourself if you no longer want the audit log and project records)."
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------------------
+say "Installing programmer-hook (binary into $BINDIR, config dir $CONFIG)"
+if [ -n "$BINARY" ]; then
+  SRC=$BINARY
+  runs_as_programmer_hook "$SRC" || die "$SRC is not a working programmer-hook binary"
+  say "Using the binary $SRC"
+else
+  command -v cargo >/dev/null 2>&1 || die "cargo, the Rust build tool, is not installed (or not on PATH).
+Install Rust from https://rustup.rs (it provides cargo), open a new shell, and run ./install.sh again.
+Or pass an already-built binary: ./install.sh --binary /path/to/programmer-hook"
+  TARGET_DIR=${CARGO_TARGET_DIR:-target}
+  case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$REPO/$TARGET_DIR" ;; esac
+  SRC="$TARGET_DIR/release/programmer-hook"
+  if [ "$DRY_RUN" = 1 ]; then
+    say "Would build the binary: (cd $REPO && cargo build --release)"
+  else
+    say "Building the binary: cargo build --release (the first build takes a minute or two)"
+    (cd "$REPO" && cargo build --release) || die "the build failed (see above). It needs a C compiler (cc) for the Bash parser:
+on Debian/Ubuntu install build-essential, on macOS run xcode-select --install."
+    runs_as_programmer_hook "$SRC" || die "the build did not produce a working $SRC"
+  fi
+fi
+
+# Check the settings (and model-policy.json) parse before changing anything.
+if runs_as_programmer_hook "$SRC"; then
+  hooks_cmd "$SRC" install-hooks --dry-run --binary "$SRC" >/dev/null ||
+    die "nothing was changed: fix the file named above and run ./install.sh again"
+fi
+
+say "Binary:"
+if [ -f "$SRC" ]; then
+  put_file "$SRC" "$DEST" 755 0
+else
+  say "  would install: $DEST"
+fi
+
+say "Agents, commands and skill (into $CONFIG):"
+pack_files | while IFS= read -r rel; do
+  put_file "$REPO/$rel" "$CONFIG/$rel" 644 1
+done
+
+say "State dir:"
+if [ -d "$STATE" ]; then
+  say "  unchanged: $STATE"
+elif [ "$DRY_RUN" = 1 ]; then
+  say "  would create: $STATE"
+else
+  mkdir -p "$STATE"
+  chmod 700 "$STATE"
+  say "  created: $STATE"
+fi
+if [ -d "$STATE/projects" ]; then
+  :
+elif [ "$DRY_RUN" = 1 ]; then
+  say "  would create: $STATE/projects"
+else
+  mkdir -p "$STATE/projects"
+fi
+PREFS="$STATE/preferences.json"
+if [ -e "$PREFS" ]; then
+  say "  kept: $PREFS"
+elif [ "$DRY_RUN" = 1 ]; then
+  say "  would create: $PREFS"
+else
+  printf '%s\n' '{' '  "style": {},' '  "patterns": {},' '  "languages": {}' '}' >"$PREFS.tmp.$$"
+  mv "$PREFS.tmp.$$" "$PREFS"
+  say "  created: $PREFS (empty preferences: the agents follow each project's own style)"
+fi
+
+say "Hook entries:"
+if [ "$DRY_RUN" = 1 ]; then
+  if runs_as_programmer_hook "$DEST"; then
+    hooks_cmd "$DEST" install-hooks --dry-run --binary "$DEST"
+  elif runs_as_programmer_hook "$SRC"; then
+    say "  (shown with $SRC; the entries will run $DEST)"
+    hooks_cmd "$SRC" install-hooks --dry-run --binary "$SRC"
+  else
+    say "  would run: $DEST install-hooks --binary $DEST --settings $SETTINGS"
+  fi
+else
+  hooks_cmd "$DEST" install-hooks --binary "$DEST" || die "could not add the hook entries (see above)"
+fi
+
+say "Marked blocks:"
+edit_block "$CLAUDE_MD" install "$BLOCKS/claude-md"
+edit_block "$MASTER_AGENT" install "$BLOCKS/master"
+if [ ! -f "$CLAUDE_MD" ] && [ ! -f "$MASTER_AGENT" ] && [ ! -f "$MODEL_POLICY" ]; then
+  say "  none: no CLAUDE.md, model-policy.json or agents/master-orchestrator.md in $CONFIG"
+fi
+
+if [ "$DRY_RUN" = 1 ]; then
+  say "Would finish with: $DEST doctor"
+  exit 0
+fi
+say ""
+if "$DEST" doctor --settings "$SETTINGS"; then
+  say ""
+  say "Done. In Claude Code, register a project with the programmer-add-project skill, then type /programmer <request>."
+else
+  say ""
+  die "installed, but doctor found the problems listed above; fix them and run $DEST doctor again"
+fi

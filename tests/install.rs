@@ -1,0 +1,528 @@
+//! `install.sh`, `install-hooks`/`uninstall-hooks` and `doctor`, run in a temporary HOME.
+//! The script is given the already-built binary (`PROGRAMMER_HOOK_BINARY`), so nothing is
+//! compiled and nothing goes to the network.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_programmer-hook");
+
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PreSkillShellCommand",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SubagentStart",
+    "SubagentStop",
+];
+
+/// A user's settings with other hooks, permissions and keys Claude Code may add later.
+const USER_SETTINGS: &str = r#"{
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
+    "model": "opus",
+    "permissions": {
+        "allow": ["Bash(npm run test *)", "Read(./src/**)"],
+        "deny": ["Read(./.env)"],
+        "defaultMode": "default"
+    },
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/other-guard", "args": ["pre"], "timeout": 5}]}
+        ],
+        "Stop": [
+            {"hooks": [{"type": "command", "command": "notify-send 'done'"}]}
+        ]
+    },
+    "someFutureKey": {"nested": [1, 2.5, null, true], "b": "x", "a": "y"},
+    "statusLine": {"type": "command", "command": "~/bin/status"}
+}
+"#;
+
+const CLAUDE_MD: &str = "# My setup\n\n## Hierarchy\n\n    Master Orchestrator (Opus)\n    └── linux-sysadmin (Sonnet)\n";
+const MASTER: &str =
+    "---\nname: master-orchestrator\ndescription: Routes work\n---\n\nSupervised agents:\n- linux-sysadmin\n";
+const MODEL_POLICY: &str =
+    "{\n  \"master-orchestrator\": \"opus\",\n  \"linux-sysadmin\": \"sonnet\"\n}\n";
+
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::create_dir_all(dir.path().join("home")).expect("home");
+        Sandbox { dir }
+    }
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+    fn config(&self) -> PathBuf {
+        self.home().join(".claude")
+    }
+    fn prefix(&self) -> PathBuf {
+        self.dir.path().join("prefix")
+    }
+    fn installed_binary(&self) -> PathBuf {
+        self.prefix().join("bin").join("programmer-hook")
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.config().join(rel);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(p, text).expect("write");
+    }
+    fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.config().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+    fn path_var(&self) -> std::ffi::OsString {
+        let mut dirs = vec![self.prefix().join("bin")];
+        dirs.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        std::env::join_paths(dirs).expect("PATH")
+    }
+    fn command(&self, program: &Path) -> Command {
+        let mut c = Command::new(program);
+        c.env("HOME", self.home())
+            .env("PATH", self.path_var())
+            .env("TMPDIR", self.dir.path())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CARGO_TARGET_DIR")
+            .current_dir(self.dir.path());
+        c
+    }
+    fn install(&self, args: &[&str]) -> Output {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh");
+        let mut c = self.command(Path::new("bash"));
+        c.arg(script)
+            .arg("--prefix")
+            .arg(self.prefix())
+            .args(args)
+            .env("PROGRAMMER_HOOK_BINARY", BIN);
+        c.output().expect("run install.sh")
+    }
+    /// Every file and symlink under the sandbox, with its contents.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        walk(self.dir.path(), self.dir.path(), &mut out);
+        out
+    }
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+    for e in fs::read_dir(dir).expect("read_dir") {
+        let p = e.expect("entry").path();
+        let meta = fs::symlink_metadata(&p).expect("meta");
+        if meta.is_dir() {
+            walk(root, &p, out);
+        } else {
+            let rel = p.strip_prefix(root).expect("rel").to_path_buf();
+            out.insert(rel, fs::read(&p).unwrap_or_default());
+        }
+    }
+}
+
+fn ok(out: &Output) -> String {
+    let text = format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    text
+}
+
+fn failed(out: &Output) -> String {
+    let text = format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "expected a failure:\n{text}");
+    text
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).expect("valid JSON")
+}
+
+/// Settings with every handler that runs `…/programmer-hook hook` taken out (written here
+/// independently of the crate's own removal code).
+fn without_ours(mut v: Value) -> Value {
+    let ours = |h: &Value| {
+        h["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with("/programmer-hook"))
+            && h["args"] == json!(["hook"])
+    };
+    if let Some(hooks) = v.get_mut("hooks").and_then(Value::as_object_mut) {
+        for list in hooks.values_mut() {
+            if let Some(groups) = list.as_array_mut() {
+                for g in groups.iter_mut() {
+                    if let Some(hs) = g.get_mut("hooks").and_then(Value::as_array_mut) {
+                        hs.retain(|h| !ours(h));
+                    }
+                }
+                groups.retain(|g| g["hooks"].as_array().is_none_or(|hs| !hs.is_empty()));
+            }
+        }
+        hooks.retain(|_, list| list.as_array().is_none_or(|l| !l.is_empty()));
+    }
+    v
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn backups(s: &Sandbox) -> Vec<PathBuf> {
+    s.snapshot()
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains(".bak-"))
+        .collect()
+}
+
+#[test]
+fn install_keeps_everything_else_runs_twice_and_uninstalls() {
+    let s = Sandbox::new();
+    s.write("settings.json", USER_SETTINGS);
+    s.write("CLAUDE.md", CLAUDE_MD);
+    s.write("agents/master-orchestrator.md", MASTER);
+    s.write("model-policy.json", MODEL_POLICY);
+    s.write("agents/code-reviewer.md", "my own reviewer\n");
+
+    let first = ok(&s.install(&[]));
+    assert!(first.contains("no problems found"), "{first}");
+
+    // Our hooks: one exec-form handler per event, onFailure block, the installed binary.
+    let settings = parse(&s.read("settings.json"));
+    let bin = s.installed_binary();
+    for e in EVENTS {
+        let groups = settings["hooks"][e].as_array().expect("event list");
+        let ours: Vec<&Value> = groups
+            .iter()
+            .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+            .filter(|h| h["command"] == json!(bin.to_str().expect("utf-8")))
+            .collect();
+        assert_eq!(ours.len(), 1, "{e}");
+        assert_eq!(ours[0]["args"], json!(["hook"]));
+        assert_eq!(ours[0]["onFailure"], "block");
+        assert_eq!(ours[0]["type"], "command");
+        assert!(ours[0]["timeout"].as_u64().is_some_and(|t| t <= 30));
+    }
+    // Everything else kept, top-level keys in their order.
+    let original = parse(USER_SETTINGS);
+    assert_eq!(without_ours(settings.clone()), original);
+    assert_eq!(keys(&settings), keys(&original));
+    assert_eq!(keys(&settings["someFutureKey"]), ["nested", "b", "a"]);
+    assert_eq!(
+        settings["hooks"]["PreToolUse"][0],
+        original["hooks"]["PreToolUse"][0]
+    );
+
+    // The pack, the state dir, the binary, the marked blocks.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (rel, text) in programmer_hook::install::PACK {
+        assert_eq!(&s.read(rel), text, "{rel}");
+        assert_eq!(
+            fs::read_to_string(repo.join(rel)).expect("repo file"),
+            *text
+        );
+    }
+    assert!(bin.is_file());
+    let prefs = parse(&s.read("state/programmer/preferences.json"));
+    assert!(prefs.is_object());
+    assert!(s.config().join("state/programmer/projects").is_dir());
+    let md = s.read("CLAUDE.md");
+    assert!(md.starts_with(CLAUDE_MD));
+    assert!(
+        md.contains("<!-- programmer-hook:begin -->") && md.contains("programmer-orchestrator")
+    );
+    let master = s.read("agents/master-orchestrator.md");
+    assert!(master.starts_with(MASTER) && master.contains("programmer-orchestrator"));
+    let mp = parse(&s.read("model-policy.json"));
+    assert_eq!(mp["programmer-orchestrator"], "opus");
+    for a in ["code-planner", "code-implementer", "code-reviewer"] {
+        assert_eq!(mp[a], "sonnet", "{a}");
+    }
+    assert_eq!(mp["linux-sysadmin"], "sonnet");
+
+    // Backups of what was replaced, and of nothing else.
+    let b = backups(&s);
+    let names: Vec<String> = b
+        .iter()
+        .map(|p| {
+            let t = p.to_string_lossy();
+            t[..t.find(".bak-").expect("bak")].to_string()
+        })
+        .collect();
+    for want in [
+        "home/.claude/settings.json",
+        "home/.claude/agents/code-reviewer.md",
+        "home/.claude/CLAUDE.md",
+        "home/.claude/agents/master-orchestrator.md",
+        "home/.claude/model-policy.json",
+    ] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "no backup of {want}: {b:?}"
+        );
+    }
+    assert_eq!(b.len(), 5, "{b:?}");
+    let reviewer_backup = b
+        .iter()
+        .find(|p| p.to_string_lossy().contains("code-reviewer.md.bak-"))
+        .expect("reviewer backup");
+    assert_eq!(
+        fs::read_to_string(s.dir.path().join(reviewer_backup)).expect("backup"),
+        "my own reviewer\n"
+    );
+    let settings_backup = b
+        .iter()
+        .find(|p| p.to_string_lossy().contains("settings.json.bak-"))
+        .expect("settings backup");
+    assert_eq!(
+        fs::read_to_string(s.dir.path().join(settings_backup)).expect("backup"),
+        USER_SETTINGS
+    );
+
+    // A second run changes nothing at all.
+    let before = s.snapshot();
+    let second = ok(&s.install(&[]));
+    assert!(second.contains("unchanged"), "{second}");
+    assert_eq!(s.snapshot(), before, "the second run changed files");
+
+    // A dry run changes nothing either.
+    ok(&s.install(&["--dry-run"]));
+    assert_eq!(s.snapshot(), before, "the dry run changed files");
+
+    // Uninstall: settings as they were, blocks gone, pack and binary gone, state kept.
+    let out = ok(&s.install(&["--uninstall"]));
+    assert!(out.contains("Kept the state dir"), "{out}");
+    assert_eq!(parse(&s.read("settings.json")), original);
+    assert_eq!(s.read("CLAUDE.md"), CLAUDE_MD);
+    assert_eq!(s.read("agents/master-orchestrator.md"), MASTER);
+    assert_eq!(parse(&s.read("model-policy.json")), parse(MODEL_POLICY));
+    for (rel, _) in programmer_hook::install::PACK {
+        assert!(!s.config().join(rel).exists(), "{rel} still installed");
+    }
+    assert!(!s.config().join("skills/programmer-add-project").exists());
+    assert!(!bin.exists());
+    assert!(s
+        .config()
+        .join("state/programmer/preferences.json")
+        .is_file());
+
+    // Uninstalling again is harmless.
+    fs::create_dir_all(s.prefix().join("bin")).expect("bin");
+    fs::copy(BIN, &bin).expect("binary for the second uninstall");
+    let before = s.snapshot();
+    ok(&s.install(&["--uninstall"]));
+    let mut after = s.snapshot();
+    let mut before_wo_bin = before.clone();
+    before_wo_bin.retain(|p, _| !p.starts_with("prefix"));
+    after.retain(|p, _| !p.starts_with("prefix"));
+    assert_eq!(after, before_wo_bin);
+}
+
+#[test]
+fn invalid_settings_are_left_untouched() {
+    let s = Sandbox::new();
+    let broken = "{\n  \"model\": \"opus\",\n  // a comment\n}\n";
+    s.write("settings.json", broken);
+    let before = s.snapshot();
+    let text = failed(&s.install(&[]));
+    assert!(text.contains("not valid JSON"), "{text}");
+    assert!(text.contains("nothing was changed"), "{text}");
+    assert_eq!(s.read("settings.json"), broken);
+    assert_eq!(s.snapshot(), before, "a failed install must change nothing");
+
+    // The subcommand itself, too.
+    let settings = s.config().join("settings.json");
+    let out = s
+        .command(Path::new(BIN))
+        .args(["install-hooks", "--binary", BIN, "--settings"])
+        .arg(&settings)
+        .output()
+        .expect("run");
+    let text = failed(&out);
+    assert!(text.contains("not valid JSON"), "{text}");
+    let out = s
+        .command(Path::new(BIN))
+        .args(["uninstall-hooks", "--settings"])
+        .arg(&settings)
+        .output()
+        .expect("run");
+    failed(&out);
+    assert_eq!(s.read("settings.json"), broken);
+}
+
+#[test]
+fn a_fresh_home_dry_run_writes_nothing_and_a_real_run_creates_settings() {
+    let s = Sandbox::new();
+    let before = s.snapshot();
+    let out = ok(&s.install(&["--dry-run"]));
+    assert!(out.contains("would"), "{out}");
+    assert_eq!(s.snapshot(), before);
+    assert!(!s.config().exists());
+
+    ok(&s.install(&[]));
+    let settings = parse(&s.read("settings.json"));
+    assert_eq!(keys(&settings), ["hooks"]);
+    assert_eq!(keys(&settings["hooks"]), EVENTS);
+    assert!(
+        backups(&s).is_empty(),
+        "nothing was replaced: {:?}",
+        backups(&s)
+    );
+
+    ok(&s.install(&["--uninstall"]));
+    assert_eq!(parse(&s.read("settings.json")), json!({}));
+}
+
+#[test]
+fn honours_claude_config_dir() {
+    let s = Sandbox::new();
+    let cfg = s.dir.path().join("elsewhere");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh");
+    let out = s
+        .command(Path::new("bash"))
+        .arg(script)
+        .arg("--prefix")
+        .arg(s.prefix())
+        .env("PROGRAMMER_HOOK_BINARY", BIN)
+        .env("CLAUDE_CONFIG_DIR", &cfg)
+        .output()
+        .expect("run");
+    ok(&out);
+    assert!(cfg.join("settings.json").is_file());
+    assert!(cfg.join("agents/code-planner.md").is_file());
+    assert!(cfg.join("state/programmer/preferences.json").is_file());
+    assert!(!s.config().exists(), "nothing goes to ~/.claude");
+}
+
+#[test]
+fn doctor_reports_drift_with_fixes() {
+    let s = Sandbox::new();
+    ok(&s.install(&[]));
+    let doctor = |json: bool| {
+        let mut c = s.command(&s.installed_binary());
+        c.arg("doctor");
+        if json {
+            c.arg("--json");
+        }
+        c.output().expect("doctor")
+    };
+    ok(&doctor(false));
+
+    // An edited agent, a handler without onFailure, a broken state file.
+    s.write(
+        "agents/code-reviewer.md",
+        "---\nname: code-reviewer\n---\nedited\n",
+    );
+    let mut settings = parse(&s.read("settings.json"));
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]
+        .as_object_mut()
+        .expect("handler")
+        .shift_remove("onFailure");
+    s.write("settings.json", &settings.to_string());
+    s.write("state/programmer/projects/app.json", "{ broken");
+
+    let text = failed(&doctor(false));
+    assert!(text.contains("agents/code-reviewer.md"), "{text}");
+    assert!(text.contains("onFailure"), "{text}");
+    assert!(text.contains("app.json"), "{text}");
+    assert!(text.contains("fix: "), "{text}");
+
+    let out = doctor(true);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["problems"], 3);
+    let failing: Vec<&str> = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["ok"] == false)
+        .map(|c| c["check"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        failing,
+        ["hook entries", "agents, commands and skill", "state dir"]
+    );
+
+    // The hook binary gone: every tool call would be blocked, and doctor says so.
+    fs::remove_file(s.installed_binary()).expect("rm");
+    let out = s
+        .command(Path::new(BIN))
+        .arg("doctor")
+        .output()
+        .expect("doctor");
+    let text = failed(&out);
+    assert!(text.contains("blocks every tool call"), "{text}");
+    assert!(text.contains("not on PATH"), "{text}");
+}
+
+#[test]
+fn a_missing_cargo_is_explained() {
+    let s = Sandbox::new();
+    // A PATH with the few tools the script needs before it looks for cargo, and no cargo.
+    let tools = s.dir.path().join("tools");
+    fs::create_dir_all(&tools).expect("tools");
+    for t in ["dirname", "date", "mktemp", "cat", "rm"] {
+        let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .map(|d| d.join(t))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("{t} not on PATH"));
+        std::os::unix::fs::symlink(found, tools.join(t)).expect("symlink");
+    }
+    let bash = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("bash"))
+        .find(|p| p.is_file())
+        .expect("bash");
+    let out = s
+        .command(&bash)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh"))
+        .arg("--prefix")
+        .arg(s.prefix())
+        .env("PATH", &tools)
+        .env_remove("PROGRAMMER_HOOK_BINARY")
+        .output()
+        .expect("run");
+    let text = failed(&out);
+    assert!(text.contains("cargo"), "{text}");
+    assert!(text.contains("rustup.rs"), "{text}");
+    assert!(!s.config().exists());
+}
+
+#[test]
+fn install_hooks_refuses_a_binary_that_is_not_there() {
+    let s = Sandbox::new();
+    let settings = s.config().join("settings.json");
+    let out = s
+        .command(Path::new(BIN))
+        .args([
+            "install-hooks",
+            "--binary",
+            "/nowhere/programmer-hook",
+            "--settings",
+        ])
+        .arg(&settings)
+        .output()
+        .expect("run");
+    let text = failed(&out);
+    assert!(text.contains("does not exist"), "{text}");
+    assert!(!settings.exists());
+}
