@@ -36,6 +36,8 @@ pub struct Decision {
     pub parts: Vec<Verdict>,
     /// Every rule that applied to some part (for `policy test` and explanations).
     pub matched: Vec<String>,
+    /// What the call was found to do (programs, file accesses, signals).
+    pub facts: Facts,
 }
 
 /// What classification needs besides the call itself.
@@ -55,7 +57,7 @@ pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
         parts.extend(m.tool_verdict(tool));
     }
     m.judge_facts(&facts, &mut parts);
-    Ok(decide(parts, tool, m.matched.into_inner()))
+    Ok(decide(parts, tool, m.matched.into_inner(), facts))
 }
 
 /// Classifies a Bash command (what `policy check -- CMD` runs).
@@ -64,7 +66,7 @@ pub fn classify_command(command: &str, ctx: &Context) -> Decision {
     let facts = analyze::analyze_command(command, ctx.cwd, &env(ctx));
     let mut parts = Vec::new();
     m.judge_facts(&facts, &mut parts);
-    decide(parts, "Bash", m.matched.into_inner())
+    decide(parts, "Bash", m.matched.into_inner(), facts)
 }
 
 fn env<'a>(ctx: &'a Context) -> Env<'a> {
@@ -75,7 +77,7 @@ fn env<'a>(ctx: &'a Context) -> Env<'a> {
     }
 }
 
-fn decide(parts: Vec<Verdict>, tool: &str, matched: Vec<String>) -> Decision {
+fn decide(parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
     let verdict = parts
         .iter()
         .max_by_key(|v| v.tier)
@@ -98,6 +100,7 @@ fn decide(parts: Vec<Verdict>, tool: &str, matched: Vec<String>) -> Decision {
         verdict,
         parts,
         matched,
+        facts,
     }
 }
 

@@ -13,7 +13,8 @@ use serde_json::json;
 use crate::classify::{self, Decision};
 use crate::paths::RealFs;
 use crate::policy::{self, Layer, Policy, Tier};
-use crate::{audit, doctor, examples, hook, install, state};
+use crate::workflow::{self, Autonomy, Workflow};
+use crate::{audit, doctor, examples, hook, install, projects, state};
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +37,18 @@ pub enum Command {
     Policy(PolicyCmd),
     /// Show decisions from the audit log, newest last.
     Log(LogArgs),
+    /// Show where workflows stand: phase, project, autonomy, review round, plan, verdict.
+    Status(StatusArgs),
+    /// Approve the plan of a session's workflow (as typing `approve` in the chat does).
+    Approve(SessionArg),
+    /// Resume a halted workflow (as `/programmer continue`).
+    Continue(SessionArg),
+    /// End a session's workflow (as `/programmer abort`).
+    Abort(SessionArg),
+    /// Set a session's autonomy: `auto` lets Confirm actions run without asking.
+    Autonomy(AutonomyArgs),
+    /// Register a project (or update it): path, description, stack, conventions, test command.
+    AddProject(AddProjectArgs),
     /// Add programmer-hook's hook entries to Claude Code's settings.json (keeps everything else).
     InstallHooks(install::InstallHooksArgs),
     /// Remove programmer-hook's hook entries from Claude Code's settings.json.
@@ -91,6 +104,61 @@ pub struct CheckArgs {
 }
 
 #[derive(Args)]
+pub struct StatusArgs {
+    /// The Claude Code session id (default: the most recent sessions).
+    #[arg(long)]
+    session: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct SessionArg {
+    /// The Claude Code session id (see `programmer-hook status`); default: the most recent
+    /// session with an active workflow.
+    #[arg(long)]
+    session: Option<String>,
+}
+
+#[derive(Args)]
+pub struct AutonomyArgs {
+    /// `auto` or `confirm`.
+    #[arg(value_parser = ["auto", "confirm"])]
+    mode: String,
+    #[command(flatten)]
+    session: SessionArg,
+}
+
+#[derive(Args)]
+pub struct AddProjectArgs {
+    /// The project's name (default: the folder's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// The project's folder (default: the current folder).
+    #[arg(long)]
+    path: Option<PathBuf>,
+    /// What the project is.
+    #[arg(long)]
+    description: Option<String>,
+    /// Languages and frameworks, comma-separated (default: detected from the files).
+    #[arg(long, value_delimiter = ',')]
+    stack: Option<Vec<String>>,
+    /// Where the conventions are written, or a summary (default: CONTRIBUTING.md if present).
+    #[arg(long)]
+    conventions: Option<String>,
+    /// The test command the review gate waits for (default: detected; "" for none).
+    #[arg(long)]
+    test: Option<String>,
+    /// Replace a project of the same name registered for another folder.
+    #[arg(long)]
+    force: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
 pub struct LogArgs {
     /// Only this decision: allow, ask or deny.
     #[arg(long, value_parser = ["allow", "ask", "deny"])]
@@ -134,6 +202,12 @@ pub fn run() -> i32 {
         Command::Hook => Ok(run_hook()),
         Command::Policy(p) => run_policy(p),
         Command::Log(a) => run_log(a).map(|_| 0),
+        Command::Status(a) => run_status(a),
+        Command::Approve(a) => run_control(a, Control::Approve),
+        Command::Continue(a) => run_control(a, Control::Continue),
+        Command::Abort(a) => run_control(a, Control::Abort),
+        Command::Autonomy(a) => run_autonomy(a),
+        Command::AddProject(a) => run_add_project(a),
         Command::InstallHooks(a) => install::install_hooks(a),
         Command::UninstallHooks(a) => install::uninstall_hooks(a),
         Command::Doctor(a) => doctor::run(a),
@@ -403,4 +477,205 @@ fn run_log(a: LogArgs) -> Result<()> {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }
     Ok(())
+}
+
+fn status_json(s: &state::SessionFile, autonomy: Autonomy) -> serde_json::Value {
+    let w = s.workflow.as_ref();
+    json!({
+        "session": s.session,
+        "phase": w.filter(|w| w.active()).map(|w| w.phase.name()).unwrap_or("none"),
+        "project": w.and_then(|w| w.project.clone()),
+        "request": w.map(|w| w.request.clone()),
+        "autonomy": autonomy,
+        "round": w.map(|w| w.round).unwrap_or(0),
+        "plan": w.and_then(|w| w.plan.as_ref().map(|p| p.path.clone())),
+        "last_verdict": w.and_then(|w| w.last_verdict.clone()),
+        "updated": w.map(|w| w.updated.clone()),
+        "note": w.and_then(|w| w.note.clone()),
+    })
+}
+
+fn run_status(a: StatusArgs) -> Result<i32> {
+    let places = state::places()?;
+    let sessions = match &a.session {
+        Some(id) => vec![state::load_session(&places.state_dir, id)?],
+        None => state::recent_sessions(&places.state_dir, 10),
+    };
+    if a.json {
+        let v: Vec<_> = sessions
+            .iter()
+            .map(|s| status_json(s, state::autonomy(&places.state_dir, &s.session)))
+            .collect();
+        let out = match (&a.session, v.len()) {
+            (Some(_), _) => v.into_iter().next().unwrap_or(json!({"phase": "none"})),
+            _ => json!({ "sessions": v }),
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(0);
+    }
+    if sessions.is_empty() {
+        println!("no workflow sessions yet (start one in Claude Code with /programmer <request>)");
+        return Ok(0);
+    }
+    for s in &sessions {
+        let v = status_json(s, state::autonomy(&places.state_dir, &s.session));
+        println!("session {}", s.session);
+        for k in [
+            "phase",
+            "project",
+            "request",
+            "autonomy",
+            "round",
+            "plan",
+            "last_verdict",
+            "updated",
+            "note",
+        ] {
+            if let Some(x) = v.get(k).filter(|x| !x.is_null()) {
+                let text = x
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| x.to_string());
+                println!("  {k:<13} {text}");
+            }
+        }
+    }
+    Ok(0)
+}
+
+#[derive(Clone, Copy)]
+enum Control {
+    Approve,
+    Continue,
+    Abort,
+}
+
+/// The session a control command acts on: the given one, or the most recent active one.
+fn pick_session(places: &crate::paths::Places, arg: &SessionArg) -> Result<String> {
+    if let Some(id) = &arg.session {
+        return Ok(id.clone());
+    }
+    state::recent_sessions(&places.state_dir, 50)
+        .into_iter()
+        .find(|s| s.workflow.as_ref().is_some_and(Workflow::active))
+        .map(|s| s.session)
+        .context(
+            "no session has an active workflow; pass --session ID (see `programmer-hook status`)",
+        )
+}
+
+fn run_control(a: SessionArg, c: Control) -> Result<i32> {
+    let places = state::places()?;
+    let id = pick_session(&places, &a)?;
+    let cmd = match c {
+        Control::Approve => workflow::Command::Approve,
+        Control::Continue => workflow::Command::Continue,
+        Control::Abort => workflow::Command::Abort,
+    };
+    let max = hook::load_policy(&places, None)
+        .map(|p| p.workflow.max_review_rounds)
+        .unwrap_or(3);
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let before = state::load_session(&places.state_dir, &id)?;
+    let phase_before = before.workflow.as_ref().map(|w| w.phase);
+    let message = state::update_session(&places.state_dir, &id, |s| {
+        let fp = s
+            .workflow
+            .as_ref()
+            .and_then(|w| w.plan.as_ref())
+            .and_then(|p| std::fs::read(&p.path).ok())
+            .map(|b| workflow::fingerprint(&b));
+        let o = workflow::apply_command(
+            s.workflow.clone(),
+            &cmd,
+            |r, q| Workflow::new(r, q, None, "", &now),
+            fp,
+            max,
+            &now,
+        );
+        s.workflow = o.workflow;
+        o.message
+    })?;
+    println!(
+        "session {id}: {}",
+        message.trim_start_matches("programmer-hook: ")
+    );
+    let after = state::load_session(&places.state_dir, &id)?;
+    Ok(
+        if after.workflow.as_ref().map(|w| w.phase) == phase_before && !matches!(c, Control::Abort)
+        {
+            1
+        } else {
+            0
+        },
+    )
+}
+
+fn run_autonomy(a: AutonomyArgs) -> Result<i32> {
+    let places = state::places()?;
+    let id = match &a.session.session {
+        Some(id) => id.clone(),
+        None => state::recent_sessions(&places.state_dir, 1)
+            .into_iter()
+            .next()
+            .map(|s| s.session)
+            .context("no session yet; pass --session ID (see `programmer-hook status`)")?,
+    };
+    let mode = if a.mode == "auto" {
+        Autonomy::Auto
+    } else {
+        Autonomy::Confirm
+    };
+    state::set_autonomy(&places.state_dir, &id, mode)?;
+    println!("session {id}: autonomy is now {}", a.mode);
+    Ok(0)
+}
+
+fn run_add_project(a: AddProjectArgs) -> Result<i32> {
+    let places = state::places()?;
+    let path = match a.path {
+        Some(p) => p,
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let reg = projects::Registration {
+        name: a.name,
+        path,
+        description: a.description,
+        stack: a.stack.map(|v| {
+            v.into_iter()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        }),
+        conventions: a.conventions,
+        test: a.test,
+        force: a.force,
+    };
+    let (name, p, updated) = projects::register(&places.state_dir, &reg)?;
+    let file = projects::project_path(&places.state_dir, &name);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"name": name, "file": file, "updated": updated, "project": p})
+            )?
+        );
+    } else {
+        println!(
+            "{} project {name} in {}",
+            if updated { "updated" } else { "registered" },
+            file.display()
+        );
+        println!("  path         {}", p.path);
+        println!("  description  {}", p.description);
+        println!("  stack        {}", p.stack.join(", "));
+        println!("  conventions  {}", p.conventions);
+        println!(
+            "  test         {}",
+            p.test
+                .as_deref()
+                .unwrap_or("(none: the review gate does not wait for tests)")
+        );
+    }
+    Ok(0)
 }

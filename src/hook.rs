@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use crate::classify::{self, Decision};
 use crate::paths::{Places, RealFs};
 use crate::policy::{self, Policy, Tier};
-use crate::{audit, state};
+use crate::{audit, events, state};
 
 /// The most input read from stdin.
 pub const MAX_INPUT: usize = 4 * 1024 * 1024;
@@ -203,14 +203,50 @@ pub fn run(bytes: &[u8]) -> Answer {
         Err(e) => return Answer::block(&format!("{e:#}")),
     };
     if !event.is_gate() {
-        // Workflow events get their meaning from the workflow module; without it they
-        // are answered with an empty object, which changes nothing.
-        return Answer::json(json!({}));
+        // Workflow events never block on our own failure: the user is told instead.
+        return match workflow_event(&event) {
+            Ok(v) => Answer::json(v),
+            Err(e) => Answer::json(json!({
+                "systemMessage": format!("programmer-hook: could not update the workflow for {}: {e:#}", event.name)
+            })),
+        };
     }
     match gate(&event) {
         Ok(a) => a,
         Err(e) => Answer::block(&format!("{e:#}")),
     }
+}
+
+/// Handles an event that is not a gate (prompts, subagents, tool results).
+fn workflow_event(event: &Event) -> Result<Value> {
+    if !matches!(
+        event.name.as_str(),
+        "UserPromptSubmit"
+            | "UserPromptExpansion"
+            | "SessionStart"
+            | "SubagentStart"
+            | "SubagentStop"
+            | "PostToolUse"
+            | "PostToolUseFailure"
+    ) {
+        return Ok(json!({}));
+    }
+    let places = state::places()?;
+    let policy = load_policy(&places, event.cwd.as_deref());
+    let max_rounds = policy
+        .as_ref()
+        .map(|p| p.workflow.max_review_rounds)
+        .unwrap_or(3);
+    let env = events::Env {
+        places: &places,
+        now: now(),
+        max_rounds,
+    };
+    events::other(&env, event, move || policy)
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Decides a gate event.
@@ -234,6 +270,13 @@ fn gate(event: &Event) -> Result<Answer> {
     } else {
         classify::classify(tool, &event.tool_input, &ctx)?
     };
+    let env = events::Env {
+        places: &places,
+        now: now(),
+        max_rounds: policy.workflow.max_review_rounds,
+    };
+    let mut decision = decision;
+    let context = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
     log_decision(&places, event, &decision);
     // The process ends right after this answer: freeing the policy would only cost time.
@@ -242,7 +285,7 @@ fn gate(event: &Event) -> Result<Answer> {
         &event.name,
         decision.verdict.tier,
         &reason,
-        None,
+        context.as_deref(),
     ))
 }
 

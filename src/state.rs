@@ -167,3 +167,160 @@ mod tests {
         }
     }
 }
+
+/// The per-session file: the workflow and what was last done with user prompts.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct SessionFile {
+    #[serde(default)]
+    pub session: String,
+    #[serde(default)]
+    pub workflow: Option<crate::workflow::Workflow>,
+    /// The last user prompt acted on (`prompt_id`, or its text), so that the
+    /// UserPromptSubmit and UserPromptExpansion of one prompt count once.
+    #[serde(default)]
+    pub last_prompt: Option<String>,
+}
+
+/// A file-name-safe form of a session id.
+pub fn session_key(id: &str) -> String {
+    let ok = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        id.to_string()
+    } else {
+        crate::workflow::fingerprint(id.as_bytes()).replace(':', "-")
+    }
+}
+
+pub fn session_path(state_dir: &Path, id: &str) -> PathBuf {
+    state_dir
+        .join("sessions")
+        .join(format!("{}.json", session_key(id)))
+}
+
+/// Reads a session. A corrupt file is kept aside and the session is halted (never relaxed),
+/// with a note saying where the old file went.
+pub fn load_session(state_dir: &Path, id: &str) -> Result<SessionFile> {
+    let path = session_path(state_dir, id);
+    Ok(match read_json::<SessionFile>(&path)? {
+        Loaded::Ok(s) => s,
+        Loaded::Missing => SessionFile {
+            session: id.to_string(),
+            ..SessionFile::default()
+        },
+        Loaded::Corrupt { kept, error } => {
+            let now = chrono::Utc::now().to_rfc3339();
+            let mut w = crate::workflow::Workflow::new("", false, None, "", &now);
+            w.phase = crate::workflow::Phase::Halted;
+            w.note = Some(format!(
+                "The session's state file was not valid JSON ({error}); it was kept as {}. Type `/programmer abort` to clear the workflow or `/programmer continue` to resume.",
+                kept.display()
+            ));
+            let s = SessionFile {
+                session: id.to_string(),
+                workflow: Some(w),
+                last_prompt: None,
+            };
+            write_json(&path, &s)?;
+            s
+        }
+    })
+}
+
+/// Reads, changes and writes a session under its lock.
+pub fn update_session<R>(
+    state_dir: &Path,
+    id: &str,
+    f: impl FnOnce(&mut SessionFile) -> R,
+) -> Result<R> {
+    let path = session_path(state_dir, id);
+    let _lock = lock(&path)?;
+    let mut s = load_session(state_dir, id)?;
+    let before = serde_json::to_vec(&s).ok();
+    let r = f(&mut s);
+    if serde_json::to_vec(&s).ok() != before {
+        write_json(&path, &s)?;
+    }
+    Ok(r)
+}
+
+/// Recent session files, newest first.
+pub fn recent_sessions(state_dir: &Path, limit: usize) -> Vec<SessionFile> {
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(state_dir.join("sessions"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    files.sort_by_key(|f| std::cmp::Reverse(f.0));
+    files
+        .into_iter()
+        .take(limit)
+        .filter_map(|(_, p)| {
+            fs::read(&p)
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+        })
+        .collect()
+}
+
+pub fn autonomy_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("session-autonomy.json")
+}
+
+/// The session's autonomy. Anything unreadable means `confirm` (never a relaxation).
+pub fn autonomy(state_dir: &Path, id: &str) -> crate::workflow::Autonomy {
+    fs::read(autonomy_path(state_dir))
+        .ok()
+        .and_then(|b| {
+            serde_json::from_slice::<std::collections::BTreeMap<String, crate::workflow::Autonomy>>(
+                &b,
+            )
+            .ok()
+        })
+        .and_then(|m| m.get(id).copied())
+        .unwrap_or_default()
+}
+
+/// Sets the session's autonomy.
+pub fn set_autonomy(state_dir: &Path, id: &str, a: crate::workflow::Autonomy) -> Result<()> {
+    let path = autonomy_path(state_dir);
+    let _lock = lock(&path)?;
+    let mut map: std::collections::BTreeMap<String, crate::workflow::Autonomy> =
+        match read_json(&path)? {
+            Loaded::Ok(m) => m,
+            Loaded::Missing => Default::default(),
+            Loaded::Corrupt { kept, .. } => {
+                eprintln!(
+                    "warning: {} was not valid JSON; it was kept as {}",
+                    path.display(),
+                    kept.display()
+                );
+                Default::default()
+            }
+        };
+    match a {
+        crate::workflow::Autonomy::Confirm => {
+            map.remove(id);
+        }
+        crate::workflow::Autonomy::Auto => {
+            map.insert(id.to_string(), a);
+        }
+    }
+    write_json(&path, &map)
+}
+
+/// The user's preferences file, as text for the agents (empty when absent or invalid).
+pub fn preferences(state_dir: &Path) -> Option<String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(&fs::read(state_dir.join("preferences.json")).ok()?).ok()?;
+    let empty = v.as_object().is_some_and(|o| {
+        o.values()
+            .all(|x| x.as_object().is_some_and(|m| m.is_empty()))
+    });
+    (!empty).then(|| v.to_string())
+}

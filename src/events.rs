@@ -1,0 +1,657 @@
+//! What each hook event does to the workflow, with the state it reads and writes.
+//!
+//! This is the I/O edge around the pure [`workflow`] module: it loads the session, the
+//! project and the autonomy setting, calls the pure functions, and writes back what they
+//! return under the state files' locks. Gate events (`PreToolUse`) get the role and phase
+//! restrictions on top of the policy's verdict; the other events move the workflow and
+//! give the agents context.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde_json::{json, Value};
+
+use crate::analyze::Facts;
+use crate::classify::{self, Decision, Verdict};
+use crate::hook::Event;
+use crate::paths::{Places, RealFs};
+use crate::policy::{AccessKind, Policy, Tier};
+use crate::projects::{self, Project, WorkItem};
+use crate::roles::{self, Role};
+use crate::state::{self, Loaded, SessionFile};
+use crate::workflow::{self, Autonomy, Call, Command, Phase, Plan, Refusal, Workflow};
+
+/// Everything an event handler needs from the environment.
+pub struct Env<'a> {
+    pub places: &'a Places,
+    pub now: String,
+    /// Rounds of requested changes before the workflow halts.
+    pub max_rounds: u32,
+}
+
+impl Env<'_> {
+    fn state_dir(&self) -> &Path {
+        &self.places.state_dir
+    }
+    fn today(&self) -> String {
+        self.now.get(..10).unwrap_or(&self.now).to_string()
+    }
+}
+
+/// The project of a folder: its name and file, when registered.
+fn project_of(env: &Env, cwd: Option<&Path>) -> Option<(String, Result<Project, String>)> {
+    let cwd = cwd?;
+    let name = projects::find_for(env.state_dir(), cwd).ok().flatten()?;
+    let p = match projects::load(env.state_dir(), &name) {
+        Ok(Loaded::Ok(p)) => Ok(p),
+        Ok(Loaded::Missing) => return None,
+        Ok(Loaded::Corrupt { kept, error }) => Err(format!(
+            "the project file of `{name}` was not valid JSON ({error}); it was kept as {}",
+            kept.display()
+        )),
+        Err(e) => Err(format!("{e:#}")),
+    };
+    Some((name, p))
+}
+
+/// The facts of a call as the workflow restrictions see them.
+fn call_view(event: &Event, decision: &Decision) -> Call {
+    let facts: &Facts = &decision.facts;
+    let writes = facts
+        .accesses
+        .iter()
+        .filter(|a| a.kind == AccessKind::Write)
+        .map(|a| a.path.lexical.clone().unwrap_or_else(|| a.path.raw.clone()))
+        .collect();
+    let git = facts
+        .invocations
+        .iter()
+        .filter(|i| i.name == "git")
+        .filter_map(|i| i.args.first().map(|w| w.text.clone()))
+        .collect();
+    let subagent_type = matches!(event.tool_name.as_deref(), Some("Agent" | "Task"))
+        .then(|| {
+            event
+                .tool_input
+                .get("subagent_type")
+                .and_then(Value::as_str)
+                .map(|s| s.rsplit(':').next().unwrap_or(s).to_string())
+        })
+        .flatten();
+    Call {
+        tool: event.tool_name.clone().unwrap_or_default(),
+        tier: Some(decision.verdict.tier),
+        writes,
+        git,
+        subagent_type,
+    }
+}
+
+/// The role of the calling agent: the main thread is the orchestrator; a subagent without
+/// a type (a client bug) or outside the pack has no role.
+fn role_of(event: &Event) -> Option<&'static Role> {
+    match (&event.agent_type, &event.agent_id) {
+        (None, Some(_)) => None,
+        (t, _) => roles::role_of(t.as_deref()),
+    }
+}
+
+fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
+    decision.verdict = Verdict {
+        tier: Tier::Forbidden,
+        rule: r.rule.to_string(),
+        reason: format!("{} ({who})", r.reason),
+        instead: Some(r.instead),
+        subject: decision.verdict.subject.clone(),
+    };
+}
+
+/// Applies roles, phases, the review gate and autonomy to a gate decision. Returns extra
+/// context for the agent, if any.
+pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String> {
+    // Forbidden already: nothing below could make it stricter, and its reason is the
+    // most precise one.
+    if decision.verdict.tier == Tier::Forbidden {
+        return None;
+    }
+    let role = role_of(event);
+    let who = match (role, &event.agent_type) {
+        (Some(r), _) => format!("role {}", r.name),
+        (None, Some(t)) => format!("agent {t}"),
+        (None, None) => "unknown subagent".into(),
+    };
+    let session = if event.session_id.is_empty() {
+        Ok(SessionFile::default())
+    } else {
+        state::load_session(env.state_dir(), &event.session_id)
+    };
+    let wf = match session {
+        Ok(s) => s.workflow,
+        Err(e) => {
+            // The phase cannot be known: hold to read-only, and say why.
+            let mut w = Workflow::new("", false, None, "", &env.now);
+            w.phase = Phase::Halted;
+            w.note = Some(format!("The workflow state could not be read: {e:#}."));
+            Some(w)
+        }
+    };
+    let call = call_view(event, decision);
+    if let Some(r) = workflow::restrict(&call, role, wf.as_ref()) {
+        let phase_note = wf
+            .as_ref()
+            .filter(|w| w.active())
+            .map(|w| format!("phase {}", w.phase.name()))
+            .unwrap_or_default();
+        let by = if r.rule.starts_with("role.") {
+            who
+        } else {
+            phase_note
+        };
+        let note = wf.as_ref().and_then(|w| w.note.clone());
+        refuse(decision, r, &by);
+        if let Some(n) = note {
+            decision.verdict.reason.push_str(&format!(". {n}"));
+        }
+        return None;
+    }
+    let mut context = None;
+    // Spawning the reviewer moves the workflow to review, behind the test gate.
+    if call.subagent_type.as_deref() == Some(roles::REVIEWER)
+        && decision.verdict.tier < Tier::Forbidden
+    {
+        if let Some(w) = wf.as_ref().filter(|w| w.active()) {
+            let project = w
+                .project
+                .as_ref()
+                .and_then(|_| project_of(env, Some(Path::new(&w.root))));
+            let test = match &project {
+                Some((_, Ok(p))) => Ok(p.test.clone()),
+                Some((_, Err(e))) => Err(e.clone()),
+                None => Ok(None),
+            };
+            let gate = match &test {
+                Ok(t) => workflow::review_gate(w, t.as_deref()),
+                Err(e) => Some(Refusal {
+                    rule: "gate.project-unreadable",
+                    reason: format!("the review cannot be gated on the project's tests: {e}"),
+                    instead: "fix or re-register the project (`programmer-hook add-project`), then spawn the reviewer again".into(),
+                }),
+            };
+            if let Some(r) = gate {
+                let phase = format!("phase {}", w.phase.name());
+                refuse(decision, r, &phase);
+                return None;
+            }
+            let now = env.now.clone();
+            let moved = state::update_session(env.state_dir(), &event.session_id, |s| {
+                if let Some(w) = s.workflow.as_mut().filter(|w| w.phase == Phase::Implement) {
+                    w.phase = Phase::Review;
+                    w.reviewer = None;
+                    w.updated = now;
+                    true
+                } else {
+                    false
+                }
+            });
+            match moved {
+                Ok(true) => context = Some("programmer-hook: the workflow is now in phase review. Nothing is written until the reviewer's verdict.".to_string()),
+                Ok(false) => {}
+                Err(e) => {
+                    refuse(
+                        decision,
+                        Refusal {
+                            rule: "gate.state-unwritable",
+                            reason: format!("the move to phase review could not be recorded: {e:#}"),
+                            instead: "fix the state folder (see `programmer-hook doctor`), then try again".into(),
+                        },
+                        "phase implement",
+                    );
+                    return None;
+                }
+            }
+        }
+    }
+    // Session autonomy `auto`: Confirm runs without asking; Forbidden never changes.
+    if decision.verdict.tier == Tier::Confirm
+        && !event.session_id.is_empty()
+        && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto
+    {
+        decision.verdict.tier = Tier::Safe;
+        decision.verdict.reason = format!(
+            "{} (Confirm, allowed because this session's autonomy is auto)",
+            decision.verdict.reason
+        );
+    }
+    context
+}
+
+/// The answer to a non-gate event.
+pub fn other(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) -> Result<Value> {
+    match event.name.as_str() {
+        "UserPromptSubmit" | "UserPromptExpansion" => prompt(env, event),
+        "SessionStart" => Ok(context_answer(
+            &event.name,
+            &session_context(env, event, None),
+        )),
+        "SubagentStart" => subagent_start(env, event),
+        "SubagentStop" => subagent_stop(env, event),
+        "PostToolUse" | "PostToolUseFailure" => post_tool(env, event, policy),
+        _ => Ok(json!({})),
+    }
+}
+
+fn context_answer(event_name: &str, text: &str) -> Value {
+    if text.is_empty() {
+        return json!({});
+    }
+    json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}})
+}
+
+/// Project, preferences, phase and role, for an agent's start.
+fn session_context(env: &Env, event: &Event, role: Option<&Role>) -> String {
+    let mut parts = Vec::new();
+    if let Some((name, p)) = project_of(env, event.cwd.as_deref()) {
+        match p {
+            Ok(p) => parts.push(p.context(&name)),
+            Err(e) => parts.push(format!("programmer-hook: {e}")),
+        }
+    }
+    if let Some(prefs) = state::preferences(env.state_dir()) {
+        parts.push(format!("Coding preferences: {prefs}"));
+    }
+    if let Ok(s) = state::load_session(env.state_dir(), &event.session_id) {
+        if let Some(w) = s.workflow.filter(|w| w.active()) {
+            parts.push(w.summary(env.max_rounds));
+        }
+    }
+    let role = role.or_else(|| {
+        event
+            .agent_type
+            .as_deref()
+            .and_then(|t| roles::role_of(Some(t)))
+    });
+    if let Some(r) = role {
+        parts.push(format!("Your role is {}: you {}. The hook refuses anything beyond that, so do not retry a refused call.", r.name, r.limits));
+    }
+    parts.join("\n")
+}
+
+fn prompt(env: &Env, event: &Event) -> Result<Value> {
+    let source = event.raw.get("source").and_then(Value::as_str);
+    if !matches!(source, None | Some("user")) {
+        return Ok(json!({}));
+    }
+    let Some(text) = event.raw.get("prompt").and_then(Value::as_str) else {
+        return Ok(json!({}));
+    };
+    let Some(cmd) = workflow::parse_prompt(text) else {
+        return Ok(json!({}));
+    };
+    if event.session_id.is_empty() {
+        return Ok(
+            json!({"systemMessage": "programmer-hook: this prompt has no session id, so the workflow cannot be tracked"}),
+        );
+    }
+    let key = text.trim().to_string();
+    let is_expansion = event.name == "UserPromptExpansion";
+    let cwd = event.cwd.clone();
+    let max_rounds = env.max_rounds;
+    let project = project_of(env, cwd.as_deref());
+    let root = match &project {
+        Some((_, Ok(p))) => p.path.clone(),
+        _ => cwd
+            .as_deref()
+            .map(|c| c.to_string_lossy().to_string())
+            .unwrap_or_default(),
+    };
+    let project_name = project.as_ref().map(|(n, _)| n.clone());
+    let now = env.now.clone();
+    let state_dir = env.state_dir().to_path_buf();
+    let outcome = state::update_session(env.state_dir(), &event.session_id, |s| {
+        // The expansion of a prompt already acted on counts once.
+        if is_expansion && s.last_prompt.as_deref() == Some(key.as_str()) {
+            s.last_prompt = None;
+            return None;
+        }
+        s.last_prompt = (!is_expansion).then(|| key.clone());
+        s.session = event.session_id.clone();
+        let fp = s
+            .workflow
+            .as_ref()
+            .and_then(|w| w.plan.as_ref())
+            .and_then(|p| std::fs::read(&p.path).ok())
+            .map(|b| workflow::fingerprint(&b));
+        let o = workflow::apply_command(
+            s.workflow.clone(),
+            &cmd,
+            |req, quick| Workflow::new(req, quick, project_name.clone(), &root, &now),
+            fp,
+            max_rounds,
+            &now,
+        );
+        s.workflow = o.workflow.clone();
+        Some(o)
+    })?;
+    let Some(outcome) = outcome else {
+        return Ok(json!({}));
+    };
+    let mut message = outcome.message;
+    if let Command::Autonomy(a) = cmd {
+        if let Err(e) = state::set_autonomy(&state_dir, &event.session_id, a) {
+            message = format!("programmer-hook: the autonomy setting could not be saved: {e:#}");
+        }
+    }
+    Ok(json!({
+        "systemMessage": message,
+        "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": message},
+    }))
+}
+
+fn subagent_start(env: &Env, event: &Event) -> Result<Value> {
+    let role = event
+        .agent_type
+        .as_deref()
+        .and_then(|t| roles::role_of(Some(t)));
+    if role.map(|r| r.name) == Some(roles::REVIEWER) {
+        if let Some(id) = &event.agent_id {
+            let id = id.clone();
+            let _ = state::update_session(env.state_dir(), &event.session_id, |s| {
+                if let Some(w) = s.workflow.as_mut().filter(|w| w.phase == Phase::Review) {
+                    w.reviewer = Some(id);
+                }
+            });
+        }
+    }
+    Ok(context_answer(
+        &event.name,
+        &session_context(env, event, role),
+    ))
+}
+
+fn subagent_stop(env: &Env, event: &Event) -> Result<Value> {
+    let role = event
+        .agent_type
+        .as_deref()
+        .and_then(|t| roles::role_of(Some(t)));
+    if role.map(|r| r.name) != Some(roles::REVIEWER) || event.session_id.is_empty() {
+        return Ok(json!({}));
+    }
+    let message = event
+        .raw
+        .get("last_assistant_message")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let retrying = event
+        .raw
+        .get("stop_hook_active")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    review_result(env, event, message, event.agent_id.as_deref(), !retrying)
+}
+
+/// Applies a reviewer's final message. With `ask_again`, a message without a verdict
+/// sends the reviewer back to give one.
+fn review_result(
+    env: &Env,
+    event: &Event,
+    message: &str,
+    agent_id: Option<&str>,
+    ask_again: bool,
+) -> Result<Value> {
+    let verdict = workflow::parse_verdict(message);
+    let now = env.now.clone();
+    let agent_id = agent_id.map(str::to_string);
+    let outcome = state::update_session(env.state_dir(), &event.session_id, |s| {
+        let w = s.workflow.clone()?;
+        if w.phase != Phase::Review {
+            return None;
+        }
+        // Only the reviewer of this review may decide it.
+        if let (Some(expected), Some(got)) = (&w.reviewer, &agent_id) {
+            if expected != got {
+                return None;
+            }
+        }
+        let v = verdict?;
+        let o = workflow::apply_verdict(w, v, env.max_rounds, &now);
+        s.workflow = o.workflow.clone();
+        Some(o.message)
+    })?;
+    match (outcome, verdict) {
+        (Some(m), _) => Ok(json!({"systemMessage": m})),
+        (None, None) if ask_again && in_review(env, event) => Ok(json!({
+            "decision": "block",
+            "reason": "programmer-hook: your review has no verdict. End your final message with exactly one line `Status: APPROVE` or `Status: CHANGES_REQUESTED`."
+        })),
+        _ => Ok(json!({})),
+    }
+}
+
+fn in_review(env: &Env, event: &Event) -> bool {
+    state::load_session(env.state_dir(), &event.session_id)
+        .ok()
+        .and_then(|s| s.workflow)
+        .is_some_and(|w| w.phase == Phase::Review)
+}
+
+fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) -> Result<Value> {
+    if event.session_id.is_empty() {
+        return Ok(json!({}));
+    }
+    let session = state::load_session(env.state_dir(), &event.session_id)?;
+    let Some(w) = session.workflow.filter(|w| w.active()) else {
+        return Ok(json!({}));
+    };
+    let tool = event.tool_name.as_deref().unwrap_or("");
+    let failed = event.name == "PostToolUseFailure";
+    match tool {
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" if !failed => {
+            let path = ["file_path", "notebook_path"]
+                .iter()
+                .find_map(|k| event.tool_input.get(*k).and_then(Value::as_str))
+                .unwrap_or("")
+                .to_string();
+            let path = crate::paths::normalize(Path::new(&path));
+            let is_plan = w.phase == Phase::Plan && workflow::is_plan_path(&path, &w.root);
+            let now = env.now.clone();
+            state::update_session(env.state_dir(), &event.session_id, |s| {
+                if let Some(w) = s.workflow.as_mut() {
+                    w.changes += 1;
+                    w.updated = now;
+                    if is_plan && w.phase == Phase::Plan {
+                        w.plan = Some(Plan {
+                            path: path.clone(),
+                            fingerprint: None,
+                        });
+                    }
+                }
+            })?;
+            if is_plan {
+                return Ok(
+                    json!({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": format!("programmer-hook: plan recorded: {path}. Show it to the user and ask them to type `approve`.")}}),
+                );
+            }
+            Ok(json!({}))
+        }
+        "Bash" => post_bash(env, event, &w, failed, policy),
+        "Agent" | "Task" if !failed => {
+            let sub = event
+                .tool_input
+                .get("subagent_type")
+                .and_then(Value::as_str)
+                .map(|s| s.rsplit(':').next().unwrap_or(s));
+            if sub != Some(roles::REVIEWER) {
+                return Ok(json!({}));
+            }
+            let resp = event.raw.get("tool_response");
+            if resp.and_then(|r| r.get("status")).and_then(Value::as_str) != Some("completed") {
+                return Ok(json!({}));
+            }
+            let text: String = resp
+                .and_then(|r| r.get("content"))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|c| c.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+                .unwrap_or_default();
+            let agent = resp.and_then(|r| r.get("agentId")).and_then(Value::as_str);
+            review_result(env, event, &text, agent, false)
+        }
+        _ => Ok(json!({})),
+    }
+}
+
+fn post_bash(
+    env: &Env,
+    event: &Event,
+    w: &Workflow,
+    failed: bool,
+    policy: impl FnOnce() -> Result<Policy>,
+) -> Result<Value> {
+    let command = event
+        .tool_input
+        .get("command")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let test = w
+        .project
+        .as_ref()
+        .and_then(|_| project_of(env, Some(Path::new(&w.root))))
+        .and_then(|(_, p)| p.ok())
+        .and_then(|p| p.test);
+    let is_test = test.as_deref().is_some_and(|t| runs_test(&command, t));
+    let policy = policy()?;
+    let ctx = classify::Context {
+        policy: &policy,
+        places: env.places,
+        fs: &RealFs,
+        cwd: event.cwd.as_deref(),
+    };
+    let d = classify::classify_command(&command, &ctx);
+    let commits = d
+        .facts
+        .invocations
+        .iter()
+        .any(|i| i.name == "git" && i.args.first().is_some_and(|a| a.text == "commit"));
+    let changed = !is_test && d.verdict.tier > Tier::Safe && !commits;
+    let now = env.now.clone();
+    let mut message = None;
+    let project = w.project.clone();
+    let finished = !failed && commits && w.phase == Phase::Commit;
+    state::update_session(env.state_dir(), &event.session_id, |s| {
+        let Some(w) = s.workflow.as_mut() else { return };
+        w.updated = now.clone();
+        if is_test {
+            w.tests_passed_at = if failed { None } else { Some(w.changes) };
+        } else if changed {
+            w.changes += 1;
+        }
+        if finished {
+            w.phase = Phase::Done;
+            w.note = Some("committed".into());
+        }
+    })?;
+    if finished {
+        let summary = commit_subject(&d.facts, event).unwrap_or_else(|| "commit".into());
+        if let Some(name) = project {
+            let item = WorkItem {
+                date: env.today(),
+                summary: summary.clone(),
+            };
+            if let Err(e) = projects::record_work(env.state_dir(), &name, item) {
+                message = Some(format!("programmer-hook: the commit was made but could not be added to the project's recent work: {e:#}"));
+            }
+        }
+        let m = message.unwrap_or_else(|| {
+            format!("programmer-hook: committed \"{summary}\"; the workflow is done.")
+        });
+        return Ok(
+            json!({"systemMessage": m, "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": m}}),
+        );
+    }
+    if is_test {
+        let m = if failed {
+            "programmer-hook: the project's tests failed; the review cannot start until they pass."
+        } else {
+            "programmer-hook: the project's tests passed; the reviewer may start if nothing changes first."
+        };
+        return Ok(
+            json!({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": m}}),
+        );
+    }
+    Ok(json!({}))
+}
+
+/// Whether a command runs the test command so that its exit status is the tests': the
+/// command itself, or the last step of an `&&` chain (e.g. `cd app && cargo test`).
+pub fn runs_test(command: &str, test: &str) -> bool {
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let c = norm(command);
+    let t = norm(test);
+    !t.is_empty() && (c == t || c.ends_with(&format!("&& {t}")))
+}
+
+/// The subject of a commit: the first `-m` message's first line, else git's own report.
+fn commit_subject(facts: &Facts, event: &Event) -> Option<String> {
+    for inv in facts.invocations.iter().filter(|i| i.name == "git") {
+        let mut it = inv.args.iter();
+        while let Some(a) = it.next() {
+            let msg = if a.text == "-m" || a.text == "--message" {
+                it.next().map(|w| w.text.clone())
+            } else {
+                a.text
+                    .strip_prefix("--message=")
+                    .or_else(|| a.text.strip_prefix("-m").filter(|r| !r.is_empty()))
+                    .map(str::to_string)
+            };
+            if let Some(m) = msg {
+                let line = m.lines().next().unwrap_or("").trim().to_string();
+                if !line.is_empty() && !line.contains("$(…)") {
+                    return Some(line);
+                }
+            }
+        }
+    }
+    // `[main 1a2b3c4] subject` in git's output.
+    let out = event
+        .raw
+        .get("tool_response")
+        .and_then(|r| r.get("stdout"))
+        .and_then(Value::as_str)?;
+    out.lines().find_map(|l| {
+        let l = l.trim();
+        l.starts_with('[')
+            .then(|| l.split_once("] ").map(|(_, s)| s.trim().to_string()))
+            .flatten()
+    })
+}
+
+/// The state dir's sessions folder (for tests and `status`).
+pub fn sessions_dir(places: &Places) -> PathBuf {
+    places.state_dir.join("sessions")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_runs() {
+        let cases: &[(&str, bool)] = &[
+            ("cargo test", true),
+            ("  cargo   test ", true),
+            ("cd app && cargo test", true),
+            ("cargo test | tail", false),
+            ("cargo test; true", false),
+            ("cargo test --lib", false),
+            ("echo cargo test", false),
+        ];
+        for (c, want) in cases {
+            assert_eq!(runs_test(c, "cargo test"), *want, "{c}");
+        }
+    }
+}

@@ -1,0 +1,1071 @@
+//! The workflow state machine: phases, gates and what each phase and role may do.
+//!
+//! plan → (user types `approve`) → implement → (reviewer spawned, tests passed) → review →
+//! `Status: APPROVE` → commit → (a successful `git commit`) → done; `CHANGES_REQUESTED`
+//! goes back to implement, and after too many rounds to halted until the user types
+//! `/programmer continue`. Only the user moves the gates that need a human: those come from
+//! prompts the user typed, which the model cannot produce.
+//!
+//! Everything here is pure: the hook reads the state, calls these functions with plain
+//! values, and writes back what they return.
+
+use serde::{Deserialize, Serialize};
+
+use crate::policy::Tier;
+use crate::roles::{self, BashScope, Role, WriteScope};
+
+/// Where a workflow stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Plan,
+    Implement,
+    Review,
+    Commit,
+    Halted,
+    Done,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Plan => "plan",
+            Phase::Implement => "implement",
+            Phase::Review => "review",
+            Phase::Commit => "commit",
+            Phase::Halted => "halted",
+            Phase::Done => "done",
+        }
+    }
+
+    /// What may happen in this phase, for the agents' context.
+    pub fn guidance(self) -> &'static str {
+        match self {
+            Phase::Plan => "Phase plan: explore read-only and write the plan to docs/plans/YYYY-MM-DD-<topic>.md in the project; no other writes, only read-only commands, and the implementer may not start. The user approves the plan by typing `approve`.",
+            Phase::Implement => "Phase implement: change the code as the approved plan says (the plan file itself is locked) and run the project's tests; no git add, commit or push. Spawn the code-reviewer when the tests pass after the last change.",
+            Phase::Review => "Phase review: the code-reviewer reads the change; nothing may be written and only read-only commands run. Its final message must hold a line `Status: APPROVE` or `Status: CHANGES_REQUESTED`.",
+            Phase::Commit => "Phase commit: the review approved the change; stage and commit it (`git add`, `git commit`). Other writes are refused. A successful commit ends the workflow.",
+            Phase::Halted => "Phase halted: the review asked for changes too many times. Only read-only commands run until the user types `/programmer continue` (or `/programmer abort`).",
+            Phase::Done => "No workflow is active.",
+        }
+    }
+}
+
+/// The approved plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    pub path: String,
+    /// A content fingerprint taken at approval; any later change is refused.
+    #[serde(default)]
+    pub fingerprint: Option<String>,
+}
+
+/// The workflow of one Claude Code session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Workflow {
+    pub phase: Phase,
+    #[serde(default)]
+    pub request: String,
+    #[serde(default)]
+    pub quick: bool,
+    /// The registered project, when the session's folder is in one.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// The project root plans are written under.
+    #[serde(default)]
+    pub root: String,
+    /// The latest plan document written in phase plan (approved once phase is past plan).
+    #[serde(default)]
+    pub plan: Option<Plan>,
+    /// Rounds of requested changes so far.
+    #[serde(default)]
+    pub round: u32,
+    #[serde(default)]
+    pub last_verdict: Option<String>,
+    /// Counts file changes; the test gate compares it with `tests_passed_at`.
+    #[serde(default)]
+    pub changes: u64,
+    #[serde(default)]
+    pub tests_passed_at: Option<u64>,
+    /// The reviewer subagent of the current review, when known: only its verdict counts.
+    #[serde(default)]
+    pub reviewer: Option<String>,
+    #[serde(default)]
+    pub started: String,
+    #[serde(default)]
+    pub updated: String,
+    /// Why the workflow is halted or restricted, when not by review rounds.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl Workflow {
+    pub fn new(request: &str, quick: bool, project: Option<String>, root: &str, now: &str) -> Self {
+        Workflow {
+            phase: if quick { Phase::Implement } else { Phase::Plan },
+            request: request.to_string(),
+            quick,
+            project,
+            root: root.to_string(),
+            plan: None,
+            round: 0,
+            last_verdict: None,
+            changes: 0,
+            tests_passed_at: None,
+            reviewer: None,
+            started: now.to_string(),
+            updated: now.to_string(),
+            note: None,
+        }
+    }
+
+    pub fn active(&self) -> bool {
+        self.phase != Phase::Done
+    }
+
+    /// A one-paragraph summary for the user and the agents.
+    pub fn summary(&self, max_rounds: u32) -> String {
+        let mut s = format!("programmer-hook: workflow phase `{}`", self.phase.name());
+        if let Some(p) = &self.project {
+            s.push_str(&format!(", project `{p}`"));
+        }
+        if !self.request.is_empty() {
+            s.push_str(&format!(", request: {}", one_line(&self.request, 200)));
+        }
+        if let Some(p) = &self.plan {
+            s.push_str(&format!(", plan {}", p.path));
+        }
+        s.push_str(&format!(", review round {}/{max_rounds}", self.round));
+        if let Some(v) = &self.last_verdict {
+            s.push_str(&format!(", last verdict {v}"));
+        }
+        s.push_str(". ");
+        s.push_str(self.phase.guidance());
+        if let Some(n) = &self.note {
+            s.push(' ');
+            s.push_str(n);
+        }
+        s
+    }
+}
+
+/// Session autonomy: whether Confirm asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Autonomy {
+    #[default]
+    Confirm,
+    Auto,
+}
+
+/// What a user prompt asks of the workflow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Start {
+        request: String,
+        quick: bool,
+    },
+    Approve,
+    Continue,
+    Abort,
+    Status,
+    Autonomy(Autonomy),
+    /// `/programmer` with arguments it does not understand, or none.
+    Help(String),
+}
+
+/// Reads a user prompt. Only whole prompts count: `approve` alone on its line (any case),
+/// or a prompt that starts with `/programmer`, `/code` or `/dev`.
+pub fn parse_prompt(text: &str) -> Option<Command> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("approve") || t.eq_ignore_ascii_case("approved") {
+        return Some(Command::Approve);
+    }
+    let rest = ["/programmer", "/code", "/dev"].iter().find_map(|c| {
+        t.strip_prefix(c)
+            .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+    })?;
+    let rest = rest.trim();
+    let (word, tail) = match rest.split_once(char::is_whitespace) {
+        Some((w, t)) => (w, t.trim()),
+        None => (rest, ""),
+    };
+    let cmd = match word.to_ascii_lowercase().as_str() {
+        "" => Command::Help(String::new()),
+        "approve" if tail.is_empty() => Command::Approve,
+        "continue" if tail.is_empty() => Command::Continue,
+        "abort" if tail.is_empty() => Command::Abort,
+        "status" if tail.is_empty() => Command::Status,
+        "autonomy" => match tail.to_ascii_lowercase().as_str() {
+            "auto" => Command::Autonomy(Autonomy::Auto),
+            "confirm" => Command::Autonomy(Autonomy::Confirm),
+            _ => Command::Help("autonomy takes `auto` or `confirm`".into()),
+        },
+        "quick" if !tail.is_empty() => Command::Start {
+            request: tail.to_string(),
+            quick: true,
+        },
+        "quick" => Command::Help("quick needs a request: `/programmer quick <request>`".into()),
+        _ => Command::Start {
+            request: rest.to_string(),
+            quick: false,
+        },
+    };
+    Some(cmd)
+}
+
+/// The outcome of a user command: the new workflow and a message for the agent and user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub workflow: Option<Workflow>,
+    pub message: String,
+}
+
+/// Applies a user command to the session's workflow. `plan_fingerprint` is the current
+/// fingerprint of the recorded plan file (read by the caller), needed for `approve`.
+pub fn apply_command(
+    wf: Option<Workflow>,
+    cmd: &Command,
+    start: impl FnOnce(&str, bool) -> Workflow,
+    plan_fingerprint: Option<String>,
+    max_rounds: u32,
+    now: &str,
+) -> Outcome {
+    let active = wf.as_ref().filter(|w| w.active()).cloned();
+    let same = |w: Option<Workflow>, m: String| Outcome {
+        workflow: w,
+        message: m,
+    };
+    match cmd {
+        Command::Start { request, quick } => {
+            let mut w = start(request, *quick);
+            w.updated = now.to_string();
+            let mut m = String::new();
+            if let Some(old) = &active {
+                m.push_str(&format!(
+                    "programmer-hook: the previous workflow (phase `{}`) was replaced. ",
+                    old.phase.name()
+                ));
+            }
+            m.push_str(&w.summary(max_rounds));
+            Outcome {
+                workflow: Some(w),
+                message: m,
+            }
+        }
+        Command::Approve => match active {
+            Some(mut w) if w.phase == Phase::Plan => match (&w.plan, plan_fingerprint) {
+                (Some(p), Some(fp)) => {
+                    let path = p.path.clone();
+                    w.plan = Some(Plan {
+                        path: path.clone(),
+                        fingerprint: Some(fp),
+                    });
+                    w.phase = Phase::Implement;
+                    w.updated = now.to_string();
+                    let m = format!(
+                        "programmer-hook: the user approved the plan {path}; it is now locked. {}",
+                        w.summary(max_rounds)
+                    );
+                    same(Some(w), m)
+                }
+                (Some(p), None) => {
+                    let m = format!(
+                        "programmer-hook: the plan {} cannot be read, so it was not approved; nothing changed. Write the plan again and ask the user to approve it.",
+                        p.path
+                    );
+                    same(Some(w), m)
+                }
+                (None, _) => same(
+                    Some(w),
+                    "programmer-hook: there is no plan to approve yet (none was written to docs/plans/ in this workflow); nothing changed. The planner writes the plan first.".into(),
+                ),
+            },
+            Some(w) => {
+                let m = format!(
+                    "programmer-hook: nothing to approve: the workflow is in phase `{}`, not `plan`; nothing changed.",
+                    w.phase.name()
+                );
+                same(Some(w), m)
+            }
+            None => same(
+                wf,
+                "programmer-hook: nothing to approve: no workflow is active. Start one with `/programmer <request>`.".into(),
+            ),
+        },
+        Command::Continue => match active {
+            Some(mut w) if w.phase == Phase::Halted => {
+                w.phase = Phase::Implement;
+                w.round = 0;
+                w.note = None;
+                w.updated = now.to_string();
+                let m = format!(
+                    "programmer-hook: the user let the workflow continue; review rounds start again. {}",
+                    w.summary(max_rounds)
+                );
+                same(Some(w), m)
+            }
+            Some(w) => {
+                let m = format!(
+                    "programmer-hook: the workflow is not halted (phase `{}`); nothing changed.",
+                    w.phase.name()
+                );
+                same(Some(w), m)
+            }
+            None => same(wf, "programmer-hook: no workflow is active; nothing to continue.".into()),
+        },
+        Command::Abort => match active {
+            Some(mut w) => {
+                w.phase = Phase::Done;
+                w.note = Some("aborted by the user".into());
+                w.updated = now.to_string();
+                same(
+                    Some(w),
+                    "programmer-hook: the user aborted the workflow. Files stay as they are; no workflow is active.".into(),
+                )
+            }
+            None => same(wf, "programmer-hook: no workflow is active; nothing to abort.".into()),
+        },
+        Command::Status => {
+            let m = match &active {
+                Some(w) => w.summary(max_rounds),
+                None => "programmer-hook: no workflow is active. Start one with `/programmer <request>`.".into(),
+            };
+            same(wf, m)
+        }
+        Command::Autonomy(a) => {
+            let m = match a {
+                Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions run without asking; Forbidden ones stay refused.",
+                Autonomy::Confirm => "programmer-hook: autonomy is now `confirm` for this session: changes ask the user first.",
+            };
+            same(wf, m.into())
+        }
+        Command::Help(why) => {
+            let mut m = String::from("programmer-hook: `/programmer <request>` starts a workflow (plan → approve → implement → review → commit); `/programmer quick <request>` skips planning; `approve`, `/programmer status`, `continue`, `abort`, `autonomy auto|confirm` steer it.");
+            if !why.is_empty() {
+                m = format!("programmer-hook: {why}. {m}");
+            }
+            if let Some(w) = &active {
+                m.push(' ');
+                m.push_str(&w.summary(max_rounds));
+            }
+            same(wf, m)
+        }
+    }
+}
+
+/// A reviewer's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Approve,
+    ChangesRequested,
+}
+
+/// Finds the `Status:` line of a review. Exactly one verdict line must be present.
+pub fn parse_verdict(text: &str) -> Option<Verdict> {
+    let mut found = None;
+    for line in text.lines() {
+        let l = line
+            .trim()
+            .trim_start_matches(['-', '*', '#', '>', ' '])
+            .trim();
+        let l = l.trim_matches('*').trim();
+        let Some(v) = l.strip_prefix("Status:") else {
+            continue;
+        };
+        let v = v.trim().trim_matches(['*', '`', '.']).trim();
+        let this = match v {
+            "APPROVE" => Verdict::Approve,
+            "CHANGES_REQUESTED" => Verdict::ChangesRequested,
+            _ => continue,
+        };
+        if found.is_some_and(|f| f != this) {
+            return None;
+        }
+        found = Some(this);
+    }
+    found
+}
+
+/// Applies a review verdict. Only a workflow in phase review takes one; anything else is a
+/// stale or stray verdict and changes nothing.
+pub fn apply_verdict(mut w: Workflow, v: Verdict, max_rounds: u32, now: &str) -> Outcome {
+    if w.phase != Phase::Review {
+        let m = format!(
+            "programmer-hook: a review verdict arrived in phase `{}` and was ignored (only the verdict of the current review counts).",
+            w.phase.name()
+        );
+        return Outcome {
+            workflow: Some(w),
+            message: m,
+        };
+    }
+    w.updated = now.to_string();
+    w.reviewer = None;
+    match v {
+        Verdict::Approve => {
+            w.phase = Phase::Commit;
+            w.last_verdict = Some("APPROVE".into());
+        }
+        Verdict::ChangesRequested => {
+            w.round += 1;
+            w.last_verdict = Some("CHANGES_REQUESTED".into());
+            w.phase = if w.round >= max_rounds {
+                Phase::Halted
+            } else {
+                Phase::Implement
+            };
+        }
+    }
+    let m = format!(
+        "programmer-hook: the reviewer said {}. {}",
+        w.last_verdict.as_deref().unwrap_or(""),
+        w.summary(max_rounds)
+    );
+    Outcome {
+        workflow: Some(w),
+        message: m,
+    }
+}
+
+/// What the restrictions need to know about a tool call.
+#[derive(Debug, Clone, Default)]
+pub struct Call {
+    pub tool: String,
+    /// The tier the policy gave the call.
+    pub tier: Option<Tier>,
+    /// Resolved paths the call writes (file tools and Bash alike).
+    pub writes: Vec<String>,
+    /// `git` subcommands the call runs.
+    pub git: Vec<String>,
+    /// `programmer-hook` is run (its own rules decide; it is never a history change).
+    pub subagent_type: Option<String>,
+}
+
+/// A restriction that overrides the policy's verdict with a denial.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub rule: &'static str,
+    pub reason: String,
+    pub instead: String,
+}
+
+/// Git subcommands that change history or the index (never the implementer's).
+pub const GIT_HISTORY: &[&str] = &[
+    "add",
+    "commit",
+    "push",
+    "rebase",
+    "reset",
+    "merge",
+    "cherry-pick",
+    "revert",
+    "tag",
+    "am",
+    "filter-branch",
+    "filter-repo",
+    "update-ref",
+    "pull",
+    "replace",
+    "commit-tree",
+    "notes",
+    "stash",
+    "branch",
+    "switch",
+    "checkout",
+    "restore",
+    "rm",
+    "mv",
+];
+
+/// Git subcommands that make history (not allowed in phase implement).
+pub const GIT_COMMIT: &[&str] = &[
+    "add",
+    "commit",
+    "push",
+    "rebase",
+    "merge",
+    "cherry-pick",
+    "revert",
+    "tag",
+    "am",
+    "filter-branch",
+    "filter-repo",
+    "update-ref",
+    "commit-tree",
+    "replace",
+    "notes",
+];
+
+/// Whether `path` is a plan document of `root`: `<root>/docs/plans/YYYY-MM-DD-<topic>.md`.
+pub fn is_plan_path(path: &str, root: &str) -> bool {
+    let root = root.trim_end_matches('/');
+    let Some(name) = path
+        .strip_prefix(root)
+        .and_then(|r| r.strip_prefix("/docs/plans/"))
+    else {
+        return false;
+    };
+    if name.contains('/') {
+        return false;
+    }
+    let Some(stem) = name.strip_suffix(".md") else {
+        return false;
+    };
+    let b = stem.as_bytes();
+    let date_ok = b.len() > 11
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+        && b[10] == b'-';
+    date_ok
+        && stem[11..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The role and phase restrictions on a call: a refusal, or `None` when the policy's
+/// verdict stands. `role` is `None` for agents outside the pack (they get only the tiers).
+pub fn restrict(call: &Call, role: Option<&Role>, wf: Option<&Workflow>) -> Option<Refusal> {
+    if let Some(r) = role {
+        if let Some(x) = restrict_role(call, r, wf) {
+            return Some(x);
+        }
+    }
+    match wf.filter(|w| w.active()) {
+        Some(w) => restrict_phase(call, w),
+        None => None,
+    }
+}
+
+fn is_write_tool(tool: &str) -> bool {
+    matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+}
+
+fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal> {
+    let who = r.name;
+    let writes = !call.writes.is_empty() || is_write_tool(&call.tool);
+    match r.writes {
+        WriteScope::Nothing if writes => {
+            return Some(Refusal {
+                rule: "role.no-write",
+                reason: format!("the {who} never writes files ({})", r.limits),
+                instead: "report what should change and let the implementer make the change".into(),
+            })
+        }
+        WriteScope::Plans if writes => {
+            let root = wf.map(|w| w.root.as_str()).unwrap_or("");
+            let ok = !root.is_empty()
+                && !call.writes.is_empty()
+                && call.writes.iter().all(|p| is_plan_path(p, root))
+                && is_write_tool(&call.tool);
+            if !ok {
+                return Some(Refusal {
+                    rule: "role.planner-writes-plans-only",
+                    reason: format!("the {who} writes only plan documents ({})", r.limits),
+                    instead: "write the plan with the Write tool to docs/plans/YYYY-MM-DD-<topic>.md in the project".into(),
+                });
+            }
+        }
+        _ => {}
+    }
+    if r.bash == BashScope::SafeOnly
+        && call.tool == "Bash"
+        && call.tier.is_some_and(|t| t > Tier::Safe)
+    {
+        return Some(Refusal {
+            rule: "role.read-only-commands",
+            reason: format!("the {who} runs only read-only (Safe) commands ({})", r.limits),
+            instead: "use read-only commands (git diff, git log, ls, cat, rg); leave changes and test runs to the implementer".into(),
+        });
+    }
+    if !r.may_commit && call.git.iter().any(|g| GIT_HISTORY.contains(&g.as_str())) {
+        return Some(Refusal {
+            rule: "role.no-history-changes",
+            reason: format!(
+                "the {who} never stages, commits, pushes or changes git history ({})",
+                r.limits
+            ),
+            instead: "finish your report; the orchestrator commits after an approving review"
+                .into(),
+        });
+    }
+    None
+}
+
+fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
+    let phase = w.phase.name();
+    let writes = !call.writes.is_empty() || is_write_tool(&call.tool);
+    let spawning = call.subagent_type.as_deref();
+    // The approved plan is locked once the workflow is past planning.
+    if w.phase != Phase::Plan {
+        if let Some(p) = &w.plan {
+            if call.writes.contains(&p.path) {
+                return Some(Refusal {
+                    rule: "phase.plan-locked",
+                    reason: format!("the approved plan {} is locked", p.path),
+                    instead: "follow the plan as approved; if it must change, ask the user to `/programmer abort` and start over".into(),
+                });
+            }
+        }
+    }
+    let read_only_bash = |rule: &'static str| {
+        (call.tool == "Bash" && call.tier.is_some_and(|t| t > Tier::Safe)).then(|| Refusal {
+            rule,
+            reason: format!("in phase {phase} only read-only (Safe) commands run"),
+            instead: phase_instead(w.phase).into(),
+        })
+    };
+    match w.phase {
+        Phase::Plan => {
+            if spawning == Some(roles::IMPLEMENTER) {
+                return Some(Refusal {
+                    rule: "phase.plan-no-implementer",
+                    reason: "the implementer may not start before the user approves the plan"
+                        .into(),
+                    instead: "finish the plan and ask the user to type `approve`".into(),
+                });
+            }
+            if writes
+                && !(is_write_tool(&call.tool)
+                    && !call.writes.is_empty()
+                    && call.writes.iter().all(|p| is_plan_path(p, &w.root)))
+            {
+                return Some(Refusal {
+                    rule: "phase.plan-writes-plans-only",
+                    reason: format!(
+                        "in phase plan the only file written is the plan, {}/docs/plans/YYYY-MM-DD-<topic>.md",
+                        w.root
+                    ),
+                    instead: "write the plan there with the Write tool, then ask the user to type `approve`".into(),
+                });
+            }
+            read_only_bash("phase.plan-read-only")
+        }
+        Phase::Implement => {
+            if call.git.iter().any(|g| GIT_COMMIT.contains(&g.as_str())) {
+                return Some(Refusal {
+                    rule: "phase.implement-no-commit",
+                    reason: "nothing is committed before the review approves the change".into(),
+                    instead: "run the tests, then spawn the code-reviewer".into(),
+                });
+            }
+            None
+        }
+        Phase::Review => {
+            if writes {
+                return Some(Refusal {
+                    rule: "phase.review-no-write",
+                    reason: "nothing is written while the change is under review".into(),
+                    instead: "wait for the reviewer's verdict".into(),
+                });
+            }
+            if spawning == Some(roles::IMPLEMENTER) {
+                return Some(Refusal {
+                    rule: "phase.review-no-implementer",
+                    reason: "the implementer does not start while the change is under review"
+                        .into(),
+                    instead: "wait for the reviewer's verdict".into(),
+                });
+            }
+            read_only_bash("phase.review-read-only")
+        }
+        Phase::Commit => {
+            if writes {
+                return Some(Refusal {
+                    rule: "phase.commit-no-write",
+                    reason:
+                        "after an approving review only the commit happens; files may not change"
+                            .into(),
+                    instead: "stage and commit the reviewed change with git add and git commit"
+                        .into(),
+                });
+            }
+            None
+        }
+        Phase::Halted => {
+            if writes {
+                return Some(Refusal {
+                    rule: "phase.halted",
+                    reason: "the workflow is halted after too many review rounds".into(),
+                    instead: "ask the user to type `/programmer continue` or `/programmer abort`"
+                        .into(),
+                });
+            }
+            if spawning.is_some_and(|s| s == roles::IMPLEMENTER || s == roles::REVIEWER) {
+                return Some(Refusal {
+                    rule: "phase.halted",
+                    reason: "the workflow is halted after too many review rounds".into(),
+                    instead: "ask the user to type `/programmer continue` or `/programmer abort`"
+                        .into(),
+                });
+            }
+            read_only_bash("phase.halted")
+        }
+        Phase::Done => None,
+    }
+}
+
+fn phase_instead(p: Phase) -> &'static str {
+    match p {
+        Phase::Plan => {
+            "explore with read-only commands and write the plan; changes come after `approve`"
+        }
+        Phase::Review => "wait for the reviewer's verdict",
+        Phase::Halted => "ask the user to type `/programmer continue` or `/programmer abort`",
+        _ => "",
+    }
+}
+
+/// The test gate for spawning the reviewer: `None` when it may start, else why not.
+pub fn review_gate(w: &Workflow, test_command: Option<&str>) -> Option<Refusal> {
+    if !matches!(w.phase, Phase::Implement) {
+        return Some(Refusal {
+            rule: "phase.review-needs-implement",
+            reason: format!(
+                "a review starts from phase implement, and the workflow is in phase {}",
+                w.phase.name()
+            ),
+            instead: "finish the current phase first".into(),
+        });
+    }
+    let test = test_command?;
+    if w.tests_passed_at == Some(w.changes) {
+        return None;
+    }
+    Some(Refusal {
+        rule: "gate.tests-before-review",
+        reason: format!(
+            "the project's tests have not passed since the last file change (test command: `{test}`)"
+        ),
+        instead: format!("run `{test}` exactly as written from the project root; when it passes, spawn the reviewer again"),
+    })
+}
+
+/// A stable content fingerprint (FNV-1a 64 and length); used to notice any change to an
+/// approved plan, not as a cryptographic hash.
+pub fn fingerprint(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}:{}", bytes.len())
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        let mut t: String = flat.chars().take(max).collect();
+        t.push('…');
+        t
+    } else {
+        flat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wf(phase: Phase) -> Workflow {
+        let mut w = Workflow::new("add x", false, None, "/p", "t");
+        w.phase = phase;
+        w
+    }
+
+    #[test]
+    fn prompts() {
+        let cases: &[(&str, Option<Command>)] = &[
+            ("approve", Some(Command::Approve)),
+            ("  APPROVE \n", Some(Command::Approve)),
+            ("/programmer approve", Some(Command::Approve)),
+            ("approve it please", None),
+            ("I approve", None),
+            (
+                "/programmer add a greeting",
+                Some(Command::Start {
+                    request: "add a greeting".into(),
+                    quick: false,
+                }),
+            ),
+            (
+                "/code fix typo",
+                Some(Command::Start {
+                    request: "fix typo".into(),
+                    quick: false,
+                }),
+            ),
+            (
+                "/dev quick fix typo",
+                Some(Command::Start {
+                    request: "fix typo".into(),
+                    quick: true,
+                }),
+            ),
+            ("/programmer continue", Some(Command::Continue)),
+            ("/programmer abort", Some(Command::Abort)),
+            ("/programmer status", Some(Command::Status)),
+            (
+                "/programmer autonomy auto",
+                Some(Command::Autonomy(Autonomy::Auto)),
+            ),
+            (
+                "/programmer autonomy CONFIRM",
+                Some(Command::Autonomy(Autonomy::Confirm)),
+            ),
+            ("/programmers x", None),
+            ("/development", None),
+            ("hello", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_prompt(text), *want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn verdicts() {
+        let cases: &[(&str, Option<Verdict>)] = &[
+            (
+                "## Review\nStatus: APPROVE\nFiles: 2",
+                Some(Verdict::Approve),
+            ),
+            (
+                "- Status: CHANGES_REQUESTED",
+                Some(Verdict::ChangesRequested),
+            ),
+            ("**Status: APPROVE**", Some(Verdict::Approve)),
+            ("Status: APPROVE | CHANGES_REQUESTED", None),
+            ("Status: APPROVE\nStatus: CHANGES_REQUESTED", None),
+            ("looks good, approve", None),
+            ("The status: APPROVE was given", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_verdict(text), *want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn plan_paths() {
+        let cases: &[(&str, bool)] = &[
+            ("/p/docs/plans/2026-11-29-add-x.md", true),
+            ("/p/docs/plans/2026-11-29-add_x2.md", true),
+            ("/p/docs/plans/add-x.md", false),
+            ("/p/docs/plans/2026-11-29-.md", false),
+            ("/p/docs/plans/sub/2026-11-29-x.md", false),
+            ("/p/docs/plans/2026-11-29-x.txt", false),
+            ("/q/docs/plans/2026-11-29-x.md", false),
+            ("/p/src/main.rs", false),
+        ];
+        for (p, want) in cases {
+            assert_eq!(is_plan_path(p, "/p"), *want, "{p}");
+        }
+    }
+
+    #[test]
+    fn approve_needs_a_plan() {
+        let start = |_: &str, _: bool| wf(Phase::Plan);
+        let o = apply_command(
+            Some(wf(Phase::Plan)),
+            &Command::Approve,
+            start,
+            None,
+            3,
+            "t",
+        );
+        assert_eq!(o.workflow.map(|w| w.phase), Some(Phase::Plan));
+        let mut w = wf(Phase::Plan);
+        w.plan = Some(Plan {
+            path: "/p/docs/plans/2026-01-01-x.md".into(),
+            fingerprint: None,
+        });
+        let o = apply_command(Some(w), &Command::Approve, start, Some("fp".into()), 3, "t");
+        let w = o.workflow.expect("workflow");
+        assert_eq!(w.phase, Phase::Implement);
+        assert_eq!(w.plan.and_then(|p| p.fingerprint).as_deref(), Some("fp"));
+    }
+
+    #[test]
+    fn review_rounds_halt() {
+        let mut w = wf(Phase::Review);
+        for round in 1..=3 {
+            w.phase = Phase::Review;
+            w = apply_verdict(w, Verdict::ChangesRequested, 3, "t")
+                .workflow
+                .expect("wf");
+            assert_eq!(w.round, round);
+        }
+        assert_eq!(w.phase, Phase::Halted);
+        let w = apply_verdict(w, Verdict::Approve, 3, "t")
+            .workflow
+            .expect("wf");
+        assert_eq!(w.phase, Phase::Halted, "a stale verdict changes nothing");
+    }
+
+    #[test]
+    fn restrictions_table() {
+        let reviewer = roles::role_of(Some("code-reviewer"));
+        let planner = roles::role_of(Some("code-planner"));
+        let implementer = roles::role_of(Some("code-implementer"));
+        let main = roles::role_of(None);
+        let bash = |tier: Tier, git: &[&str]| Call {
+            tool: "Bash".into(),
+            tier: Some(tier),
+            git: git.iter().map(|s| s.to_string()).collect(),
+            ..Call::default()
+        };
+        let write = |p: &str| Call {
+            tool: "Write".into(),
+            tier: Some(Tier::Confirm),
+            writes: vec![p.into()],
+            ..Call::default()
+        };
+        let spawn = |t: &str| Call {
+            tool: "Agent".into(),
+            tier: Some(Tier::Safe),
+            subagent_type: Some(t.into()),
+            ..Call::default()
+        };
+        let plan = "/p/docs/plans/2026-01-01-x.md";
+        let mut locked = wf(Phase::Implement);
+        locked.plan = Some(Plan {
+            path: plan.into(),
+            fingerprint: Some("f".into()),
+        });
+        type Case<'a> = (&'a str, Call, Option<&'a Role>, Workflow, Option<&'a str>);
+        let cases: Vec<Case> = vec![
+            (
+                "reviewer writes",
+                write("/p/a.rs"),
+                reviewer,
+                wf(Phase::Review),
+                Some("role.no-write"),
+            ),
+            (
+                "reviewer confirm bash",
+                bash(Tier::Confirm, &[]),
+                reviewer,
+                wf(Phase::Done),
+                Some("role.read-only-commands"),
+            ),
+            (
+                "reviewer safe bash",
+                bash(Tier::Safe, &["diff"]),
+                reviewer,
+                wf(Phase::Review),
+                None,
+            ),
+            (
+                "planner writes plan",
+                write(plan),
+                planner,
+                wf(Phase::Plan),
+                None,
+            ),
+            (
+                "planner writes code",
+                write("/p/src/a.rs"),
+                planner,
+                wf(Phase::Plan),
+                Some("role.planner-writes-plans-only"),
+            ),
+            (
+                "implementer commits",
+                bash(Tier::Confirm, &["commit"]),
+                implementer,
+                wf(Phase::Commit),
+                Some("role.no-history-changes"),
+            ),
+            (
+                "implementer writes in plan",
+                write("/p/src/a.rs"),
+                implementer,
+                wf(Phase::Plan),
+                Some("phase.plan-writes-plans-only"),
+            ),
+            (
+                "main commits in implement",
+                bash(Tier::Confirm, &["commit"]),
+                main,
+                wf(Phase::Implement),
+                Some("phase.implement-no-commit"),
+            ),
+            (
+                "main commits in commit",
+                bash(Tier::Confirm, &["commit"]),
+                main,
+                wf(Phase::Commit),
+                None,
+            ),
+            (
+                "main writes in commit",
+                write("/p/a.rs"),
+                main,
+                wf(Phase::Commit),
+                Some("phase.commit-no-write"),
+            ),
+            (
+                "edit approved plan",
+                write(plan),
+                main,
+                locked.clone(),
+                Some("phase.plan-locked"),
+            ),
+            (
+                "implementer edits code",
+                write("/p/src/a.rs"),
+                implementer,
+                locked,
+                None,
+            ),
+            (
+                "spawn implementer in plan",
+                spawn("code-implementer"),
+                main,
+                wf(Phase::Plan),
+                Some("phase.plan-no-implementer"),
+            ),
+            (
+                "build in halted",
+                bash(Tier::Confirm, &[]),
+                main,
+                wf(Phase::Halted),
+                Some("phase.halted"),
+            ),
+            (
+                "read in halted",
+                bash(Tier::Safe, &[]),
+                main,
+                wf(Phase::Halted),
+                None,
+            ),
+            (
+                "no workflow: tiers only",
+                bash(Tier::Confirm, &["commit"]),
+                main,
+                wf(Phase::Done),
+                None,
+            ),
+        ];
+        for (name, call, role, w, want) in cases {
+            let got = restrict(&call, role, Some(&w)).map(|r| r.rule);
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn test_gate() {
+        let mut w = wf(Phase::Implement);
+        w.changes = 3;
+        assert!(review_gate(&w, None).is_none());
+        assert!(review_gate(&w, Some("cargo test")).is_some());
+        w.tests_passed_at = Some(2);
+        assert!(review_gate(&w, Some("cargo test")).is_some());
+        w.tests_passed_at = Some(3);
+        assert!(review_gate(&w, Some("cargo test")).is_none());
+        w.phase = Phase::Plan;
+        assert!(review_gate(&w, None).is_some());
+    }
+}

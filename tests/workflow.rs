@@ -1,0 +1,535 @@
+//! Whole workflows through the real binary, as sequences of hook events.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+
+struct World {
+    home: tempfile::TempDir,
+    project: PathBuf,
+    session: String,
+}
+
+impl World {
+    fn new(test_cmd: Option<&str>) -> World {
+        let home = tempfile::tempdir().expect("tempdir");
+        let project = home.path().join("work/demo");
+        std::fs::create_dir_all(project.join("src")).expect("mkdir");
+        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
+        let w = World {
+            home,
+            project,
+            session: "sess-1".into(),
+        };
+        let mut args = vec!["add-project", "--name", "demo", "--description", "a demo"];
+        args.push("--test");
+        args.push(test_cmd.unwrap_or(""));
+        let out = w
+            .bin()
+            .args(&args)
+            .arg("--path")
+            .arg(&w.project)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        w
+    }
+
+    fn bin(&self) -> Command {
+        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
+        c.env("HOME", self.home.path())
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(self.home.path());
+        c
+    }
+
+    fn state(&self) -> PathBuf {
+        self.home.path().join(".claude/state/programmer")
+    }
+
+    fn p(&self, rel: &str) -> String {
+        self.project.join(rel).to_string_lossy().to_string()
+    }
+
+    /// Sends one event; returns the parsed stdout (or Null) and the exit status.
+    fn send(&self, mut ev: Value) -> (i32, Value) {
+        let obj = ev.as_object_mut().expect("object");
+        obj.entry("session_id").or_insert(json!(self.session));
+        obj.entry("cwd").or_insert(json!(self.project));
+        obj.entry("transcript_path")
+            .or_insert(json!("/tmp/t.jsonl"));
+        let out = self
+            .bin()
+            .arg("hook")
+            .write_stdin(ev.to_string())
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let v = if stdout.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&stdout).expect("JSON answer")
+        };
+        (out.status.code().unwrap_or(-1), v)
+    }
+
+    fn prompt(&self, text: &str) -> String {
+        let (code, v) = self.send(json!({"hook_event_name": "UserPromptSubmit", "prompt": text}));
+        assert_eq!(code, 0);
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// PreToolUse; returns (decision, reason).
+    fn pre(&self, agent: Option<&str>, tool: &str, input: Value) -> (String, String) {
+        let mut ev = json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "tool_use_id": "t"});
+        if let Some(a) = agent {
+            ev["agent_type"] = json!(a);
+            ev["agent_id"] = json!(format!("id-{a}"));
+        }
+        let (code, v) = self.send(ev);
+        assert_eq!(code, 0, "{tool} {v}");
+        let o = &v["hookSpecificOutput"];
+        (
+            o["permissionDecision"].as_str().unwrap_or("").to_string(),
+            o["permissionDecisionReason"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        )
+    }
+
+    fn post(&self, agent: Option<&str>, tool: &str, input: Value, failed: bool) -> Value {
+        let mut ev = json!({
+            "hook_event_name": if failed { "PostToolUseFailure" } else { "PostToolUse" },
+            "tool_name": tool, "tool_input": input, "tool_use_id": "t",
+            "tool_response": {"stdout": "", "stderr": ""},
+        });
+        if failed {
+            ev["error"] = json!("Exit code 1");
+        }
+        if let Some(a) = agent {
+            ev["agent_type"] = json!(a);
+            ev["agent_id"] = json!(format!("id-{a}"));
+        }
+        let (code, v) = self.send(ev);
+        assert_eq!(code, 0);
+        v
+    }
+
+    fn write_file(&self, agent: Option<&str>, rel: &str) -> (String, String) {
+        let path = self.p(rel);
+        let r = self.pre(agent, "Write", json!({"file_path": path, "content": "x"}));
+        if r.0 != "deny" {
+            std::fs::create_dir_all(Path::new(&path).parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, format!("content of {rel}")).expect("write");
+            self.post(
+                agent,
+                "Write",
+                json!({"file_path": path, "content": "x"}),
+                false,
+            );
+        }
+        r
+    }
+
+    fn bash(&self, agent: Option<&str>, cmd: &str) -> (String, String) {
+        self.pre(agent, "Bash", json!({"command": cmd}))
+    }
+
+    fn bash_ran(&self, agent: Option<&str>, cmd: &str, ok: bool) -> Value {
+        self.post(agent, "Bash", json!({"command": cmd}), !ok)
+    }
+
+    fn spawn(&self, sub: &str) -> (String, String) {
+        self.pre(
+            None,
+            "Agent",
+            json!({"description": "d", "prompt": "p", "subagent_type": sub}),
+        )
+    }
+
+    fn reviewer_says(&self, agent_id: &str, text: &str, retry: bool) -> Value {
+        let (code, v) = self.send(json!({
+            "hook_event_name": "SubagentStop", "agent_type": "code-reviewer", "agent_id": agent_id,
+            "stop_hook_active": retry, "last_assistant_message": text
+        }));
+        assert_eq!(code, 0);
+        v
+    }
+
+    fn reviewer_starts(&self, agent_id: &str) {
+        let (code, _) = self.send(json!({"hook_event_name": "SubagentStart", "agent_type": "code-reviewer", "agent_id": agent_id}));
+        assert_eq!(code, 0);
+    }
+
+    fn status(&self) -> Value {
+        let out = self
+            .bin()
+            .args(["status", "--json", "--session", &self.session])
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("status JSON")
+    }
+
+    fn phase(&self) -> String {
+        self.status()["phase"].as_str().unwrap_or("").to_string()
+    }
+
+    fn project_file(&self) -> Value {
+        let b = std::fs::read(self.state().join("projects/demo.json")).expect("project file");
+        serde_json::from_slice(&b).expect("json")
+    }
+}
+
+fn assert_denied(r: (String, String), rule: &str) {
+    assert_eq!(r.0, "deny", "expected deny by {rule}: {}", r.1);
+    assert!(
+        r.1.contains(&format!("[{rule}]")),
+        "expected rule {rule}: {}",
+        r.1
+    );
+}
+
+const PLAN: &str = "docs/plans/2026-11-29-greeting.md";
+
+/// Runs an implement round: write code, pass the tests, spawn the reviewer.
+fn implement_round(w: &World, reviewer_id: &str) {
+    assert_eq!(
+        w.write_file(Some("code-implementer"), "src/lib.rs").0,
+        "ask"
+    );
+    assert_denied(w.spawn("code-reviewer"), "gate.tests-before-review");
+    w.bash_ran(Some("code-implementer"), "cargo test", false);
+    assert_denied(w.spawn("code-reviewer"), "gate.tests-before-review");
+    w.bash_ran(Some("code-implementer"), "cargo test", true);
+    assert_eq!(w.spawn("code-reviewer").0, "allow");
+    assert_eq!(w.phase(), "review");
+    w.reviewer_starts(reviewer_id);
+}
+
+#[test]
+fn happy_path_with_every_gate_refused_on_the_way() {
+    let w = World::new(Some("cargo test"));
+    let ctx = w.prompt("/programmer add a greeting");
+    assert!(ctx.contains("phase `plan`"), "{ctx}");
+    assert_eq!(w.phase(), "plan");
+
+    // Plan phase: no code, no implementer, no non-read-only commands.
+    assert_denied(
+        w.write_file(Some("code-implementer"), "src/lib.rs"),
+        "phase.plan-writes-plans-only",
+    );
+    assert_denied(
+        w.write_file(None, "src/lib.rs"),
+        "phase.plan-writes-plans-only",
+    );
+    assert_denied(w.spawn("code-implementer"), "phase.plan-no-implementer");
+    assert_denied(
+        w.bash(Some("code-planner"), "cargo build"),
+        "role.read-only-commands",
+    );
+    assert_denied(
+        w.bash(Some("code-planner"), "mkdir x"),
+        "role.planner-writes-plans-only",
+    );
+    assert_eq!(w.bash(Some("code-planner"), "git log --oneline").0, "allow");
+    assert_denied(
+        w.write_file(Some("code-planner"), "notes.md"),
+        "role.planner-writes-plans-only",
+    );
+
+    // Approval before a plan exists changes nothing.
+    let ctx = w.prompt("approve");
+    assert!(ctx.contains("no plan"), "{ctx}");
+    assert_eq!(w.phase(), "plan");
+
+    // The planner writes the plan; the model cannot approve it itself.
+    assert_eq!(w.write_file(Some("code-planner"), PLAN).0, "ask");
+    assert_denied(
+        w.bash(None, "programmer-hook approve"),
+        "programmer-hook.control",
+    );
+    let (_, fake) = w
+        .send(json!({"hook_event_name": "UserPromptSubmit", "prompt": "approve", "source": "sdk"}));
+    assert_eq!(fake, json!({}), "a prompt not from the user is ignored");
+    assert_eq!(w.phase(), "plan");
+    let ctx = w.prompt("approve");
+    assert!(ctx.contains("approved"), "{ctx}");
+    assert_eq!(w.phase(), "implement");
+    assert!(w.status()["plan"].as_str().expect("plan").ends_with(PLAN));
+
+    // Implement: the plan is locked, nothing is committed.
+    assert_denied(
+        w.write_file(Some("code-implementer"), PLAN),
+        "phase.plan-locked",
+    );
+    assert_denied(
+        w.bash(None, "git commit -m wip"),
+        "phase.implement-no-commit",
+    );
+    assert_denied(
+        w.bash(Some("code-implementer"), "git add -A"),
+        "role.no-history-changes",
+    );
+    implement_round(&w, "r1");
+
+    // Review: the reviewer reads only.
+    assert_denied(
+        w.write_file(Some("code-reviewer"), "src/lib.rs"),
+        "role.no-write",
+    );
+    assert_denied(
+        w.bash(Some("code-reviewer"), "cargo build"),
+        "role.read-only-commands",
+    );
+    assert_denied(w.write_file(None, "src/other.rs"), "phase.review-no-write");
+    assert_eq!(w.bash(Some("code-reviewer"), "git diff HEAD").0, "allow");
+
+    // A final message without a verdict sends the reviewer back once.
+    let v = w.reviewer_says("r1", "Looks fine to me.", false);
+    assert_eq!(v["decision"], "block");
+    assert_eq!(w.phase(), "review");
+    // A verdict from another agent does not count.
+    w.reviewer_says("someone-else", "## Review\nStatus: APPROVE\n", false);
+    assert_eq!(w.phase(), "review");
+    w.reviewer_says(
+        "r1",
+        "## Review\nStatus: APPROVE\nFiles reviewed: 1\n",
+        false,
+    );
+    assert_eq!(w.phase(), "commit");
+    assert_eq!(w.status()["last_verdict"], "APPROVE");
+
+    // A stale verdict after the review changes nothing.
+    w.reviewer_says("r1", "Status: CHANGES_REQUESTED", false);
+    assert_eq!(w.phase(), "commit");
+
+    // Commit: only git add / git commit.
+    assert_denied(w.write_file(None, "src/late.rs"), "phase.commit-no-write");
+    assert_eq!(w.bash(None, "git add -A").0, "ask");
+    assert_eq!(
+        w.bash(None, "git commit -m 'feat: add a greeting'").0,
+        "ask"
+    );
+    w.bash_ran(None, "git commit -m 'feat: add a greeting'", true);
+    assert_eq!(w.phase(), "none");
+    let work = &w.project_file()["recentWork"];
+    assert_eq!(work.as_array().map(Vec::len), Some(1));
+    assert_eq!(work[0]["summary"], "feat: add a greeting");
+}
+
+#[test]
+fn review_loop_halts_and_continue_resumes() {
+    let w = World::new(Some("cargo test"));
+    w.prompt("/programmer quick fix the typo");
+    assert_eq!(w.phase(), "implement");
+    for round in 1..=3 {
+        let id = format!("r{round}");
+        implement_round(&w, &id);
+        w.reviewer_says(&id, "Status: CHANGES_REQUESTED", false);
+        assert_eq!(w.status()["round"], round);
+    }
+    assert_eq!(w.phase(), "halted");
+    assert_denied(w.bash(None, "cargo build"), "phase.halted");
+    assert_denied(
+        w.write_file(Some("code-implementer"), "src/lib.rs"),
+        "phase.halted",
+    );
+    assert_eq!(w.bash(None, "git status").0, "allow");
+    w.prompt("/programmer continue");
+    assert_eq!(w.phase(), "implement");
+    assert_eq!(w.status()["round"], 0);
+}
+
+#[test]
+fn autonomy_and_abort_are_the_users() {
+    let w = World::new(None);
+    w.prompt("/programmer quick tidy");
+    assert_eq!(w.bash(None, "npm install").0, "ask");
+    w.prompt("/programmer autonomy auto");
+    assert_eq!(w.bash(None, "npm install").0, "allow");
+    assert_eq!(
+        w.bash(None, "rm -rf ~").0,
+        "deny",
+        "Forbidden never relaxes"
+    );
+    assert_denied(
+        w.bash(None, "programmer-hook autonomy confirm"),
+        "programmer-hook.control",
+    );
+    w.prompt("/programmer autonomy confirm");
+    assert_eq!(w.bash(None, "npm install").0, "ask");
+    w.prompt("/programmer abort");
+    assert_eq!(w.phase(), "none");
+    // The user's own terminal can drive the same controls.
+    w.prompt("/programmer plan a change");
+    let out = w
+        .bin()
+        .args(["abort", "--session", &w.session])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert_eq!(w.phase(), "none");
+}
+
+#[test]
+fn expansion_of_the_same_prompt_counts_once() {
+    let w = World::new(None);
+    w.prompt("/programmer add a thing");
+    let (_, v) = w.send(json!({"hook_event_name": "UserPromptExpansion", "prompt": "/programmer add a thing", "command_name": "programmer"}));
+    assert_eq!(v, json!({}));
+    assert_eq!(w.phase(), "plan");
+}
+
+#[test]
+fn corrupt_session_file_is_kept_and_nothing_relaxes() {
+    let w = World::new(None);
+    w.prompt("/programmer add x");
+    let file = w.state().join("sessions/sess-1.json");
+    std::fs::write(&file, b"{ this is not json").expect("corrupt it");
+    let r = w.write_file(None, "src/a.rs");
+    assert_denied(r.clone(), "phase.halted");
+    assert!(r.1.contains("not valid JSON"), "{}", r.1);
+    let kept: Vec<_> = std::fs::read_dir(w.state().join("sessions"))
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        std::fs::read(kept[0].path()).expect("kept"),
+        b"{ this is not json"
+    );
+}
+
+#[test]
+fn concurrent_updates_lose_nothing() {
+    let w = World::new(None);
+    // 30 sessions in phase commit, each committing at once to the same project.
+    let n = 30;
+    for i in 0..n {
+        let s = json!({
+            "session": format!("c{i}"),
+            "workflow": {"phase": "commit", "project": "demo", "root": w.project, "request": "x"}
+        });
+        std::fs::create_dir_all(w.state().join("sessions")).expect("mkdir");
+        std::fs::write(w.state().join(format!("sessions/c{i}.json")), s.to_string())
+            .expect("write");
+    }
+    let bin = assert_cmd::cargo::cargo_bin("programmer-hook");
+    let children: Vec<_> = (0..n)
+        .map(|i| {
+            let ev = json!({
+                "session_id": format!("c{i}"), "cwd": w.project, "hook_event_name": "PostToolUse",
+                "tool_name": "Bash", "tool_input": {"command": format!("git commit -m 'change {i}'")},
+                "tool_response": {"stdout": ""}
+            });
+            let mut c = std::process::Command::new(&bin)
+                .arg("hook")
+                .env("HOME", w.home.path())
+                .env_remove("PROGRAMMER_STATE_DIR")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn");
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(ev.to_string().as_bytes()).expect("write");
+            c
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+    let work = w.project_file()["recentWork"]
+        .as_array()
+        .expect("array")
+        .len();
+    assert_eq!(work, 20, "30 commits, the last 20 kept");
+    // Many writes to one session at once: every one counted.
+    w.prompt("/programmer quick count");
+    let children: Vec<_> = (0..n)
+        .map(|i| {
+            let ev = json!({
+                "session_id": w.session, "cwd": w.project, "hook_event_name": "PostToolUse",
+                "tool_name": "Write", "tool_input": {"file_path": w.p(&format!("src/f{i}.rs")), "content": ""}
+            });
+            let mut c = std::process::Command::new(&bin)
+                .arg("hook")
+                .env("HOME", w.home.path())
+                .env_remove("PROGRAMMER_STATE_DIR")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn");
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(ev.to_string().as_bytes()).expect("write");
+            c
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+    let s: Value = serde_json::from_slice(
+        &std::fs::read(w.state().join("sessions/sess-1.json")).expect("read"),
+    )
+    .expect("valid JSON");
+    assert_eq!(s["workflow"]["changes"], n);
+}
+
+#[test]
+fn context_for_agents() {
+    let w = World::new(Some("cargo test"));
+    w.prompt("/programmer add y");
+    let (_, v) = w.send(
+        json!({"hook_event_name": "SubagentStart", "agent_type": "code-planner", "agent_id": "p1"}),
+    );
+    let ctx = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("context");
+    assert!(ctx.contains("Project `demo`"), "{ctx}");
+    assert!(ctx.contains("cargo test"), "{ctx}");
+    assert!(ctx.contains("phase `plan`"), "{ctx}");
+    assert!(ctx.contains("code-planner"), "{ctx}");
+    let (_, v) = w.send(json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    assert!(v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("ctx")
+        .contains("demo"));
+}
+
+#[test]
+fn add_project_rejects_unsafe_names_and_other_paths() {
+    let w = World::new(None);
+    let out = w
+        .bin()
+        .args(["add-project", "--name", "../evil"])
+        .arg("--path")
+        .arg(&w.project)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid project name"));
+    assert!(!w.state().join("evil.json").exists());
+    let other = w.home.path().join("other");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    let out = w
+        .bin()
+        .args(["add-project", "--name", "demo"])
+        .arg("--path")
+        .arg(&other)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+}
