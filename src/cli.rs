@@ -463,12 +463,13 @@ fn run_log(a: LogArgs) -> Result<()> {
         } else {
             writeln!(
                 out,
-                "{}  {:<5} {:<28} {:<10} {:<18} {}",
+                "{}  {:<5} {:<28} {:<10} {:<18} {:<9} {}",
                 e.time.get(..19).unwrap_or(&e.time),
                 e.decision,
                 e.rule,
                 e.tool,
                 e.agent,
+                e.phase.as_deref().unwrap_or("-"),
                 e.subject
             )?;
         }

@@ -106,13 +106,22 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
     };
 }
 
-/// Applies roles, phases, the review gate and autonomy to a gate decision. Returns extra
-/// context for the agent, if any.
-pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String> {
+/// What the workflow adds to a gate answer.
+#[derive(Debug, Default)]
+pub struct GateOutcome {
+    /// Context for the agent (e.g. a phase change).
+    pub context: Option<String>,
+    /// The workflow phase the call was judged in, when a workflow is active.
+    pub phase: Option<&'static str>,
+}
+
+/// Applies roles, phases, the review gate and autonomy to a gate decision.
+pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
+    let mut out = GateOutcome::default();
     // Forbidden already: nothing below could make it stricter, and its reason is the
     // most precise one.
     if decision.verdict.tier == Tier::Forbidden {
-        return None;
+        return out;
     }
     let role = role_of(event);
     let who = match (role, &event.agent_type) {
@@ -135,6 +144,7 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String>
             Some(w)
         }
     };
+    out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());
     let call = call_view(event, decision);
     if let Some(r) = workflow::restrict(&call, role, wf.as_ref()) {
         let phase_note = wf
@@ -152,7 +162,7 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String>
         if let Some(n) = note {
             decision.verdict.reason.push_str(&format!(". {n}"));
         }
-        return None;
+        return out;
     }
     let mut context = None;
     // Spawning the reviewer moves the workflow to review, behind the test gate.
@@ -180,7 +190,7 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String>
             if let Some(r) = gate {
                 let phase = format!("phase {}", w.phase.name());
                 refuse(decision, r, &phase);
-                return None;
+                return out;
             }
             let now = env.now.clone();
             let moved = state::update_session(env.state_dir(), &event.session_id, |s| {
@@ -206,7 +216,7 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String>
                         },
                         "phase implement",
                     );
-                    return None;
+                    return out;
                 }
             }
         }
@@ -222,7 +232,8 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> Option<String>
             decision.verdict.reason
         );
     }
-    context
+    out.context = context;
+    out
 }
 
 /// The answer to a non-gate event.

@@ -276,16 +276,16 @@ fn gate(event: &Event) -> Result<Answer> {
         max_rounds: policy.workflow.max_review_rounds,
     };
     let mut decision = decision;
-    let context = events::gate(&env, event, &mut decision);
+    let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
-    log_decision(&places, event, &decision);
+    log_decision(&places, event, &decision, outcome.phase);
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
     Ok(gate_answer(
         &event.name,
         decision.verdict.tier,
         &reason,
-        context.as_deref(),
+        outcome.context.as_deref(),
     ))
 }
 
@@ -316,7 +316,7 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
     None
 }
 
-fn log_decision(places: &Places, event: &Event, d: &Decision) {
+fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str>) {
     let entry = audit::Entry {
         time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         session: event.session_id.clone(),
@@ -327,7 +327,7 @@ fn log_decision(places: &Places, event: &Event, d: &Decision) {
         tier: d.verdict.tier.to_string(),
         rule: d.verdict.rule.clone(),
         subject: audit::subject(&subject_of(event)),
-        phase: None,
+        phase: phase.map(str::to_string),
     };
     // Best effort: the decision stands whether or not it is logged.
     let _ = audit::append(&places.state_dir, &entry);
