@@ -1,12 +1,18 @@
-//! Builds the default policy into the binary.
+//! Compiles the default policy into the binary.
 //!
-//! The files in `policy/` are TOML for people. Parsing TOML on every hook call would cost
-//! more than the rest of the decision, so here each file is checked to be valid TOML and
-//! converted to compact JSON (without the inline examples, which only `policy test` reads).
-//! The generated file lists every policy file with both forms.
+//! The files in `policy/` are TOML for people. The hook runs once per tool call, so parsing
+//! them at run time would cost more than the decision itself. Here each file is checked and
+//! turned into Rust statics (`policy::BuiltinFile`) whose text is borrowed from the binary:
+//! loading the defaults then allocates almost nothing. The TOML source is embedded too, for
+//! `policy test`, and a unit test checks that the statics equal what serde reads from it.
 
 use std::fmt::Write as _;
 use std::path::Path;
+
+use toml::Value;
+
+/// Each word of a list is preceded by this character (see `policy::List`).
+const SEP: char = '\u{2063}';
 
 fn main() {
     let dir = Path::new("policy");
@@ -17,20 +23,18 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
-    let mut out = String::from("/// `(file name, TOML source, compact JSON without examples)`\n");
-    out.push_str("pub const DEFAULT_POLICY: &[(&str, &str, &str)] = &[\n");
+    let mut out = String::from("pub static DEFAULT_FILES: &[BuiltinFile] = &[\n");
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = std::fs::read_to_string(f).expect("readable policy file");
-        let mut value: toml::Value =
+        let value: Value =
             toml::from_str(&text).unwrap_or_else(|e| panic!("{}: invalid TOML: {e}", f.display()));
-        strip_examples(&mut value);
-        let json = serde_json::to_string(&value).expect("JSON");
-        let abs = std::fs::canonicalize(f).expect("path");
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("policy");
+        let abs = std::fs::canonicalize(f).expect("path");
+        let code = file_code(&value).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         writeln!(
             out,
-            "    ({name:?}, include_str!({:?}), {json:?}),",
+            "    BuiltinFile {{ name: {name:?}, source: include_str!({:?}), {code} }},",
             abs.display().to_string()
         )
         .expect("write");
@@ -40,16 +44,217 @@ fn main() {
     std::fs::write(dest, out).expect("write generated policy");
 }
 
-fn strip_examples(v: &mut toml::Value) {
+type R<T> = Result<T, String>;
+
+fn table(v: &Value) -> R<&toml::map::Map<String, Value>> {
+    v.as_table().ok_or_else(|| "expected a table".to_string())
+}
+
+fn check_keys(t: &toml::map::Map<String, Value>, known: &[&str], what: &str) -> R<()> {
+    for k in t.keys() {
+        if !known.contains(&k.as_str()) {
+            return Err(format!("unknown key `{k}` in {what}"));
+        }
+    }
+    Ok(())
+}
+
+fn text(s: &str) -> String {
+    format!("Cow::Borrowed({s:?})")
+}
+
+fn opt_text(v: Option<&Value>) -> R<String> {
     match v {
-        toml::Value::Table(t) => {
-            t.remove("match");
-            t.remove("not_match");
-            for (_, x) in t.iter_mut() {
-                strip_examples(x);
+        None => Ok("None".into()),
+        Some(Value::String(s)) => Ok(format!("Some({})", text(s))),
+        Some(other) => Err(format!("expected a string, found {other:?}")),
+    }
+}
+
+fn list(v: Option<&Value>) -> R<String> {
+    let mut joined = String::new();
+    match v {
+        None => {}
+        Some(Value::String(s)) => {
+            joined.push(SEP);
+            joined.push_str(s);
+        }
+        Some(Value::Array(a)) => {
+            for x in a {
+                let w = x.as_str().ok_or_else(|| format!("expected strings, found {x:?}"))?;
+                if w.contains(SEP) {
+                    return Err(format!("list words may not contain U+2063: {w:?}"));
+                }
+                joined.push(SEP);
+                joined.push_str(w);
             }
         }
-        toml::Value::Array(a) => a.iter_mut().for_each(strip_examples),
-        _ => {}
+        Some(other) => return Err(format!("expected a list of strings, found {other:?}")),
     }
+    Ok(format!("List::from_static({joined:?})"))
+}
+
+fn enum_value(v: &Value, allowed: &[(&str, &str)]) -> R<String> {
+    let s = v.as_str().ok_or_else(|| format!("expected a string, found {v:?}"))?;
+    allowed
+        .iter()
+        .find(|(k, _)| *k == s)
+        .map(|(_, code)| code.to_string())
+        .ok_or_else(|| format!("unknown value {s:?}"))
+}
+
+const TIERS: &[(&str, &str)] = &[
+    ("safe", "Tier::Safe"),
+    ("confirm", "Tier::Confirm"),
+    ("forbidden", "Tier::Forbidden"),
+];
+const ACCESS: &[(&str, &str)] = &[("read", "AccessKind::Read"), ("write", "AccessKind::Write")];
+const CLASSES: &[(&str, &str)] = &[
+    ("protected", "PathClass::Protected"),
+    ("sensitive", "PathClass::Sensitive"),
+    ("system", "PathClass::System"),
+    ("broad", "PathClass::Broad"),
+    ("unknown", "PathClass::Unknown"),
+];
+
+const RULE_LISTS: &[&str] = &[
+    "tool", "command", "subcommand", "flags_any", "flags_none", "args_any", "args_none", "args_is",
+];
+const RULE_KEYS: &[&str] = &[
+    "id", "tier", "reason", "instead", "fallback", "disabled", "tool", "command", "subcommand",
+    "flags_any", "flags_none", "args_any", "args_none", "line_regex", "line_not_regex", "args_is",
+    "max_positional", "path_class", "access", "signal", "match", "not_match",
+];
+const EFFECT_LISTS: &[&str] = &[
+    "write_keys", "value_flags", "read_flags", "write_flags", "pattern_flags", "in_place_flags",
+];
+const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
+const KIND_LISTS: &[&str] = &[
+    "shells", "interpreters", "downloaders", "exec_env", "command_env", "git_safe_config",
+];
+
+fn rule_code(v: &Value) -> R<String> {
+    let t = table(v)?;
+    check_keys(t, RULE_KEYS, "a rule")?;
+    let id = t
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or("a rule has no string `id`")?;
+    let at = |e: String| format!("rule {id}: {e}");
+    let mut c = format!("Rule {{ id: {}, ", text(id));
+    let tier = match t.get("tier") {
+        Some(v) => enum_value(v, TIERS).map_err(at)?,
+        None => "Tier::Confirm".into(),
+    };
+    write!(c, "tier: {tier}, ").ok();
+    let reason = t.get("reason").and_then(Value::as_str).unwrap_or("");
+    write!(c, "reason: {}, ", text(reason)).ok();
+    for k in ["instead", "line_regex", "line_not_regex", "signal"] {
+        write!(c, "{k}: {}, ", opt_text(t.get(k)).map_err(at)?).ok();
+    }
+    for k in ["fallback", "disabled"] {
+        let b = match t.get(k) {
+            None => false,
+            Some(Value::Boolean(b)) => *b,
+            Some(other) => return Err(at(format!("`{k}` must be true or false, found {other:?}"))),
+        };
+        write!(c, "{k}: {b}, ").ok();
+    }
+    for k in RULE_LISTS {
+        write!(c, "{k}: {}, ", list(t.get(*k)).map_err(at)?).ok();
+    }
+    let max = match t.get("max_positional") {
+        None => "None".to_string(),
+        Some(Value::Integer(n)) if *n >= 0 => format!("Some({n})"),
+        Some(other) => return Err(at(format!("`max_positional` must be a count, found {other:?}"))),
+    };
+    write!(c, "max_positional: {max}, ").ok();
+    let classes = match t.get("path_class") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| enum_value(x, CLASSES))
+            .collect::<R<Vec<_>>>()
+            .map_err(at)?,
+        Some(other) => return Err(at(format!("`path_class` must be a list, found {other:?}"))),
+    };
+    write!(c, "path_class: Cow::Borrowed(&[{}]), ", classes.join(", ")).ok();
+    let access = match t.get("access") {
+        None => "None".to_string(),
+        Some(v) => format!("Some({})", enum_value(v, ACCESS).map_err(at)?),
+    };
+    write!(c, "access: {access}, ").ok();
+    // Inline examples stay in the TOML source, read only by `policy test`.
+    c.push_str("examples_match: Vec::new(), not_match: Vec::new() }");
+    Ok(c)
+}
+
+fn effects_code(v: &Value) -> R<String> {
+    let t = table(v)?;
+    let mut known = vec!["reads", "writes"];
+    known.extend_from_slice(EFFECT_LISTS);
+    check_keys(t, &known, "command effects")?;
+    let mut c = format!(
+        "Effects {{ reads: {}, writes: {}, ",
+        opt_text(t.get("reads"))?,
+        opt_text(t.get("writes"))?
+    );
+    for k in EFFECT_LISTS {
+        write!(c, "{k}: {}, ", list(t.get(*k))?).ok();
+    }
+    c.push('}');
+    Ok(c)
+}
+
+fn lists_code(ty: &str, v: Option<&Value>, keys: &[&str]) -> R<String> {
+    let empty = toml::map::Map::new();
+    let t = match v {
+        Some(v) => table(v)?,
+        None => &empty,
+    };
+    check_keys(t, keys, ty)?;
+    let mut c = format!("{ty} {{ ");
+    for k in keys {
+        write!(c, "{k}: {}, ", list(t.get(*k))?).ok();
+    }
+    c.push('}');
+    Ok(c)
+}
+
+fn file_code(v: &Value) -> R<String> {
+    let t = table(v)?;
+    check_keys(t, &["paths", "kinds", "commands", "workflow", "rule"], "a policy file")?;
+    let mut c = String::new();
+    write!(c, "paths: {}, ", lists_code("PathLists", t.get("paths"), PATH_LISTS)?).ok();
+    write!(c, "kinds: {}, ", lists_code("Kinds", t.get("kinds"), KIND_LISTS)?).ok();
+    c.push_str("commands: &[");
+    if let Some(cmds) = t.get("commands") {
+        for (name, e) in table(cmds)? {
+            write!(c, "({name:?}, {}), ", effects_code(e).map_err(|e| format!("commands.{name}: {e}"))?).ok();
+        }
+    }
+    c.push_str("], ");
+    let workflow = match t.get("workflow") {
+        None => "None".to_string(),
+        Some(w) => {
+            let w = table(w)?;
+            check_keys(w, &["max_review_rounds"], "workflow")?;
+            let n = w
+                .get("max_review_rounds")
+                .and_then(Value::as_integer)
+                .unwrap_or(3);
+            format!("Some(WorkflowSettings {{ max_review_rounds: {n} }})")
+        }
+    };
+    write!(c, "workflow: {workflow}, ").ok();
+    c.push_str("rules: &[");
+    if let Some(rules) = t.get("rule") {
+        let a = rules.as_array().ok_or("`rule` must be an array of tables")?;
+        for r in a {
+            c.push_str(&rule_code(r)?);
+            c.push_str(", ");
+        }
+    }
+    c.push(']');
+    Ok(c)
 }

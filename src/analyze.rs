@@ -913,7 +913,7 @@ impl<'a> Analyzer<'a> {
         let positional = positionals(&inv.args, &eff.value_flags);
         let cwd = inv.cwd.clone();
         let origin = inv.name.clone();
-        let has_flag = |flags: &[String]| {
+        let has_flag = |flags: &crate::policy::List| {
             inv.args.iter().any(|a| {
                 flags
                     .iter()
@@ -925,7 +925,7 @@ impl<'a> Analyzer<'a> {
             let spec = if spec == "after-first" && has_flag(&eff.pattern_flags) {
                 "all"
             } else {
-                spec.as_str()
+                spec.as_ref()
             };
             for w in select(&positional, spec) {
                 self.access(AccessKind::Read, w, cwd.as_deref(), &origin);
@@ -941,7 +941,7 @@ impl<'a> Analyzer<'a> {
         }
         for (i, a) in inv.args.iter().enumerate() {
             for k in &eff.write_keys {
-                if let Some(v) = a.text.strip_prefix(k.as_str()) {
+                if let Some(v) = a.text.strip_prefix(k) {
                     let w = Word {
                         text: v.to_string(),
                         literal: a.literal,
@@ -1154,7 +1154,7 @@ fn is_env_name(s: &str) -> bool {
 }
 
 /// Positional arguments: not options, not values of `value_flags`, all words after `--`.
-pub fn positionals<'w>(args: &'w [Word], value_flags: &[String]) -> Vec<&'w Word> {
+pub fn positionals<'w>(args: &'w [Word], value_flags: &crate::policy::List) -> Vec<&'w Word> {
     let mut out = Vec::new();
     let mut i = 0;
     let mut after_dashdash = false;

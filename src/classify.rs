@@ -236,11 +236,12 @@ impl<'a> Matcher<'a> {
         if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
             return false;
         }
-        let value_flags: &[String] = self
+        let empty = crate::policy::List::default();
+        let value_flags = self
             .policy()
             .effects(&inv.name)
-            .map(|e| e.value_flags.as_slice())
-            .unwrap_or(&[]);
+            .map(|e| &e.value_flags)
+            .unwrap_or(&empty);
         let pos = positionals(&inv.args, value_flags);
         if !r.subcommand.is_empty() {
             let ok = r.subcommand.iter().any(|s| {
@@ -350,8 +351,8 @@ impl<'a> Matcher<'a> {
         };
         let mut matched = self.matched.borrow_mut();
         for r in &applied {
-            if !matched.contains(&r.id) {
-                matched.push(r.id.clone());
+            if !matched.iter().any(|m| *m == r.id) {
+                matched.push(r.id.to_string());
             }
         }
         let mut best: Option<&Rule> = None;
@@ -362,9 +363,9 @@ impl<'a> Matcher<'a> {
         }
         best.map(|r| Verdict {
             tier: r.tier,
-            rule: r.id.clone(),
-            reason: r.reason.clone(),
-            instead: r.instead.clone(),
+            rule: r.id.to_string(),
+            reason: r.reason.to_string(),
+            instead: r.instead.as_deref().map(str::to_string),
             subject: subject.to_string(),
         })
     }
@@ -373,7 +374,7 @@ impl<'a> Matcher<'a> {
     pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
         let places = self.ctx.places;
         let lists = &self.policy().paths;
-        let any = |patterns: &[String]| {
+        let any = |patterns: &crate::policy::List| {
             patterns.iter().any(|pat| {
                 paths::expand_pattern(pat, places)
                     .is_some_and(|pat| p.forms().any(|f| paths::glob_match(&pat, f)))

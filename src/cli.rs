@@ -389,11 +389,11 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
     match file {
         None => {
             let policy = Policy::builtin()?;
-            for (name, toml_src, _) in policy::DEFAULT_POLICY {
-                let f = policy::parse_file(toml_src, Path::new(name))?;
+            for b in policy::DEFAULT_FILES {
+                let f = policy::parse_file(b.source, Path::new(b.name))?;
                 let (n, fails) = examples::check(&policy, &f.rules);
                 total += n;
-                failures.extend(fails.into_iter().map(|x| (name.to_string(), x)));
+                failures.extend(fails.into_iter().map(|x| (b.name.to_string(), x)));
             }
         }
         Some(path) => {
@@ -402,7 +402,6 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
             let f = policy::parse_file(&text, path)?;
             let mut policy = Policy::builtin()?;
             policy.merge(f.clone(), Layer::User, &path.display().to_string())?;
-            policy.index();
             let (n, fails) = examples::check(&policy, &f.rules);
             total += n;
             failures.extend(fails.into_iter().map(|x| (path.display().to_string(), x)));

@@ -71,14 +71,14 @@ pub fn check(policy: &Policy, rules: &[Rule]) -> (usize, Vec<Failure>) {
         for ex in &r.examples_match {
             count += 1;
             let fail = |problem: String| Failure {
-                rule: r.id.clone(),
+                rule: r.id.to_string(),
                 example: ex.clone(),
                 problem,
             };
             match run_example(policy, ex) {
                 Err(e) => failures.push(fail(format!("could not be classified: {e}"))),
                 Ok(d) => {
-                    if !d.matched.contains(&r.id) {
+                    if !d.matched.iter().any(|m| *m == r.id) {
                         failures.push(fail(format!(
                             "should match but does not (decided {} by {}; rules that applied: {})",
                             d.verdict.tier,
@@ -103,12 +103,12 @@ pub fn check(policy: &Policy, rules: &[Rule]) -> (usize, Vec<Failure>) {
             count += 1;
             match run_example(policy, ex) {
                 Err(e) => failures.push(Failure {
-                    rule: r.id.clone(),
+                    rule: r.id.to_string(),
                     example: ex.clone(),
                     problem: format!("could not be classified: {e}"),
                 }),
-                Ok(d) if d.matched.contains(&r.id) => failures.push(Failure {
-                    rule: r.id.clone(),
+                Ok(d) if d.matched.iter().any(|m| *m == r.id) => failures.push(Failure {
+                    rule: r.id.to_string(),
                     example: ex.clone(),
                     problem: format!(
                         "should not match but does (decided {} by {})",

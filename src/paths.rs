@@ -259,7 +259,7 @@ pub fn component_match(pat: &str, s: &str) -> bool {
 /// Whether `path` is `/`, the home folder or one of its ancestors, the working directory
 /// or one of its ancestors, a listed system folder, or a top-level folder; or the contents
 /// (`/*`) of any of these.
-pub fn is_broad(r: &Resolved, cwd: Option<&Path>, home: &Path, system: &[String]) -> bool {
+pub fn is_broad(r: &Resolved, cwd: Option<&Path>, home: &Path, system: &crate::policy::List) -> bool {
     if r.lexical.is_none() {
         return dynamic_is_broad(&r.raw);
     }
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn broad_paths() {
         let cwd = Path::new("/home/u/p");
-        let system = vec!["/usr".to_string(), "/usr/lib".to_string()];
+        let system: crate::policy::List = ["/usr", "/usr/lib"].into_iter().collect();
         let cases: &[(&str, bool, bool)] = &[
             ("/", true, true),
             ("/*", false, true),
