@@ -81,7 +81,9 @@ fn list(v: Option<&Value>) -> R<String> {
         }
         Some(Value::Array(a)) => {
             for x in a {
-                let w = x.as_str().ok_or_else(|| format!("expected strings, found {x:?}"))?;
+                let w = x
+                    .as_str()
+                    .ok_or_else(|| format!("expected strings, found {x:?}"))?;
                 if w.contains(SEP) {
                     return Err(format!("list words may not contain U+2063: {w:?}"));
                 }
@@ -95,7 +97,9 @@ fn list(v: Option<&Value>) -> R<String> {
 }
 
 fn enum_value(v: &Value, allowed: &[(&str, &str)]) -> R<String> {
-    let s = v.as_str().ok_or_else(|| format!("expected a string, found {v:?}"))?;
+    let s = v
+        .as_str()
+        .ok_or_else(|| format!("expected a string, found {v:?}"))?;
     allowed
         .iter()
         .find(|(k, _)| *k == s)
@@ -118,19 +122,55 @@ const CLASSES: &[(&str, &str)] = &[
 ];
 
 const RULE_LISTS: &[&str] = &[
-    "tool", "command", "subcommand", "flags_any", "flags_none", "args_any", "args_none", "args_is",
+    "tool",
+    "command",
+    "subcommand",
+    "flags_any",
+    "flags_none",
+    "args_any",
+    "args_none",
+    "args_is",
 ];
 const RULE_KEYS: &[&str] = &[
-    "id", "tier", "reason", "instead", "fallback", "disabled", "tool", "command", "subcommand",
-    "flags_any", "flags_none", "args_any", "args_none", "line_regex", "line_not_regex", "args_is",
-    "max_positional", "path_class", "access", "signal", "match", "not_match",
+    "id",
+    "tier",
+    "reason",
+    "instead",
+    "fallback",
+    "disabled",
+    "tool",
+    "command",
+    "subcommand",
+    "flags_any",
+    "flags_none",
+    "args_any",
+    "args_none",
+    "line_regex",
+    "line_not_regex",
+    "args_is",
+    "max_positional",
+    "path_class",
+    "access",
+    "signal",
+    "match",
+    "not_match",
 ];
 const EFFECT_LISTS: &[&str] = &[
-    "write_keys", "value_flags", "read_flags", "write_flags", "pattern_flags", "in_place_flags",
+    "write_keys",
+    "value_flags",
+    "read_flags",
+    "write_flags",
+    "pattern_flags",
+    "in_place_flags",
 ];
 const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
 const KIND_LISTS: &[&str] = &[
-    "shells", "interpreters", "downloaders", "exec_env", "command_env", "git_safe_config",
+    "shells",
+    "interpreters",
+    "downloaders",
+    "exec_env",
+    "command_env",
+    "git_safe_config",
 ];
 
 fn rule_code(v: &Value) -> R<String> {
@@ -166,7 +206,11 @@ fn rule_code(v: &Value) -> R<String> {
     let max = match t.get("max_positional") {
         None => "None".to_string(),
         Some(Value::Integer(n)) if *n >= 0 => format!("Some({n})"),
-        Some(other) => return Err(at(format!("`max_positional` must be a count, found {other:?}"))),
+        Some(other) => {
+            return Err(at(format!(
+                "`max_positional` must be a count, found {other:?}"
+            )))
+        }
     };
     write!(c, "max_positional: {max}, ").ok();
     let classes = match t.get("path_class") {
@@ -223,14 +267,33 @@ fn lists_code(ty: &str, v: Option<&Value>, keys: &[&str]) -> R<String> {
 
 fn file_code(v: &Value) -> R<String> {
     let t = table(v)?;
-    check_keys(t, &["paths", "kinds", "commands", "workflow", "rule"], "a policy file")?;
+    check_keys(
+        t,
+        &["paths", "kinds", "commands", "workflow", "rule"],
+        "a policy file",
+    )?;
     let mut c = String::new();
-    write!(c, "paths: {}, ", lists_code("PathLists", t.get("paths"), PATH_LISTS)?).ok();
-    write!(c, "kinds: {}, ", lists_code("Kinds", t.get("kinds"), KIND_LISTS)?).ok();
+    write!(
+        c,
+        "paths: {}, ",
+        lists_code("PathLists", t.get("paths"), PATH_LISTS)?
+    )
+    .ok();
+    write!(
+        c,
+        "kinds: {}, ",
+        lists_code("Kinds", t.get("kinds"), KIND_LISTS)?
+    )
+    .ok();
     c.push_str("commands: &[");
     if let Some(cmds) = t.get("commands") {
         for (name, e) in table(cmds)? {
-            write!(c, "({name:?}, {}), ", effects_code(e).map_err(|e| format!("commands.{name}: {e}"))?).ok();
+            write!(
+                c,
+                "({name:?}, {}), ",
+                effects_code(e).map_err(|e| format!("commands.{name}: {e}"))?
+            )
+            .ok();
         }
     }
     c.push_str("], ");
@@ -249,7 +312,9 @@ fn file_code(v: &Value) -> R<String> {
     write!(c, "workflow: {workflow}, ").ok();
     c.push_str("rules: &[");
     if let Some(rules) = t.get("rule") {
-        let a = rules.as_array().ok_or("`rule` must be an array of tables")?;
+        let a = rules
+            .as_array()
+            .ok_or("`rule` must be an array of tables")?;
         for r in a {
             c.push_str(&rule_code(r)?);
             c.push_str(", ");

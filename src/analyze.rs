@@ -950,7 +950,7 @@ impl<'a> Analyzer<'a> {
                 }
             }
             for f in &eff.read_flags {
-                if &a.text == f {
+                if a.text == f {
                     if let Some(v) = inv.args.get(i + 1) {
                         self.access(AccessKind::Read, v, cwd.as_deref(), &origin);
                     }
@@ -963,7 +963,7 @@ impl<'a> Analyzer<'a> {
                 }
             }
             for f in &eff.write_flags {
-                if &a.text == f {
+                if a.text == f {
                     if let Some(v) = inv.args.get(i + 1) {
                         self.access(AccessKind::Write, v, cwd.as_deref(), &origin);
                     }

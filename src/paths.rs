@@ -259,7 +259,12 @@ pub fn component_match(pat: &str, s: &str) -> bool {
 /// Whether `path` is `/`, the home folder or one of its ancestors, the working directory
 /// or one of its ancestors, a listed system folder, or a top-level folder; or the contents
 /// (`/*`) of any of these.
-pub fn is_broad(r: &Resolved, cwd: Option<&Path>, home: &Path, system: &crate::policy::List) -> bool {
+pub fn is_broad(
+    r: &Resolved,
+    cwd: Option<&Path>,
+    home: &Path,
+    system: &crate::policy::List,
+) -> bool {
     if r.lexical.is_none() {
         return dynamic_is_broad(&r.raw);
     }

@@ -115,7 +115,9 @@ impl<'de> Deserialize<'de> for List {
                 let mut l = List::default();
                 while let Some(w) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
                     if w.contains(SEP) {
-                        return Err(serde::de::Error::custom("list words may not contain U+2063"));
+                        return Err(serde::de::Error::custom(
+                            "list words may not contain U+2063",
+                        ));
                     }
                     l.push(&w);
                 }
