@@ -171,7 +171,11 @@ fn follow_links(p: &str, fs: &dyn Fs) -> Option<String> {
 
 /// Expands the placeholders a path pattern may use: `~`, `{home}`, `{state}`, `{config}`,
 /// `{binary}`. Returns `None` when the pattern names a place that is not known.
-pub fn expand_pattern(pattern: &str, places: &Places) -> Option<String> {
+pub fn expand_pattern<'a>(pattern: &'a str, places: &Places) -> Option<std::borrow::Cow<'a, str>> {
+    // Most patterns name no place: no copy for them.
+    if !pattern.starts_with('~') && !pattern.contains('{') {
+        return Some(std::borrow::Cow::Borrowed(pattern));
+    }
     let home = places.home.to_string_lossy();
     let mut p = if pattern == "~" {
         home.to_string()
@@ -184,11 +188,11 @@ pub fn expand_pattern(pattern: &str, places: &Places) -> Option<String> {
         let b = places.binary.as_ref()?;
         p = p.replace("{binary}", &b.to_string_lossy());
     }
-    Some(
+    Some(std::borrow::Cow::Owned(
         p.replace("{home}", &home)
             .replace("{state}", &places.state_dir.to_string_lossy())
             .replace("{config}", &places.config_dir.to_string_lossy()),
-    )
+    ))
 }
 
 /// Glob matching for paths: `**` matches any number of whole components (including none),
