@@ -179,8 +179,14 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
                 Some((_, Err(e))) => Err(e.clone()),
                 None => Ok(None),
             };
+            let plan_now = w
+                .plan
+                .as_ref()
+                .and_then(|p| std::fs::read(&p.path).ok())
+                .map(|b| workflow::fingerprint(&b));
             let gate = match &test {
-                Ok(t) => workflow::review_gate(w, t.as_deref()),
+                Ok(t) => workflow::plan_gate(w, plan_now.as_deref())
+                    .or_else(|| workflow::review_gate(w, t.as_deref())),
                 Err(e) => Some(Refusal {
                     rule: "gate.project-unreadable",
                     reason: format!("the review cannot be gated on the project's tests: {e}"),

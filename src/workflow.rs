@@ -744,6 +744,26 @@ pub fn review_gate(w: &Workflow, test_command: Option<&str>) -> Option<Refusal> 
     })
 }
 
+/// The approved plan must be the file that was approved: `current` is the fingerprint of
+/// the plan file now (`None` when it cannot be read).
+pub fn plan_gate(w: &Workflow, current: Option<&str>) -> Option<Refusal> {
+    let plan = w.plan.as_ref()?;
+    let approved = plan.fingerprint.as_deref()?;
+    if current == Some(approved) {
+        return None;
+    }
+    Some(Refusal {
+        rule: "gate.plan-changed",
+        reason: format!(
+            "the approved plan {} has changed (or is gone) since the user approved it",
+            plan.path
+        ),
+        instead:
+            "restore the plan as approved, or ask the user to `/programmer abort` and plan again"
+                .into(),
+    })
+}
+
 /// A stable content fingerprint (FNV-1a 64 and length); used to notice any change to an
 /// approved plan, not as a cryptographic hash.
 pub fn fingerprint(bytes: &[u8]) -> String {
@@ -1053,6 +1073,19 @@ mod tests {
             let got = restrict(&call, role, Some(&w)).map(|r| r.rule);
             assert_eq!(got, want, "{name}");
         }
+    }
+
+    #[test]
+    fn plan_must_stay_as_approved() {
+        let mut w = wf(Phase::Implement);
+        assert!(plan_gate(&w, None).is_none(), "quick mode has no plan");
+        w.plan = Some(Plan {
+            path: "/p/docs/plans/2026-01-01-x.md".into(),
+            fingerprint: Some("a".into()),
+        });
+        assert!(plan_gate(&w, Some("a")).is_none());
+        assert!(plan_gate(&w, Some("b")).is_some());
+        assert!(plan_gate(&w, None).is_some());
     }
 
     #[test]
