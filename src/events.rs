@@ -121,6 +121,13 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     // Forbidden already: nothing below could make it stricter, and its reason is the
     // most precise one.
     if decision.verdict.tier == Tier::Forbidden {
+        if !event.session_id.is_empty() {
+            out.phase = state::load_session(env.state_dir(), &event.session_id)
+                .ok()
+                .and_then(|s| s.workflow)
+                .filter(|w| w.active())
+                .map(|w| w.phase.name());
+        }
         return out;
     }
     let role = role_of(event);
@@ -288,7 +295,7 @@ fn session_context(env: &Env, event: &Event, role: Option<&Role>) -> String {
             .and_then(|t| roles::role_of(Some(t)))
     });
     if let Some(r) = role {
-        parts.push(format!("Your role is {}: you {}. The hook refuses anything beyond that, so do not retry a refused call.", r.name, r.limits));
+        parts.push(format!("Your role is {}, which {}. The hook refuses anything beyond that, so do not retry a refused call.", r.name, r.limits));
     }
     parts.join("\n")
 }

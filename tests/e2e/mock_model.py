@@ -39,6 +39,9 @@ TURN is one of
      "tool_uses": [{"name": "Bash", "input": {...}, "id": "optional"}]}
 A tool_use without "id" gets "toolu_mock_<thread>_<turn>_<k>"; with "id": X
 it gets "toolu_X" (unless X already starts with "toolu_").
+A turn may also hold "wait_for": "/abs/path": the request is logged at once,
+but the answer is sent only when that file exists (at most 60 s later), so a
+test can change the world at a known point of a run.
 
 Log file (JSONL, one object per line, appended in arrival order):
     {"type": "request", "seq", "method", "path", "kind": "messages" |
@@ -316,6 +319,7 @@ class Handler(BaseHTTPRequestHandler):
             }
         )
         msg_id = "msg_mock_%d" % seq
+        turn = {}
         if not tools:
             blocks = [{"type": "text", "text": SCENARIO.get("side_text", "Mock reply")}]
             stop = "end_turn"
@@ -362,6 +366,11 @@ class Handler(BaseHTTPRequestHandler):
                 "exhausted": bool(turn.get("exhausted")),
             }
         log(entry)
+        wait_for = turn.get("wait_for") if tools else None
+        if wait_for:
+            deadline = time.monotonic() + 60
+            while not os.path.exists(wait_for) and time.monotonic() < deadline:
+                time.sleep(0.01)
         if stream:
             return self._send(200, sse_body(model, msg_id, blocks, stop), "text/event-stream")
         return self._send(
