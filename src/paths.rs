@@ -270,6 +270,13 @@ pub fn is_broad(
     system: &crate::policy::List,
 ) -> bool {
     if r.lexical.is_none() {
+        // Relative to a working folder that is not known: `.`, `..` or `*` there could be
+        // anything, so they count as broad.
+        if cwd.is_none() && !has_unknown_expansion(&r.raw, false) && !r.raw.starts_with('/') {
+            let at = normalize(&Path::new("/unknown-cwd/x").join(&r.raw));
+            let at = strip_contents_glob(&at);
+            return !at.starts_with("/unknown-cwd/x/");
+        }
         return dynamic_is_broad(&r.raw);
     }
     r.forms().any(|p| {
@@ -372,6 +379,27 @@ mod tests {
         ];
         for (p, s, want) in cases {
             assert_eq!(glob_match(p, s), *want, "{p} {s}");
+        }
+    }
+
+    #[test]
+    fn broad_without_a_working_folder() {
+        let system = crate::policy::List::default();
+        let cases: &[(&str, bool)] = &[
+            (".", true),
+            ("..", true),
+            ("*", true),
+            ("./", true),
+            ("build", false),
+            ("a/b", false),
+        ];
+        for (raw, want) in cases {
+            let r = resolve(raw, !raw.contains('*'), None, &places(), &NoFs);
+            assert_eq!(
+                is_broad(&r, None, Path::new("/home/u"), &system),
+                *want,
+                "{raw}"
+            );
         }
     }
 

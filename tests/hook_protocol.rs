@@ -249,3 +249,20 @@ fn pre_skill_shell_command() {
     );
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
 }
+
+#[test]
+fn without_a_working_folder_relative_broad_paths_stay_forbidden() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for cmd in ["rm -rf .", "rm -rf *", "rm -rf .."] {
+        let input = json!({
+            "session_id": "s", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": cmd}
+        });
+        let (code, v, _) = hook(input.to_string().as_bytes(), home.path());
+        assert_eq!(code, 0);
+        assert_eq!(
+            v["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{cmd}"
+        );
+    }
+}
