@@ -579,22 +579,10 @@ fn run_control(a: SessionArg, c: Control) -> Result<i32> {
     let before = state::load_session(&places.state_dir, &id)?;
     let phase_before = before.workflow.as_ref().map(|w| w.phase);
     let message = state::update_session(&places.state_dir, &id, |s| {
-        let fp = s
-            .workflow
-            .as_ref()
-            .and_then(|w| w.plan.as_ref())
-            .and_then(|p| std::fs::read(&p.path).ok())
-            .map(|b| workflow::fingerprint(&b));
-        let o = workflow::apply_command(
-            s.workflow.clone(),
-            &cmd,
-            |r, q| Workflow::new(r, q, None, "", &now),
-            fp,
-            max,
-            &now,
-        );
-        s.workflow = o.workflow;
-        o.message
+        crate::events::apply_to_session(s, &cmd, max, &now, |r, q| {
+            Workflow::new(r, q, None, "", &now)
+        })
+        .message
     })?;
     println!(
         "session {id}: {}",

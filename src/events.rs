@@ -339,22 +339,9 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
         }
         s.last_prompt = (!is_expansion).then(|| key.clone());
         s.session = event.session_id.clone();
-        let fp = s
-            .workflow
-            .as_ref()
-            .and_then(|w| w.plan.as_ref())
-            .and_then(|p| std::fs::read(&p.path).ok())
-            .map(|b| workflow::fingerprint(&b));
-        let o = workflow::apply_command(
-            s.workflow.clone(),
-            &cmd,
-            |req, quick| Workflow::new(req, quick, project_name.clone(), &root, &now),
-            fp,
-            max_rounds,
-            &now,
-        );
-        s.workflow = o.workflow.clone();
-        Some(o)
+        Some(apply_to_session(s, &cmd, max_rounds, &now, |req, quick| {
+            Workflow::new(req, quick, project_name.clone(), &root, &now)
+        }))
     })?;
     let Some(outcome) = outcome else {
         return Ok(json!({}));
@@ -369,6 +356,26 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
         "systemMessage": message,
         "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": message},
     }))
+}
+
+/// Applies a user's command to a session (read under its lock): the plan's fingerprint is
+/// taken from the file as it is now, for `approve`.
+pub fn apply_to_session(
+    s: &mut SessionFile,
+    cmd: &Command,
+    max_rounds: u32,
+    now: &str,
+    start: impl FnOnce(&str, bool) -> Workflow,
+) -> workflow::Outcome {
+    let fp = s
+        .workflow
+        .as_ref()
+        .and_then(|w| w.plan.as_ref())
+        .and_then(|p| std::fs::read(&p.path).ok())
+        .map(|b| workflow::fingerprint(&b));
+    let o = workflow::apply_command(s.workflow.clone(), cmd, start, fp, max_rounds, now);
+    s.workflow = o.workflow.clone();
+    o
 }
 
 fn subagent_start(env: &Env, event: &Event) -> Result<Value> {

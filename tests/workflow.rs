@@ -411,6 +411,35 @@ fn corrupt_session_file_is_kept_and_nothing_relaxes() {
     );
 }
 
+/// Runs one hook process per event, all at once, and waits for every one to succeed.
+fn run_at_once(w: &World, events: Vec<Value>) {
+    use std::io::Write;
+    let bin = assert_cmd::cargo::cargo_bin("programmer-hook");
+    let children: Vec<_> = events
+        .into_iter()
+        .map(|ev| {
+            let mut c = std::process::Command::new(&bin)
+                .arg("hook")
+                .env("HOME", w.home.path())
+                .env_remove("PROGRAMMER_STATE_DIR")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn");
+            c.stdin
+                .take()
+                .expect("stdin")
+                .write_all(ev.to_string().as_bytes())
+                .expect("write");
+            c
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+}
+
 #[test]
 fn concurrent_updates_lose_nothing() {
     let w = World::new(None);
@@ -425,31 +454,16 @@ fn concurrent_updates_lose_nothing() {
         std::fs::write(w.state().join(format!("sessions/c{i}.json")), s.to_string())
             .expect("write");
     }
-    let bin = assert_cmd::cargo::cargo_bin("programmer-hook");
-    let children: Vec<_> = (0..n)
+    let commits = (0..n)
         .map(|i| {
-            let ev = json!({
+            json!({
                 "session_id": format!("c{i}"), "cwd": w.project, "hook_event_name": "PostToolUse",
                 "tool_name": "Bash", "tool_input": {"command": format!("git commit -m 'change {i}'")},
                 "tool_response": {"stdout": ""}
-            });
-            let mut c = std::process::Command::new(&bin)
-                .arg("hook")
-                .env("HOME", w.home.path())
-                .env_remove("PROGRAMMER_STATE_DIR")
-                .env_remove("CLAUDE_CONFIG_DIR")
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .expect("spawn");
-            use std::io::Write;
-            c.stdin.take().expect("stdin").write_all(ev.to_string().as_bytes()).expect("write");
-            c
+            })
         })
         .collect();
-    for mut c in children {
-        assert!(c.wait().expect("wait").success());
-    }
+    run_at_once(&w, commits);
     let work = w.project_file()["recentWork"]
         .as_array()
         .expect("array")
@@ -457,29 +471,15 @@ fn concurrent_updates_lose_nothing() {
     assert_eq!(work, 20, "30 commits, the last 20 kept");
     // Many writes to one session at once: every one counted.
     w.prompt("/programmer quick count");
-    let children: Vec<_> = (0..n)
+    let writes = (0..n)
         .map(|i| {
-            let ev = json!({
+            json!({
                 "session_id": w.session, "cwd": w.project, "hook_event_name": "PostToolUse",
                 "tool_name": "Write", "tool_input": {"file_path": w.p(&format!("src/f{i}.rs")), "content": ""}
-            });
-            let mut c = std::process::Command::new(&bin)
-                .arg("hook")
-                .env("HOME", w.home.path())
-                .env_remove("PROGRAMMER_STATE_DIR")
-                .env_remove("CLAUDE_CONFIG_DIR")
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .expect("spawn");
-            use std::io::Write;
-            c.stdin.take().expect("stdin").write_all(ev.to_string().as_bytes()).expect("write");
-            c
+            })
         })
         .collect();
-    for mut c in children {
-        assert!(c.wait().expect("wait").success());
-    }
+    run_at_once(&w, writes);
     let s: Value = serde_json::from_slice(
         &std::fs::read(w.state().join("sessions/sess-1.json")).expect("read"),
     )
