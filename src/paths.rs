@@ -199,6 +199,11 @@ pub fn expand_pattern<'a>(pattern: &'a str, places: &Places) -> Option<std::borr
 /// `*` any run of characters within one component, `?` one character. Patterns that do not
 /// start with `/` match at any depth (as if prefixed with `**/`).
 pub fn glob_match(pattern: &str, path: &str) -> bool {
+    // The common case, a bare name such as `.env` or `*.pem`: only the last component.
+    if !pattern.contains('/') {
+        let base = path.rsplit('/').next().unwrap_or(path);
+        return component_match(pattern, base);
+    }
     let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
     let pth: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     if pattern.starts_with('/') {
@@ -235,26 +240,36 @@ fn match_components(pat: &[&str], path: &[&str]) -> bool {
 
 /// `*` and `?` within one path component (or one shell word).
 pub fn component_match(pat: &str, s: &str) -> bool {
+    if pat.is_ascii() && s.is_ascii() {
+        return wildcard(pat.as_bytes(), s.as_bytes());
+    }
     let p: Vec<char> = pat.chars().collect();
     let t: Vec<char> = s.chars().collect();
+    wildcard(&p, &t)
+}
+
+/// `*` and `?` matching over any sequence of units, iterative with one backtrack point.
+fn wildcard<T: Copy + PartialEq + From<u8>>(p: &[T], t: &[T]) -> bool {
+    let star = T::from(b'*');
+    let any = T::from(b'?');
     let (mut i, mut j) = (0usize, 0usize);
-    let mut star: Option<(usize, usize)> = None;
+    let mut back: Option<(usize, usize)> = None;
     while j < t.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == t[j]) && p[i] != '*' {
+        if i < p.len() && (p[i] == any || p[i] == t[j]) && p[i] != star {
             i += 1;
             j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some((i, j));
+        } else if i < p.len() && p[i] == star {
+            back = Some((i, j));
             i += 1;
-        } else if let Some((si, sj)) = star {
+        } else if let Some((si, sj)) = back {
             i = si + 1;
             j = sj + 1;
-            star = Some((si, sj + 1));
+            back = Some((si, sj + 1));
         } else {
             return false;
         }
     }
-    while i < p.len() && p[i] == '*' {
+    while i < p.len() && p[i] == star {
         i += 1;
     }
     i == p.len()
