@@ -191,6 +191,13 @@ pub struct LogArgs {
 
 /// Runs the CLI and returns the exit status.
 pub fn run() -> i32 {
+    // `programmer-hook hook` runs before every tool call: skip building the whole CLI.
+    let mut args = std::env::args_os().skip(1);
+    if let (Some(first), None) = (args.next(), args.next()) {
+        if first == "hook" {
+            return run_hook();
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -264,7 +271,7 @@ fn run_policy(cmd: PolicyCmd) -> Result<i32> {
                 kinds: p.kinds.clone(),
                 commands: p.commands.clone(),
                 workflow: Some(p.workflow.clone()),
-                rules: p.rules.clone(),
+                rules: p.rules.iter().map(|r| r.clone().into_owned()).collect(),
             };
             println!("{}", serde_json::to_string_pretty(&file)?);
             Ok(0)

@@ -425,7 +425,8 @@ pub struct Policy {
     pub kinds: Kinds,
     pub commands: BTreeMap<Text, Effects>,
     pub workflow: WorkflowSettings,
-    pub rules: Vec<Rule>,
+    /// The rules in force: the built-in ones borrowed from the binary, others owned.
+    pub rules: Vec<Cow<'static, Rule>>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
 }
@@ -435,7 +436,7 @@ impl Policy {
     pub fn builtin() -> Result<Policy> {
         let mut p = Policy::default();
         for f in DEFAULT_FILES {
-            p.rules.extend(f.rules.iter().cloned());
+            p.rules.extend(f.rules.iter().map(Cow::Borrowed));
             p.paths.extend(&f.paths);
             p.kinds.extend(&f.kinds);
             for (name, e) in f.commands {
@@ -527,10 +528,10 @@ impl Policy {
                 if r.disabled {
                     self.rules.remove(pos);
                 } else {
-                    self.rules[pos] = r;
+                    self.rules[pos] = Cow::Owned(r);
                 }
             } else if !r.disabled {
-                self.rules.push(r);
+                self.rules.push(Cow::Owned(r));
             }
         }
         self.paths.extend(&file.paths);
@@ -546,11 +547,15 @@ impl Policy {
     pub fn command_rules<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Rule> + 'a {
         self.rules
             .iter()
+            .map(|r| &**r)
             .filter(move |r| r.command.iter().any(|c| c == name || c == "*"))
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
-        self.rules.iter().filter(move |r| r.kind() == Some(kind))
+        self.rules
+            .iter()
+            .map(|r| &**r)
+            .filter(move |r| r.kind() == Some(kind))
     }
 
     pub fn effects(&self, name: &str) -> Option<&Effects> {
