@@ -269,7 +269,7 @@ fn run_policy(cmd: PolicyCmd) -> Result<i32> {
             let file = policy::PolicyFile {
                 paths: p.paths.clone(),
                 kinds: p.kinds.clone(),
-                commands: p.commands.clone(),
+                commands: p.all_effects(),
                 workflow: Some(p.workflow.clone()),
                 rules: p.rules.iter().map(|r| r.clone().into_owned()).collect(),
             };

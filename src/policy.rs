@@ -423,6 +423,8 @@ pub enum Layer {
 pub struct Policy {
     pub paths: PathLists,
     pub kinds: Kinds,
+    /// Command effects from user and project files; the built-in ones are in
+    /// [`DEFAULT_FILES`] (see [`Policy::effects`]).
     pub commands: BTreeMap<Text, Effects>,
     pub workflow: WorkflowSettings,
     /// The rules in force: the built-in ones borrowed from the binary, others owned.
@@ -439,9 +441,6 @@ impl Policy {
             p.rules.extend(f.rules.iter().map(Cow::Borrowed));
             p.paths.extend(&f.paths);
             p.kinds.extend(&f.kinds);
-            for (name, e) in f.commands {
-                p.commands.insert(Cow::Borrowed(*name), e.clone());
-            }
             if let Some(w) = &f.workflow {
                 p.workflow = w.clone();
             }
@@ -511,7 +510,7 @@ impl Policy {
                 bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
             }
             for name in file.commands.keys() {
-                if self.commands.contains_key(name) {
+                if self.effects(name).is_some() {
                     bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
                 }
             }
@@ -558,8 +557,29 @@ impl Policy {
             .filter(move |r| r.kind() == Some(kind))
     }
 
+    /// What a command does to its arguments: a user's or project's entry, else the
+    /// built-in one (looked up in place rather than copied, as most calls need one or two).
     pub fn effects(&self, name: &str) -> Option<&Effects> {
-        self.commands.get(name)
+        self.commands.get(name).or_else(|| {
+            DEFAULT_FILES
+                .iter()
+                .rev()
+                .flat_map(|f| f.commands.iter())
+                .find(|(n, _)| *n == name)
+                .map(|(_, e)| e)
+        })
+    }
+
+    /// Every command's effects in force (for `policy show`).
+    pub fn all_effects(&self) -> BTreeMap<Text, Effects> {
+        let mut all = BTreeMap::new();
+        for f in DEFAULT_FILES {
+            for (n, e) in f.commands {
+                all.insert(Cow::Borrowed(*n), e.clone());
+            }
+        }
+        all.extend(self.commands.iter().map(|(k, v)| (k.clone(), v.clone())));
+        all
     }
 
     pub fn is_shell(&self, name: &str) -> bool {
