@@ -63,7 +63,10 @@ pub fn append(state_dir: &Path, entry: &Entry) -> Result<()> {
 
 /// The text of a tool call as logged: cut short, secrets hidden.
 pub fn subject(text: &str) -> String {
-    let redacted = redact(text);
+    // Only the start is kept: redact a window a little longer than what is kept (so a
+    // secret cut at the edge is still seen whole), not the whole text.
+    let window: String = text.chars().take(MAX_SUBJECT * 2).collect();
+    let redacted = redact(&window);
     if redacted.chars().count() <= MAX_SUBJECT {
         return redacted;
     }
