@@ -129,18 +129,37 @@ fn main() {
     );
     println!("mix p90:    ours {op:.3} ms, floor {fp:.3} ms");
 
+    // Long commands, in two shapes: a file written through a heredoc (how large commands
+    // usually look) and thousands of short commands chained together (the worst case).
     println!();
-    println!("{:<30} {:>10}", "command length", "ours ms");
+    println!(
+        "{:<30} {:>14} {:>14}",
+        "command length", "heredoc ms", "chained ms"
+    );
     for size in [100usize, 1_000, 10_000, 100_000, 1_000_000] {
+        let line = "let total = items.iter().map(|x| x.price * x.count).sum::<u64>();\n";
+        let body: String = line
+            .repeat(size / line.len() + 1)
+            .chars()
+            .take(size)
+            .collect();
+        let heredoc = format!("cat > src/generated.rs <<'EOF'\n{body}\nEOF");
         let unit = "echo hello world && ls -la src | grep rs; ";
-        let cmd: String = unit
+        let chained: String = unit
             .repeat(size / unit.len() + 1)
             .chars()
             .take(size)
             .collect();
-        let input = bash(&cmd);
-        let times: Vec<Duration> = (0..15).map(|_| run_once(ours, &home, &input)).collect();
-        println!("{:<30} {:>10.3}", format!("{size} B"), stats(times).0);
+        let median = |cmd: &str| {
+            let input = bash(cmd);
+            stats((0..15).map(|_| run_once(ours, &home, &input)).collect()).0
+        };
+        println!(
+            "{:<30} {:>14.3} {:>14.3}",
+            format!("{size} B"),
+            median(&heredoc),
+            median(&chained)
+        );
     }
     let _ = std::fs::remove_dir_all(&home);
 }
