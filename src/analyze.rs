@@ -21,6 +21,8 @@ use crate::shell::{self, Script, SimpleCommand, Stdin, Word};
 const MAX_NESTING: usize = 8;
 /// How many invocations one command may expand to before we stop looking.
 const MAX_INVOCATIONS: usize = 4096;
+/// How much script text one analysis may parse in all, nested scripts included.
+const MAX_PARSED_BYTES: usize = 4 * shell::MAX_COMMAND_BYTES;
 
 /// One program the command line would run, after wrappers are peeled.
 #[derive(Debug, Clone)]
@@ -100,6 +102,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
     let mut a = Analyzer {
         env,
         facts: Facts::default(),
+        parsed_bytes: 0,
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
     a.facts
@@ -108,6 +111,8 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
 struct Analyzer<'a> {
     env: &'a Env<'a>,
     facts: Facts,
+    /// Bytes of script text parsed so far, nested scripts included.
+    parsed_bytes: usize,
 }
 
 impl<'a> Analyzer<'a> {
@@ -141,6 +146,13 @@ impl<'a> Analyzer<'a> {
                 .signal("too-deep", "scripts nested inside strings too deeply");
             return;
         }
+        // Nested scripts are parsed again (and again after a `cd`): bound the total work.
+        self.parsed_bytes = self.parsed_bytes.saturating_add(src.len());
+        if self.parsed_bytes > MAX_PARSED_BYTES {
+            self.facts
+                .signal("too-large", "the command holds too much nested script text");
+            return;
+        }
         let script = shell::parse(src);
         if let Some(why) = &script.unparsed {
             self.facts.signal("unparsed", why.clone());
@@ -159,71 +171,104 @@ impl<'a> Analyzer<'a> {
         for r in &script.redirects {
             self.redirect(r, cwd.as_deref());
         }
+        let start = cwd.clone();
         for (i, cmd) in script.commands.iter().enumerate() {
             if self.facts.invocations.len() > MAX_INVOCATIONS {
                 self.facts
                     .signal("too-large", "the command expands to too many programs");
                 return;
             }
-            for r in &cmd.redirects {
-                self.redirect(r, cwd.as_deref());
+            // After a `cd`, a command is judged in the folder it moved to and also in the
+            // folder the script started in: the `cd` may have failed (`cd x; rm -rf ..`),
+            // run in a subshell (`(cd x); …`), in a branch, or in a later loop round.
+            let here = cwd.clone();
+            self.command(script, i, cmd, &mut cwd, depth);
+            if here != start {
+                self.command(script, i, cmd, &mut start.clone(), depth);
             }
-            for (name, value) in &cmd.assignments {
-                self.env_assignment(name, value, cwd.clone(), depth);
-            }
-            let Some(first) = cmd.words.first() else {
-                continue;
+        }
+    }
+
+    /// Analyses command `i` of a script run in `cwd`; a `cd` moves `cwd`.
+    fn command(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: &mut Option<PathBuf>,
+        depth: usize,
+    ) {
+        for r in &cmd.redirects {
+            self.redirect(r, cwd.as_deref());
+        }
+        for (name, value) in &cmd.assignments {
+            self.env_assignment(name, value, cwd.clone(), depth);
+        }
+        let Some(first) = cmd.words.first() else {
+            return;
+        };
+        // A call to a function defined in the same script: its body is analysed already.
+        // Only a definition that surely ran counts: `rm -rf ~; rm() { :; }` or
+        // `(rm() { :; }); rm -rf ~` run the real `rm`.
+        if first.literal && script.calls_function(i, &first.text) {
+            return;
+        }
+        // `cd` changes where later relative paths point (not inside pipelines, where we
+        // cannot be sure; there the directory becomes unknown). `command cd` is a `cd`.
+        let mut cd_words: &[Word] = &cmd.words;
+        while cd_words.len() > 1
+            && cd_words[0].literal
+            && matches!(cd_words[0].text.as_str(), "command" | "builtin")
+        {
+            cd_words = &cd_words[1..];
+        }
+        if cd_words[0].literal && matches!(cd_words[0].text.as_str(), "cd" | "pushd" | "popd") {
+            let target = cd_words
+                .iter()
+                .skip(1)
+                .find(|w| w.text == "-" || !w.text.starts_with('-'));
+            let next = match target {
+                _ if cd_words[0].text == "popd" => None,
+                None => Some(self.env.places.home.clone()),
+                Some(w) if w.text == "-" => None,
+                Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
             };
-            // A call to a function defined in the same script: its body is analysed already.
-            if first.literal && script.functions.iter().any(|f| f == &first.text) {
-                continue;
-            }
-            // `cd` changes where later relative paths point (not inside pipelines and
-            // subshells, where we cannot be sure; there the directory becomes unknown).
-            if first.literal && matches!(first.text.as_str(), "cd" | "pushd") {
-                let target = cmd.words.iter().skip(1).find(|w| !w.text.starts_with('-'));
-                let next = match target {
-                    None => Some(self.env.places.home.clone()),
-                    Some(w) if w.text == "-" => None,
-                    Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
-                };
-                cwd = if cmd.pipe.is_some() { None } else { next };
-                self.push(cmd_invocation(&cmd.words, cwd.clone()));
-                continue;
-            }
-            // `export NAME=value` and friends set variables like a leading assignment.
-            if first.literal
-                && matches!(
-                    first.text.as_str(),
-                    "export" | "declare" | "typeset" | "local" | "readonly"
-                )
-            {
-                for w in &cmd.words[1..] {
-                    if let Some((name, value)) = w.text.split_once('=') {
-                        if is_env_name(name) {
-                            let value = Word {
-                                text: value.to_string(),
-                                literal: w.literal,
-                            };
-                            self.env_assignment(name, &value, cwd.clone(), depth);
-                        }
+            *cwd = if cmd.pipe.is_some() { None } else { next };
+            self.push(cmd_invocation(cd_words, cwd.clone()));
+            return;
+        }
+        // `export NAME=value` and friends set variables like a leading assignment.
+        if first.literal
+            && matches!(
+                first.text.as_str(),
+                "export" | "declare" | "typeset" | "local" | "readonly"
+            )
+        {
+            for w in &cmd.words[1..] {
+                if let Some((name, value)) = w.text.split_once('=') {
+                    if is_env_name(name) {
+                        let value = Word {
+                            text: value.to_string(),
+                            literal: w.literal,
+                        };
+                        self.env_assignment(name, &value, cwd.clone(), depth);
                     }
                 }
             }
-            let ctx = CmdCtx {
-                script,
-                index: i,
-                cmd,
-                depth,
-            };
-            // `trap 'commands' SIGNAL`: the commands run later, in this shell.
-            if first.literal && first.text == "trap" {
-                if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
-                    self.code_string(code, cwd.clone(), &ctx);
-                }
-            }
-            self.words(&cmd.words, cwd.clone(), &ctx, false);
         }
+        let ctx = CmdCtx {
+            script,
+            index: i,
+            cmd,
+            depth,
+        };
+        // `trap 'commands' SIGNAL`: the commands run later, in this shell.
+        if first.literal && first.text == "trap" {
+            if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
+                self.code_string(code, cwd.clone(), &ctx);
+            }
+        }
+        self.words(&cmd.words, cwd.clone(), &ctx, false);
     }
 
     fn redirect(&mut self, r: &shell::Redirect, cwd: Option<&Path>) {
@@ -513,7 +558,7 @@ impl<'a> Analyzer<'a> {
             }
             break;
         }
-        let rest = &args[i..];
+        let rest = &args[i.min(args.len())..]; // an option may lack its value
         let bare = rest.is_empty() && split_string.is_none();
         if bare {
             self.push(inv);
@@ -684,7 +729,7 @@ impl<'a> Analyzer<'a> {
                 _ => break,
             }
         }
-        inv.args = args[i..].to_vec();
+        inv.args = args[i.min(args.len())..].to_vec(); // `git -C` may lack its value
         inv.cwd = cwd;
         // `git show REV:PATH`, `git cat-file -p REV:PATH` print a file from history.
         if matches!(
@@ -755,7 +800,7 @@ impl<'a> Analyzer<'a> {
             }
             break;
         }
-        let rest = &args[i..];
+        let rest = &args[i.min(args.len())..]; // an option may lack its value
         if dash_c {
             let code = rest.first().cloned();
             self.push(inv.clone());
@@ -823,7 +868,10 @@ impl<'a> Analyzer<'a> {
                 .script
                 .commands
                 .iter()
-                .filter(|c| matches!(c.pipe, Some((p, s)) if p == pid && s < stage))
+                .filter(|c| {
+                    c.pipe
+                        .is_some_and(|at| upstream_of(ctx.script, at, (pid, stage)))
+                })
                 .collect();
             if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
                 self.facts.signal(
@@ -846,11 +894,8 @@ impl<'a> Analyzer<'a> {
                 return;
             }
             // The stage right before: literal text or a heredoc we can read.
-            let prev = upstream
-                .iter()
-                .rev()
-                .find(|c| matches!(c.pipe, Some((_, s)) if s + 1 == stage));
-            match prev.and_then(|p| literal_output(p)) {
+            let prev = stage_before(ctx.script, pid, stage);
+            match prev.and_then(literal_output) {
                 Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
                 None => self.facts.signal(
                     "stdin-code",
@@ -991,7 +1036,13 @@ fn recursive_function(script: &Script) -> Option<String> {
         let (Some(f), Some(w)) = (c.function, c.words.first()) else {
             continue;
         };
-        if let Some(g) = script.functions.iter().position(|x| *x == w.text) {
+        // Every function of that name may be the one called (a name can be defined twice).
+        for (g, _) in script
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x == w.text)
+        {
             if f < n && !calls[f].contains(&g) {
                 calls[f].push(g);
             }
@@ -1019,6 +1070,41 @@ struct CmdCtx<'s> {
     index: usize,
     cmd: &'s SimpleCommand,
     depth: usize,
+}
+
+/// Whether stage `at` feeds stage `of`: it comes before it in the same pipeline, or before
+/// a stage of an enclosing pipeline that `of` runs in (`curl x | { cat | sh; }`).
+fn upstream_of(script: &Script, at: (usize, usize), of: (usize, usize)) -> bool {
+    let mut cur = Some(of);
+    let mut steps = 0;
+    while let Some((p, s)) = cur {
+        if at.0 == p && at.1 < s {
+            return true;
+        }
+        steps += 1;
+        if steps > script.pipeline_parent.len() {
+            return false;
+        }
+        cur = script.pipeline_parent.get(p).copied().flatten();
+    }
+    false
+}
+
+/// The simple command whose output is the input of stage `stage` of pipeline `pid`.
+fn stage_before(script: &Script, mut pid: usize, mut stage: usize) -> Option<&SimpleCommand> {
+    let mut steps = 0;
+    while stage == 0 {
+        (pid, stage) = script.pipeline_parent.get(pid).copied().flatten()?;
+        steps += 1;
+        if steps > script.pipeline_parent.len() {
+            return None;
+        }
+    }
+    script
+        .commands
+        .iter()
+        .rev()
+        .find(|c| c.pipe == Some((pid, stage - 1)))
 }
 
 /// Whether command `j` sits (directly or through nesting) in a substitution of command `i`.

@@ -396,8 +396,11 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Sensitive => any(&lists.sensitive) && !any(&lists.not_sensitive),
             PathClass::System => any(&lists.system),
+            // Broad against the folder the command runs in and the one the call started in
+            // (`cd .. && rm -rf project` deletes the working folder too).
             PathClass::Broad => {
-                paths::is_broad(p, cwd.or(self.ctx.cwd), &places.home, &lists.system)
+                paths::is_broad(p, cwd, &places.home, &lists.system)
+                    || paths::is_broad(p, self.ctx.cwd, &places.home, &lists.system)
             }
             PathClass::Unknown => p.lexical.is_none(),
         }

@@ -278,15 +278,28 @@ fn gate(event: &Event) -> Result<Answer> {
     let mut decision = decision;
     let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
-    log_decision(&places, event, &decision, outcome.phase);
+    let logged = log_decision(&places, event, &decision, outcome.phase);
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
-    Ok(gate_answer(
+    let mut answer = gate_answer(
         &event.name,
         decision.verdict.tier,
         &reason,
         outcome.context.as_deref(),
-    ))
+    );
+    // The decision stands whether or not it is logged, but the user is told.
+    if let Err(e) = logged {
+        if let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(&answer.stdout) {
+            m.insert(
+                "systemMessage".into(),
+                json!(format!(
+                    "programmer-hook: this decision could not be written to the audit log: {e:#}"
+                )),
+            );
+            answer.stdout = Value::Object(m).to_string();
+        }
+    }
+    Ok(answer)
 }
 
 /// The policy for an event: defaults, the user's file, and the project's file.
@@ -316,7 +329,7 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
     None
 }
 
-fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str>) {
+fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str>) -> Result<()> {
     let entry = audit::Entry {
         time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         session: event.session_id.clone(),
@@ -329,8 +342,7 @@ fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str
         subject: audit::subject(&subject_of(event)),
         phase: phase.map(str::to_string),
     };
-    // Best effort: the decision stands whether or not it is logged.
-    let _ = audit::append(&places.state_dir, &entry);
+    audit::append(&places.state_dir, &entry)
 }
 
 #[cfg(test)]

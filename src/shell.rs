@@ -113,6 +113,15 @@ pub struct Script {
     pub redirects: Vec<Redirect>,
     /// Names of functions defined in the script.
     pub functions: Vec<String>,
+    /// For each of [`Script::functions`]: the index in [`Script::commands`] from which the
+    /// definition surely holds, when it does (a definition at the top level of the script,
+    /// not in a subshell, a condition, a pipeline or the background).
+    pub function_at: Vec<Option<usize>>,
+    /// Names given to `unset` anywhere in the script.
+    pub unset: Vec<String>,
+    /// For each pipeline id: the stage of an enclosing pipeline it runs in, if any
+    /// (`curl x | { cat | sh; }`); what flows into that stage reaches its first stage.
+    pub pipeline_parent: Vec<Option<(usize, usize)>>,
     /// Why the script could not be fully understood, if it could not.
     pub unparsed: Option<String>,
 }
@@ -137,7 +146,16 @@ pub fn parse(src: &str) -> Script {
         return Script::failed("the Bash grammar could not be loaded".into());
     }
     let start = Instant::now();
-    let bytes = src.as_bytes();
+    // The grammar's scanner passes characters to C `isdigit`, which is undefined past 255
+    // and crashes the process on some (`echo a{` followed by U+10FFFF). It parses an ASCII
+    // copy instead: every byte of a non-ASCII character becomes `x`, a word character in
+    // every context that spells no keyword, so offsets are unchanged and words are still
+    // read from `src`. Bash splits words on ASCII only, so this changes no structure.
+    let ascii: Vec<u8> = src
+        .bytes()
+        .map(|b| if b.is_ascii() { b } else { b'x' })
+        .collect();
+    let bytes = &ascii[..];
     let mut timed_out = false;
     let mut progress = |_: &tree_sitter::ParseState| {
         if start.elapsed() > MAX_PARSE_TIME {
@@ -179,9 +197,17 @@ pub fn parse(src: &str) -> Script {
         src,
         script: Script::default(),
         pipelines: 0,
+        command_of_node: std::collections::HashMap::new(),
     };
     walker.visit(root, &Ctx::default());
-    walker.script
+    let mut script = walker.script;
+    script.unset = script
+        .commands
+        .iter()
+        .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
+        .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
+        .collect();
+    script
 }
 
 impl Script {
@@ -190,6 +216,18 @@ impl Script {
             unparsed: Some(why),
             ..Script::default()
         }
+    }
+
+    /// Whether command `index`, named `name`, surely calls a function of this script rather
+    /// than the program of that name: the function is defined before it at the top level
+    /// (so the definition has run) and the script never unsets that name.
+    pub fn calls_function(&self, index: usize, name: &str) -> bool {
+        let defined = self
+            .functions
+            .iter()
+            .zip(&self.function_at)
+            .any(|(f, at)| f == name && at.is_some_and(|at| at <= index));
+        defined && !self.unset.iter().any(|u| u == name)
     }
 }
 
@@ -228,11 +266,21 @@ struct Walker<'a> {
     src: &'a str,
     script: Script,
     pipelines: usize,
+    /// The index in `script.commands` of each `command` node, by node id.
+    command_of_node: std::collections::HashMap<usize, usize>,
 }
 
 impl<'a> Walker<'a> {
     fn text(&self, n: Node) -> &'a str {
         self.src.get(n.byte_range()).unwrap_or("")
+    }
+
+    /// A new pipeline id, running in stage `parent` of an enclosing pipeline if any.
+    fn new_pipeline(&mut self, parent: Option<(usize, usize)>) -> usize {
+        let id = self.pipelines;
+        self.pipelines += 1;
+        self.script.pipeline_parent.push(parent);
+        id
     }
 
     fn fail(&mut self, why: &str) {
@@ -252,6 +300,11 @@ impl<'a> Walker<'a> {
                     .map(|x| self.word(x).text)
                     .unwrap_or_default();
                 self.script.functions.push(name);
+                let top_level = n.parent().is_some_and(|p| p.kind() == "program")
+                    && n.next_sibling().is_none_or(|s| s.kind() != "&");
+                self.script
+                    .function_at
+                    .push(top_level.then_some(self.script.commands.len()));
                 let inner = Ctx {
                     function: Some(self.script.functions.len() - 1),
                     ..*ctx
@@ -279,6 +332,9 @@ impl<'a> Walker<'a> {
                 if has_unescaped_backquote(self.text(n)) {
                     self.fail("a word holds a stray backquote");
                 }
+                if has_bare_newline(self.text(n)) {
+                    self.fail("a word spans a line break");
+                }
             }
             "comment" => {}
             _ => self.children(n, ctx),
@@ -304,16 +360,35 @@ impl<'a> Walker<'a> {
     }
 
     fn pipeline(&mut self, n: Node<'a>, ctx: &Ctx) {
-        let id = self.pipelines;
-        self.pipelines += 1;
+        let id = self.new_pipeline(ctx.pipe);
         let mut cursor = n.walk();
-        let stages: Vec<Node> = n.named_children(&mut cursor).collect();
+        let mut stages: Vec<Node> = n.named_children(&mut cursor).collect();
+        // The grammar parses `a | b | c && d` as `a | ((b | c) && d)`, which would cut `a`
+        // off from `b`. Bash reads it as `(a | b | c) && d`: take the list apart again.
+        let mut after = Vec::new();
+        if let Some(last) = stages.last().copied().filter(|s| s.kind() == "list") {
+            stages.pop();
+            let (first, rest) = split_list(last);
+            if first.kind() == "pipeline" {
+                let mut c = first.walk();
+                stages.extend(first.named_children(&mut c));
+            } else {
+                stages.push(first);
+            }
+            after = rest;
+        }
+        if stages.iter().any(|s| s.kind() == "list") {
+            self.fail("a pipeline was not parsed as Bash reads it");
+        }
         for (i, stage) in stages.into_iter().enumerate() {
             let inner = Ctx {
                 pipe: Some((id, i)),
                 ..*ctx
             };
             self.visit(stage, &inner);
+        }
+        for a in after {
+            self.visit(a, ctx);
         }
     }
 
@@ -324,8 +399,9 @@ impl<'a> Walker<'a> {
         let mut redirects = Vec::new();
         let mut stdin = None;
         let mut tails = Vec::new();
+        let mut args = Vec::new();
         for r in &redirect_nodes {
-            self.redirect_node(*r, &mut redirects, &mut stdin, &mut tails);
+            self.redirect_node(*r, &mut redirects, &mut stdin, &mut tails, &mut args);
         }
         match body {
             Some(b) if b.kind() == "command" => {
@@ -335,9 +411,7 @@ impl<'a> Walker<'a> {
                 let tail_pipe = if tails.is_empty() {
                     None
                 } else {
-                    let id = self.pipelines;
-                    self.pipelines += 1;
-                    Some(id)
+                    Some(self.new_pipeline(ctx.pipe))
                 };
                 let own_ctx = match tail_pipe {
                     Some(id) => Ctx {
@@ -346,7 +420,7 @@ impl<'a> Walker<'a> {
                     },
                     None => *ctx,
                 };
-                self.command(b, &own_ctx, Some((redirects, stdin)));
+                self.command(b, &own_ctx, Some((redirects, stdin, args)));
                 let receiver = before;
                 for r in &redirect_nodes {
                     self.redirect_substitutions(*r, ctx, receiver);
@@ -356,10 +430,22 @@ impl<'a> Walker<'a> {
                 }
             }
             Some(b) => {
-                let before = self.script.commands.len();
+                if !args.is_empty() {
+                    self.fail("words follow the redirection of a compound command");
+                }
+                let first = self.script.commands.len();
                 let first_stage_ctx = *ctx;
                 self.visit(b, &first_stage_ctx);
-                // Attach a heredoc to the first command of the body (its stdin reader).
+                // The grammar hangs a redirection written after `a && b` or `a | b` on the
+                // whole list or pipeline, but Bash gives it to `b` (`ls | cat <<EOF | sh`):
+                // the last command reads it; in a group or subshell, the first one does.
+                let before = match b.kind() {
+                    "list" | "negated_command" | "pipeline" => last_simple_command(b)
+                        .and_then(|c| self.command_of_node.get(&c.id()).copied())
+                        .unwrap_or(first),
+                    _ => first,
+                };
+                // Attach a heredoc to its reader.
                 if let Some(s) = stdin {
                     if let Some(c) = self.script.commands.get_mut(before) {
                         if c.stdin.is_none() {
@@ -372,8 +458,14 @@ impl<'a> Walker<'a> {
                     self.redirect_substitutions(*r, ctx, before);
                 }
                 if !tails.is_empty() {
-                    let id = self.pipelines;
-                    self.pipelines += 1;
+                    // The tail goes on from the reader, wherever the reader was.
+                    let parent = self
+                        .script
+                        .commands
+                        .get(before)
+                        .and_then(|c| c.pipe)
+                        .or(ctx.pipe);
+                    let id = self.new_pipeline(parent);
                     if let Some(c) = self.script.commands.get_mut(before) {
                         c.pipe = Some((id, 0));
                     }
@@ -414,6 +506,7 @@ impl<'a> Walker<'a> {
         redirects: &mut Vec<Redirect>,
         stdin: &mut Option<Stdin>,
         tails: &mut Vec<Node<'a>>,
+        args: &mut Vec<Word>,
     ) {
         match r.kind() {
             "file_redirect" => {
@@ -424,12 +517,24 @@ impl<'a> Walker<'a> {
                         op.push_str(self.text(ch));
                     }
                 }
-                if let Some(dest) = r.child_by_field_name("destination") {
-                    let target = self.word(dest);
+                self.check_gaps(r);
+                let mut cursor = r.walk();
+                let dests: Vec<Node> = r
+                    .children_by_field_name("destination", &mut cursor)
+                    .collect();
+                if let Some((first, rest)) = dests.split_first() {
+                    let target = self.word(*first);
                     redirects.push(Redirect { op, target });
+                    // `rm >/dev/null -rf ~` is `rm -rf ~ >/dev/null`: the grammar hangs the
+                    // words after the target on the redirection; they are arguments.
+                    for d in rest {
+                        let w = self.word(*d);
+                        args.push(w);
+                    }
                 }
             }
             "herestring_redirect" => {
+                self.check_gaps(r);
                 let mut cursor = r.walk();
                 let w = r
                     .named_children(&mut cursor)
@@ -442,7 +547,18 @@ impl<'a> Walker<'a> {
                 let mut body = String::new();
                 let mut expanding = true;
                 let mut cursor = r.walk();
+                // `cat <<EOF a b` gives `cat` the arguments `a b`.
+                let arguments: Vec<usize> = r
+                    .children_by_field_name("argument", &mut cursor)
+                    .map(|a| a.id())
+                    .collect();
+                let mut cursor = r.walk();
                 for ch in r.named_children(&mut cursor) {
+                    if arguments.contains(&ch.id()) {
+                        let w = self.word(ch);
+                        args.push(w);
+                        continue;
+                    }
                     match ch.kind() {
                         "heredoc_start" => {
                             let t = self.text(ch);
@@ -453,7 +569,7 @@ impl<'a> Walker<'a> {
                         "heredoc_body" => body = self.text(ch).to_string(),
                         "heredoc_end" => {}
                         "file_redirect" | "herestring_redirect" => {
-                            self.redirect_node(ch, redirects, stdin, tails)
+                            self.redirect_node(ch, redirects, stdin, tails, args)
                         }
                         _ => tails.push(ch),
                     }
@@ -520,7 +636,30 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn command(&mut self, n: Node<'a>, ctx: &Ctx, extra: Option<(Vec<Redirect>, Option<Stdin>)>) {
+    /// Between the parts of one simple command there is no line break: the grammar takes
+    /// `ls⏎\⏎rm -rf /` for `ls rm -rf /`, where Bash runs `ls`, then `rm -rf /`.
+    fn check_gaps(&mut self, n: Node<'a>) {
+        let mut cursor = n.walk();
+        let mut end = n.start_byte();
+        for k in n.children(&mut cursor) {
+            if k.start_byte() > end {
+                if let Some(gap) = self.src.get(end..k.start_byte()) {
+                    if has_bare_newline(gap) {
+                        self.fail("a command spans a line break");
+                    }
+                }
+            }
+            end = end.max(k.end_byte());
+        }
+    }
+
+    fn command(
+        &mut self,
+        n: Node<'a>,
+        ctx: &Ctx,
+        extra: Option<(Vec<Redirect>, Option<Stdin>, Vec<Word>)>,
+    ) {
+        self.check_gaps(n);
         let index = self.script.commands.len();
         let mut cmd = SimpleCommand {
             pipe: ctx.pipe,
@@ -528,11 +667,14 @@ impl<'a> Walker<'a> {
             function: ctx.function,
             ..SimpleCommand::default()
         };
-        if let Some((r, s)) = extra {
+        let mut extra_args = Vec::new();
+        if let Some((r, s, a)) = extra {
             cmd.redirects = r;
             cmd.stdin = s;
+            extra_args = a;
         }
         self.script.commands.push(cmd);
+        self.command_of_node.insert(n.id(), index);
         let mut words = Vec::new();
         let mut assignments = Vec::new();
         let mut redirects = Vec::new();
@@ -565,8 +707,10 @@ impl<'a> Walker<'a> {
                     self.substitutions_in(k, &sub_ctx);
                 }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
-                    self.redirect_node(k, &mut redirects, &mut stdin, &mut tails);
+                    let mut args = Vec::new();
+                    self.redirect_node(k, &mut redirects, &mut stdin, &mut tails, &mut args);
                     self.redirect_substitutions(k, &sub_ctx, index);
+                    words.extend(args);
                 }
                 "comment" => {}
                 _ => {
@@ -578,10 +722,9 @@ impl<'a> Walker<'a> {
         let tail_pipe = if tails.is_empty() {
             None
         } else {
-            let id = self.pipelines;
-            self.pipelines += 1;
-            Some(id)
+            Some(self.new_pipeline(ctx.pipe))
         };
+        words.extend(extra_args);
         if let Some(cmd) = self.script.commands.get_mut(index) {
             cmd.words = words;
             cmd.assignments = assignments;
@@ -600,6 +743,7 @@ impl<'a> Walker<'a> {
 
     /// `export A=$(x)`, `local b`, `unset c`: recorded as a command named by the keyword.
     fn declaration(&mut self, n: Node<'a>, ctx: &Ctx) {
+        self.check_gaps(n);
         let index = self.script.commands.len();
         let mut words = Vec::new();
         let mut cursor = n.walk();
@@ -662,6 +806,11 @@ impl<'a> Walker<'a> {
                 if has_unescaped_backquote(t) {
                     self.fail("a word holds a stray backquote");
                 }
+                // The grammar reads `ls⏎\rm -rf /` as one command, `ls` with the argument
+                // `⏎\rm`; in Bash an unquoted newline always ends a word.
+                if has_bare_newline(t) {
+                    self.fail("a word spans a line break");
+                }
                 if !quoted && is_glob_or_brace(t) {
                     out.literal = false;
                 }
@@ -710,11 +859,24 @@ impl<'a> Walker<'a> {
             }
             "number" => out.text.push_str(t),
             "concatenation" => {
-                if !quoted && is_glob_or_brace(t) {
-                    out.literal = false;
-                }
                 let mut cursor = n.walk();
                 let kids: Vec<Node> = n.children(&mut cursor).collect();
+                // Globs and braces count only where unquoted: quoted parts (and
+                // expansions, which are not literal anyway) are masked, so `'a*'b` stays
+                // literal while `{"a",b}` is still a brace expansion.
+                if !quoted {
+                    let unquoted: String = kids
+                        .iter()
+                        .map(|k| match k.kind() {
+                            "word" => self.text(*k),
+                            _ if !k.is_named() => self.text(*k),
+                            _ => "_",
+                        })
+                        .collect();
+                    if is_glob_or_brace(&unquoted) {
+                        out.literal = false;
+                    }
+                }
                 for k in kids {
                     self.word_into(k, out, quoted);
                 }
@@ -752,6 +914,58 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// The simple command at the right end of a list (`c` in `a && ! c`), if it is one.
+fn last_simple_command(n: Node) -> Option<Node> {
+    let mut cur = n;
+    loop {
+        match cur.kind() {
+            "command" => return Some(cur),
+            "list" | "negated_command" | "pipeline" => {
+                let mut cursor = cur.walk();
+                let last = cur
+                    .named_children(&mut cursor)
+                    .filter(|k| k.kind() != "comment")
+                    .last()?;
+                cur = last;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The leftmost operand of an `&&`/`||` list, and the operands after it.
+fn split_list(list: Node) -> (Node, Vec<Node>) {
+    let mut cursor = list.walk();
+    let kids: Vec<Node> = list
+        .named_children(&mut cursor)
+        .filter(|k| k.kind() != "comment")
+        .collect();
+    let Some((&first, rest)) = kids.split_first() else {
+        return (list, Vec::new());
+    };
+    if first.kind() == "list" {
+        let (leftmost, mut more) = split_list(first);
+        more.extend_from_slice(rest);
+        (leftmost, more)
+    } else {
+        (first, rest.to_vec())
+    }
+}
+
+/// An unquoted word holding a newline that no backslash escapes.
+fn has_bare_newline(t: &str) -> bool {
+    let mut escaped = false;
+    for c in t.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '\n' => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn has_unescaped_backquote(t: &str) -> bool {
