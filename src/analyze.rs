@@ -21,8 +21,12 @@ use crate::shell::{self, Script, SimpleCommand, Stdin, Word};
 const MAX_NESTING: usize = 8;
 /// How many invocations one command may expand to before we stop looking.
 const MAX_INVOCATIONS: usize = 4096;
-/// How much script text one analysis may parse in all, nested scripts included.
+/// How much script text one analysis may parse in all, nested scripts included, and how
+/// many scripts.
 const MAX_PARSED_BYTES: usize = 4 * shell::MAX_COMMAND_BYTES;
+const MAX_SCRIPTS: usize = 4096;
+/// How many folders a script's commands are judged in (see `parsed`).
+const MAX_CWDS: usize = 8;
 
 /// One program the command line would run, after wrappers are peeled.
 #[derive(Debug, Clone)]
@@ -103,6 +107,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
         env,
         facts: Facts::default(),
         parsed_bytes: 0,
+        scripts: 0,
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
     a.facts
@@ -111,8 +116,9 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
 struct Analyzer<'a> {
     env: &'a Env<'a>,
     facts: Facts,
-    /// Bytes of script text parsed so far, nested scripts included.
+    /// Bytes of script text parsed so far, nested scripts included, and their number.
     parsed_bytes: usize,
+    scripts: usize,
 }
 
 impl<'a> Analyzer<'a> {
@@ -148,7 +154,8 @@ impl<'a> Analyzer<'a> {
         }
         // Nested scripts are parsed again (and again after a `cd`): bound the total work.
         self.parsed_bytes = self.parsed_bytes.saturating_add(src.len());
-        if self.parsed_bytes > MAX_PARSED_BYTES {
+        self.scripts += 1;
+        if self.parsed_bytes > MAX_PARSED_BYTES || self.scripts > MAX_SCRIPTS {
             self.facts
                 .signal("too-large", "the command holds too much nested script text");
             return;
@@ -161,7 +168,7 @@ impl<'a> Analyzer<'a> {
         self.parsed(&script, cwd, depth);
     }
 
-    fn parsed(&mut self, script: &Script, mut cwd: Option<PathBuf>, depth: usize) {
+    fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
         if let Some(f) = recursive_function(script) {
             self.facts.signal(
                 "fork-bomb",
@@ -171,20 +178,32 @@ impl<'a> Analyzer<'a> {
         for r in &script.redirects {
             self.redirect(r, cwd.as_deref());
         }
-        let start = cwd.clone();
+        // Every folder a command may run in. A `cd` adds the folder it moves to but keeps
+        // the others: it may fail (`cd x; rm -rf ..`), run in a subshell (`(cd x); …`), in
+        // a branch or in a later loop round. The first is where the script started.
+        let mut cwds: Vec<Option<PathBuf>> = vec![cwd];
         for (i, cmd) in script.commands.iter().enumerate() {
             if self.facts.invocations.len() > MAX_INVOCATIONS {
                 self.facts
                     .signal("too-large", "the command expands to too many programs");
                 return;
             }
-            // After a `cd`, a command is judged in the folder it moved to and also in the
-            // folder the script started in: the `cd` may have failed (`cd x; rm -rf ..`),
-            // run in a subshell (`(cd x); …`), in a branch, or in a later loop round.
-            let here = cwd.clone();
-            self.command(script, i, cmd, &mut cwd, depth);
-            if here != start {
-                self.command(script, i, cmd, &mut start.clone(), depth);
+            let mut moved = Vec::new();
+            for c in cwds.clone() {
+                let mut here = c.clone();
+                self.command(script, i, cmd, &mut here, depth);
+                if here != c {
+                    moved.push(here);
+                }
+            }
+            for m in moved {
+                if !cwds.contains(&m) {
+                    cwds.push(m);
+                }
+            }
+            if cwds.len() > MAX_CWDS {
+                // Keep the start and the newest.
+                cwds.drain(1..cwds.len() + 1 - MAX_CWDS);
             }
         }
     }
@@ -213,8 +232,8 @@ impl<'a> Analyzer<'a> {
         if first.literal && script.calls_function(i, &first.text) {
             return;
         }
-        // `cd` changes where later relative paths point (not inside pipelines, where we
-        // cannot be sure; there the directory becomes unknown). `command cd` is a `cd`.
+        // `cd` changes where later relative paths point (`parsed` keeps the folders it may
+        // not have left, as in a pipeline stage). `command cd` is a `cd`.
         let mut cd_words: &[Word] = &cmd.words;
         while cd_words.len() > 1
             && cd_words[0].literal
@@ -233,7 +252,7 @@ impl<'a> Analyzer<'a> {
                 Some(w) if w.text == "-" => None,
                 Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
             };
-            *cwd = if cmd.pipe.is_some() { None } else { next };
+            *cwd = next;
             self.push(cmd_invocation(cd_words, cwd.clone()));
             return;
         }

@@ -869,6 +869,16 @@ const WEAKER_PAIRS: &[(&str, &str)] = &[
     ("cd $X; rm -rf ..", "rm -rf .."),
     ("cd $X; echo x > .env", "echo x > .env"),
     ("ls | cd /tmp/a; rm -rf ../project", "rm -rf ../project"),
+    // A `cd` inside a pipeline stage still moves the rest of that stage.
+    (
+        "{ { while ls\ndo cd ~/.ssh/id_rsa\ndone\n}; ls > out.txt\n} | h() { diff <(ls a) <(ls b)\n}; h",
+        "{ while ls\ndo cd ~/.ssh/id_rsa\ndone\n}; ls > out.txt",
+    ),
+    // Two `cd`s, the first of which does not last: judged in every folder reachable.
+    (
+        "echo \"$({ cd src\n}\n)\" && echo $(cd .. && A=1 rm -rf project\n)",
+        "echo $(cd .. && A=1 rm -rf project\n)",
+    ),
     // After a `cd`, the working folder was no longer "broad" (classify.rs, in_class).
     (
         "cd /tmp && rm -rf /home/user/project",
