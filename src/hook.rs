@@ -200,7 +200,16 @@ pub fn subject_of(event: &Event) -> String {
 pub fn run(bytes: &[u8]) -> Answer {
     let event = match parse_event(bytes) {
         Ok(e) => e,
-        Err(e) => return Answer::block(&format!("{e:#}")),
+        Err(e) => {
+            // A malformed event that surely is not a gate (a prompt, a subagent's start)
+            // is not worth blocking the user over; anything else is blocked.
+            if let Some(name) = non_gate_event_name(bytes) {
+                return Answer::json(json!({
+                    "systemMessage": format!("programmer-hook: could not read the {name} event: {e:#}")
+                }));
+            }
+            return Answer::block(&format!("{e:#}"));
+        }
     };
     if !event.is_gate() {
         // Workflow events never block on our own failure: the user is told instead.
@@ -215,6 +224,16 @@ pub fn run(bytes: &[u8]) -> Answer {
         Ok(a) => a,
         Err(e) => Answer::block(&format!("{e:#}")),
     }
+}
+
+/// The name of an event that is valid JSON with a string `hook_event_name` naming a
+/// non-gate event, when the rest of it could not be read.
+fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    let name = v.get("hook_event_name")?.as_str()?;
+    (!matches!(name, "PreToolUse" | "PreSkillShellCommand") && v.get("tool_name").is_none()
+        || matches!(name, "PostToolUse" | "PostToolUseFailure"))
+    .then(|| name.to_string())
 }
 
 /// Handles an event that is not a gate (prompts, subagents, tool results).

@@ -456,7 +456,16 @@ impl Policy {
             let Some(path) = path else { continue };
             let text = match std::fs::read_to_string(path) {
                 Ok(t) => t,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                // No file (or a state dir that is not a folder): no layer. The gate decides on
+                // the defaults; `doctor` reports a broken state dir.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    continue
+                }
                 Err(e) => {
                     return Err(e)
                         .with_context(|| format!("cannot read policy file {}", path.display()))

@@ -266,3 +266,23 @@ fn without_a_working_folder_relative_broad_paths_stay_forbidden() {
         );
     }
 }
+
+#[test]
+fn a_malformed_prompt_event_is_reported_not_blocked() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (code, v, _) = hook(
+        br#"{"hook_event_name":"UserPromptSubmit","session_id":5,"prompt":"hi"}"#,
+        home.path(),
+    );
+    assert_eq!(code, 0);
+    assert!(v["systemMessage"]
+        .as_str()
+        .expect("message")
+        .contains("could not read"));
+    // The same malformation on a gate event still blocks.
+    let (code, _, _) = hook(
+        br#"{"hook_event_name":"PreToolUse","session_id":5,"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        home.path(),
+    );
+    assert_eq!(code, 2);
+}
