@@ -238,16 +238,9 @@ fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
 
 /// Handles an event that is not a gate (prompts, subagents, tool results).
 fn workflow_event(event: &Event) -> Result<Value> {
-    if !matches!(
-        event.name.as_str(),
-        "UserPromptSubmit"
-            | "UserPromptExpansion"
-            | "SessionStart"
-            | "SubagentStart"
-            | "SubagentStop"
-            | "PostToolUse"
-            | "PostToolUseFailure"
-    ) {
+    // The events the installer registers are the ones with a meaning here; gate events
+    // never reach this function.
+    if !crate::install::EVENTS.contains(&event.name.as_str()) {
         return Ok(json!({}));
     }
     let places = state::places()?;
