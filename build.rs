@@ -12,7 +12,7 @@ use std::path::Path;
 use toml::Value;
 
 /// Each word of a list is preceded by this character (see `policy::List`).
-const SEP: char = '\u{2063}';
+const SEP: char = '\u{1f}';
 
 fn main() {
     let dir = Path::new("policy");
@@ -24,6 +24,11 @@ fn main() {
         .collect();
     files.sort();
     let mut out = String::from("pub static DEFAULT_FILES: &[BuiltinFile] = &[\n");
+    // Command rules by program name, over the rules of all files in order (as
+    // `Policy::builtin` lays them out): name -> positions, `*` rules included.
+    let mut by_name: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    let mut any: Vec<u32> = Vec::new();
+    let mut position = 0u32;
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = std::fs::read_to_string(f).expect("readable policy file");
@@ -32,12 +37,41 @@ fn main() {
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("policy");
         let abs = std::fs::canonicalize(f).expect("path");
         let code = file_code(&value).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let rules = value.get("rule").and_then(Value::as_array);
+        for rule in rules.into_iter().flatten() {
+            let names: Vec<&str> = match rule.get("command") {
+                Some(Value::String(s)) => vec![s.as_str()],
+                Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            for name in names {
+                let list = if name == "*" {
+                    &mut any
+                } else {
+                    by_name.entry(name.to_string()).or_default()
+                };
+                if list.last() != Some(&position) {
+                    list.push(position);
+                }
+            }
+            position += 1;
+        }
         writeln!(
             out,
             "    BuiltinFile {{ name: {name:?}, source: include_str!({:?}), {code} }},",
             abs.display().to_string()
         )
         .expect("write");
+    }
+    out.push_str("];\n");
+    // Each name's own rules merged with the `*` rules, in policy order.
+    writeln!(out, "pub static BUILTIN_ANY_RULES: &[u32] = &{any:?};").expect("write");
+    out.push_str("pub static BUILTIN_COMMAND_INDEX: &[(&str, &[u32])] = &[\n");
+    for (name, own) in &by_name {
+        let mut all: Vec<u32> = own.iter().chain(&any).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        writeln!(out, "    ({name:?}, &{all:?}),").expect("write");
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("default_policy.rs");
@@ -85,7 +119,9 @@ fn list(v: Option<&Value>) -> R<String> {
                     .as_str()
                     .ok_or_else(|| format!("expected strings, found {x:?}"))?;
                 if w.contains(SEP) {
-                    return Err(format!("list words may not contain U+2063: {w:?}"));
+                    return Err(format!(
+                        "list words may not contain the control character U+001F: {w:?}"
+                    ));
                 }
                 joined.push(SEP);
                 joined.push_str(w);

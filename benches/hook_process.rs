@@ -129,37 +129,49 @@ fn main() {
     );
     println!("mix p90:    ours {op:.3} ms, floor {fp:.3} ms");
 
-    // Long commands, in two shapes: a file written through a heredoc (how large commands
-    // usually look) and thousands of short commands chained together (the worst case).
+    // Long commands in several shapes: how large commands usually look (a file written
+    // through a heredoc, a long commit message) and the shapes that cost the parser most
+    // (thousands of short commands, words, pipeline stages or expansions).
+    let fill = |unit: &str, size: usize| unit.repeat((size / unit.len()).max(1));
+    let shapes: [(&str, &dyn Fn(usize) -> String); 6] = [
+        ("a file written through a heredoc", &|n| {
+            let line = "let total = items.iter().map(|x| x.price * x.count).sum::<u64>();\n";
+            format!("cat > src/generated.rs <<'EOF'\n{}EOF", fill(line, n))
+        }),
+        ("a commit message of many lines", &|n| {
+            format!(
+                "git commit -m \"{}\"",
+                fill("Explain the change in a line.\n", n)
+            )
+        }),
+        ("short commands chained with && | ;", &|n| {
+            fill("echo hello world && ls -la src | grep rs; ", n)
+        }),
+        ("one command with many words", &|n| {
+            format!("ls {}", fill("src/a.rs ", n))
+        }),
+        ("a pipeline of many stages", &|n| {
+            fill("cat f | ", n) + "cat"
+        }),
+        ("a heredoc full of expansions", &|n| {
+            format!("cat > out.txt <<EOF\n{}EOF", fill("home is $HOME\n", n))
+        }),
+    ];
+    let sizes = [100usize, 1_000, 10_000, 100_000, 1_000_000];
     println!();
-    println!(
-        "{:<30} {:>14} {:>14}",
-        "command length", "heredoc ms", "chained ms"
-    );
-    for size in [100usize, 1_000, 10_000, 100_000, 1_000_000] {
-        let line = "let total = items.iter().map(|x| x.price * x.count).sum::<u64>();\n";
-        let body: String = line
-            .repeat(size / line.len() + 1)
-            .chars()
-            .take(size)
-            .collect();
-        let heredoc = format!("cat > src/generated.rs <<'EOF'\n{body}\nEOF");
-        let unit = "echo hello world && ls -la src | grep rs; ";
-        let chained: String = unit
-            .repeat(size / unit.len() + 1)
-            .chars()
-            .take(size)
-            .collect();
-        let median = |cmd: &str| {
-            let input = bash(cmd);
-            stats((0..15).map(|_| run_once(ours, &home, &input)).collect()).0
-        };
-        println!(
-            "{:<30} {:>14.3} {:>14.3}",
-            format!("{size} B"),
-            median(&heredoc),
-            median(&chained)
-        );
+    print!("{:<38}", "command (median ms of 15 runs)");
+    for size in sizes {
+        print!(" {:>9}", format!("{size} B"));
+    }
+    println!();
+    for (name, make) in shapes {
+        print!("{name:<38}");
+        for size in sizes {
+            let input = bash(&make(size));
+            let ms = stats((0..15).map(|_| run_once(ours, &home, &input)).collect()).0;
+            print!(" {ms:>9.2}");
+        }
+        println!();
     }
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -20,10 +20,11 @@ use crate::shell::{self, Script, SimpleCommand, Stdin, Word};
 /// How deep scripts inside strings may nest (`bash -c "bash -c '…'"`).
 const MAX_NESTING: usize = 8;
 /// How many invocations one command may expand to before we stop looking.
-const MAX_INVOCATIONS: usize = 4096;
-/// How much script text one analysis may parse in all, nested scripts included, and how
-/// many scripts.
-const MAX_PARSED_BYTES: usize = 4 * shell::MAX_COMMAND_BYTES;
+const MAX_INVOCATIONS: usize = 2048;
+/// How much parsing one analysis may do in all, nested scripts and scripts judged again
+/// after a `cd` included, in pieces as estimated by [`shell::cost`] (about a microsecond
+/// each), and how many scripts.
+const MAX_PARSE_COST: usize = shell::MAX_PARSE_COST;
 const MAX_SCRIPTS: usize = 4096;
 /// How many folders a script's commands are judged in (see `parsed`).
 const MAX_CWDS: usize = 8;
@@ -106,7 +107,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
     let mut a = Analyzer {
         env,
         facts: Facts::default(),
-        parsed_bytes: 0,
+        parse_cost: 0,
         scripts: 0,
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
@@ -117,7 +118,7 @@ struct Analyzer<'a> {
     env: &'a Env<'a>,
     facts: Facts,
     /// Bytes of script text parsed so far, nested scripts included, and their number.
-    parsed_bytes: usize,
+    parse_cost: usize,
     scripts: usize,
 }
 
@@ -152,12 +153,19 @@ impl<'a> Analyzer<'a> {
                 .signal("too-deep", "scripts nested inside strings too deeply");
             return;
         }
-        // Nested scripts are parsed again (and again after a `cd`): bound the total work.
-        self.parsed_bytes = self.parsed_bytes.saturating_add(src.len());
+        // The parser's time grows with the pieces it builds, and nested scripts are parsed
+        // again (and again after a `cd`): bound the total work before parsing.
         self.scripts += 1;
-        if self.parsed_bytes > MAX_PARSED_BYTES || self.scripts > MAX_SCRIPTS {
-            self.facts
-                .signal("too-large", "the command holds too much nested script text");
+        let left = MAX_PARSE_COST.saturating_sub(self.parse_cost);
+        let cost = shell::cost::estimate(src, left);
+        self.parse_cost = self.parse_cost.saturating_add(cost.max(1));
+        if cost > left || self.scripts > MAX_SCRIPTS {
+            self.facts.signal(
+                "too-large",
+                format!(
+                    "the command has more words and operators than are analysed one by one (about {MAX_PARSE_COST} in all)"
+                ),
+            );
             return;
         }
         let script = shell::parse(src);

@@ -6,7 +6,7 @@
 //! (an unknown command is Confirm). The call takes the most restrictive verdict of all its
 //! facts, so a compound command is never safer than its most dangerous part.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -143,11 +143,37 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
     Ok(facts)
 }
 
-/// Matches facts against rules, caching compiled regexes.
+/// Matches facts against rules, caching compiled regexes and expanded path lists.
 struct Matcher<'a> {
     ctx: &'a Context<'a>,
     regexes: RefCell<HashMap<String, Option<Regex>>>,
     matched: RefCell<Vec<String>>,
+    lists: OnceCell<ExpandedLists>,
+}
+
+/// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
+/// in, once per call rather than once per path judged.
+struct ExpandedLists {
+    protected: Vec<String>,
+    sensitive: Vec<String>,
+    not_sensitive: Vec<String>,
+    system: Vec<String>,
+}
+
+impl ExpandedLists {
+    fn new(lists: &crate::policy::PathLists, places: &Places) -> ExpandedLists {
+        let expand = |l: &crate::policy::List| -> Vec<String> {
+            l.iter()
+                .filter_map(|pat| paths::expand_pattern(pat, places).map(|p| p.into_owned()))
+                .collect()
+        };
+        ExpandedLists {
+            protected: expand(&lists.protected),
+            sensitive: expand(&lists.sensitive),
+            not_sensitive: expand(&lists.not_sensitive),
+            system: expand(&lists.system),
+        }
+    }
 }
 
 impl<'a> Matcher<'a> {
@@ -156,7 +182,13 @@ impl<'a> Matcher<'a> {
             ctx,
             regexes: RefCell::new(HashMap::new()),
             matched: RefCell::new(Vec::new()),
+            lists: OnceCell::new(),
         }
+    }
+
+    fn lists(&self) -> &ExpandedLists {
+        self.lists
+            .get_or_init(|| ExpandedLists::new(&self.policy().paths, self.ctx.places))
     }
 
     fn policy(&self) -> &Policy {
@@ -373,12 +405,11 @@ impl<'a> Matcher<'a> {
     /// Whether a resolved path is in a class.
     pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
         let places = self.ctx.places;
-        let lists = &self.policy().paths;
-        let any = |patterns: &crate::policy::List| {
-            patterns.iter().any(|pat| {
-                paths::expand_pattern(pat, places)
-                    .is_some_and(|pat| p.forms().any(|f| paths::glob_match(&pat, f)))
-            })
+        let lists = self.lists();
+        let any = |patterns: &[String]| {
+            patterns
+                .iter()
+                .any(|pat| p.forms().any(|f| paths::glob_match(pat, f)))
         };
         match class {
             PathClass::Protected => any(&lists.protected),
@@ -387,10 +418,8 @@ impl<'a> Matcher<'a> {
                 p.forms().any(|f| {
                     let skeleton = glob_skeleton(f);
                     lists.sensitive.iter().any(|pat| {
-                        paths::expand_pattern(pat, places).is_some_and(|pat| {
-                            let sample = sample_path(&pat, &skeleton);
-                            paths::glob_match(&skeleton, &sample)
-                        })
+                        let sample = sample_path(pat, &skeleton);
+                        paths::glob_match(&skeleton, &sample)
                     })
                 })
             }
@@ -399,8 +428,9 @@ impl<'a> Matcher<'a> {
             // Broad against the folder the command runs in and the one the call started in
             // (`cd .. && rm -rf project` deletes the working folder too).
             PathClass::Broad => {
-                paths::is_broad(p, cwd, &places.home, &lists.system)
-                    || paths::is_broad(p, self.ctx.cwd, &places.home, &lists.system)
+                let system = &self.policy().paths.system;
+                paths::is_broad(p, cwd, &places.home, system)
+                    || paths::is_broad(p, self.ctx.cwd, &places.home, system)
             }
             PathClass::Unknown => p.lexical.is_none(),
         }

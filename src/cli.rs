@@ -271,7 +271,7 @@ fn run_policy(cmd: PolicyCmd) -> Result<i32> {
                 kinds: p.kinds.clone(),
                 commands: p.all_effects(),
                 workflow: Some(p.workflow.clone()),
-                rules: p.rules.iter().map(|r| r.clone().into_owned()).collect(),
+                rules: p.rules().iter().map(|r| r.clone().into_owned()).collect(),
             };
             println!("{}", serde_json::to_string_pretty(&file)?);
             Ok(0)

@@ -7,9 +7,10 @@
 //! stricter, so anything in it that would relax the policy is refused with a clear error.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
 pub use generated::DEFAULT_FILES;
+use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX};
 
 /// Text in a policy: borrowed from the binary for the built-in policy, owned when read
 /// from a user's or a project's file.
@@ -46,7 +48,7 @@ pub type Text = Cow<'static, str>;
 pub struct List(Text);
 
 /// Separates the words of a [`List`]: a character no policy word contains.
-pub const SEP: char = '\u{2063}';
+pub const SEP: char = '\u{1f}';
 
 impl List {
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
@@ -116,7 +118,7 @@ impl<'de> Deserialize<'de> for List {
                 while let Some(w) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
                     if w.contains(SEP) {
                         return Err(serde::de::Error::custom(
-                            "list words may not contain U+2063",
+                            "list words may not contain the control character U+001F",
                         ));
                     }
                     l.push(&w);
@@ -428,9 +430,54 @@ pub struct Policy {
     pub commands: BTreeMap<Text, Effects>,
     pub workflow: WorkflowSettings,
     /// The rules in force: the built-in ones borrowed from the binary, others owned.
-    pub rules: Vec<Cow<'static, Rule>>,
+    /// Changed only through [`Policy::merge`], which keeps [`Policy::index`] in step.
+    rules: Vec<Cow<'static, Rule>>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
+    /// Whether a layer changed the rules. While it has not, command rules are found in
+    /// the index `build.rs` made of the built-in rules; after, in [`Policy::index`].
+    custom_rules: bool,
+    /// Which command rules apply to which program name, built on first use.
+    index: OnceLock<CommandIndex>,
+}
+
+/// Command rules by program name, so a command with thousands of programs costs one hash
+/// lookup per program rather than a scan of every rule.
+#[derive(Debug, Clone, Default)]
+struct CommandIndex {
+    /// For each name: the positions in [`Policy::rules`] of its own rules and the `*`
+    /// rules, in policy order (ties between rules are settled by that order).
+    by_name: HashMap<String, Vec<u32>>,
+    /// The positions of the `*` rules, for names no rule names.
+    any: Vec<u32>,
+}
+
+impl CommandIndex {
+    fn build(rules: &[Cow<'static, Rule>]) -> CommandIndex {
+        let mut index = CommandIndex::default();
+        for (i, r) in rules.iter().enumerate() {
+            let i = i as u32;
+            for name in r.command.iter() {
+                if name == "*" {
+                    index.any.push(i);
+                    for list in index.by_name.values_mut() {
+                        if list.last() != Some(&i) {
+                            list.push(i);
+                        }
+                    }
+                } else {
+                    let list = index
+                        .by_name
+                        .entry(name.to_string())
+                        .or_insert_with(|| index.any.clone());
+                    if list.last() != Some(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+        index
+    }
 }
 
 impl Policy {
@@ -531,6 +578,8 @@ impl Policy {
                 bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
             }
         }
+        self.index = OnceLock::new();
+        self.custom_rules |= !file.rules.is_empty();
         for r in file.rules {
             if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
                 if r.disabled {
@@ -551,12 +600,22 @@ impl Policy {
         Ok(())
     }
 
-    /// Rules that may apply to a command name (its own and the `*` rules).
-    pub fn command_rules<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Rule> + 'a {
-        self.rules
-            .iter()
-            .map(|r| &**r)
-            .filter(move |r| r.command.iter().any(|c| c == name || c == "*"))
+    /// The rules in force, in order.
+    pub fn rules(&self) -> &[Cow<'static, Rule>] {
+        &self.rules
+    }
+
+    /// Rules that may apply to a command name (its own and the `*` rules), in policy order.
+    pub fn command_rules<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a Rule> + 'a {
+        let positions: &[u32] = if self.custom_rules {
+            let index = self.index.get_or_init(|| CommandIndex::build(&self.rules));
+            index.by_name.get(name).unwrap_or(&index.any)
+        } else {
+            BUILTIN_COMMAND_INDEX
+                .binary_search_by(|(n, _)| (*n).cmp(name))
+                .map_or(BUILTIN_ANY_RULES, |i| BUILTIN_COMMAND_INDEX[i].1)
+        };
+        positions.iter().map(|&i| &*self.rules[i as usize])
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
@@ -567,15 +626,21 @@ impl Policy {
     }
 
     /// What a command does to its arguments: a user's or project's entry, else the
-    /// built-in one (looked up in place rather than copied, as most calls need one or two).
+    /// built-in one (from a table built on first use, shared by every policy).
     pub fn effects(&self, name: &str) -> Option<&Effects> {
+        static BUILTIN: OnceLock<HashMap<&'static str, &'static Effects>> = OnceLock::new();
         self.commands.get(name).or_else(|| {
-            DEFAULT_FILES
-                .iter()
-                .rev()
-                .flat_map(|f| f.commands.iter())
-                .find(|(n, _)| *n == name)
-                .map(|(_, e)| e)
+            BUILTIN
+                .get_or_init(|| {
+                    // Later files win, as when layers are merged.
+                    DEFAULT_FILES
+                        .iter()
+                        .flat_map(|f| f.commands.iter())
+                        .map(|(n, e)| (*n, e))
+                        .collect()
+                })
+                .get(name)
+                .copied()
         })
     }
 
@@ -699,14 +764,14 @@ mod tests {
     #[test]
     fn builtin_loads() {
         let p = Policy::builtin().expect("defaults load");
-        assert!(p.rules.len() > 20);
-        assert!(p.rules.iter().all(|r| r.kind().is_some()));
-        let mut ids: Vec<&str> = p.rules.iter().map(|r| r.id.as_ref()).collect();
+        assert!(p.rules().len() > 20);
+        assert!(p.rules().iter().all(|r| r.kind().is_some()));
+        let mut ids: Vec<&str> = p.rules().iter().map(|r| r.id.as_ref()).collect();
         ids.sort();
         let n = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), n, "rule ids are unique");
-        for r in &p.rules {
+        for r in p.rules() {
             for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
                 assert!(
                     regex_lite::Regex::new(re).is_ok(),
@@ -715,6 +780,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The index gives, for every name, exactly the rules a scan of all rules would, in
+    /// the same order, before and after a layer changes the rules.
+    #[test]
+    fn command_index_agrees_with_a_scan() {
+        let scan = |p: &Policy, name: &str| -> Vec<String> {
+            p.rules()
+                .iter()
+                .filter(|r| r.command.iter().any(|c| c == name || c == "*"))
+                .map(|r| r.id.to_string())
+                .collect()
+        };
+        let indexed = |p: &Policy, name: &str| -> Vec<String> {
+            p.command_rules(name).map(|r| r.id.to_string()).collect()
+        };
+        let mut p = Policy::builtin().expect("defaults");
+        let mut names: Vec<String> = p
+            .rules()
+            .iter()
+            .flat_map(|r| r.command.iter().map(str::to_string))
+            .collect();
+        names.extend(["no-such-program".to_string(), "new-tool".to_string()]);
+        for n in &names {
+            assert_eq!(indexed(&p, n), scan(&p, n), "{n}");
+        }
+        let layer = "[[rule]]\nid='u.any'\ntier='confirm'\ncommand=['new-tool', '*']\n\n[[rule]]\nid='u.new'\ntier='forbidden'\ncommand=['new-tool', 'new-tool']";
+        p.merge(file(layer), Layer::User, "u").expect("merge");
+        for n in &names {
+            assert_eq!(indexed(&p, n), scan(&p, n), "{n} after a layer");
+        }
+        assert!(indexed(&p, "new-tool").ends_with(&["u.any".into(), "u.new".into()]));
     }
 
     #[test]
@@ -730,7 +827,7 @@ mod tests {
             assert!(p.merge(file(t), Layer::Project, "p").is_err(), "{t}");
         }
         let mut p = Policy::builtin().expect("defaults");
-        let existing = p.rules[0].id.clone();
+        let existing = p.rules()[0].id.clone();
         let t = format!("[[rule]]\nid='{existing}'\ntier='forbidden'\ncommand=['foo']");
         assert!(p.merge(file(&t), Layer::Project, "p").is_err());
         let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
@@ -741,11 +838,11 @@ mod tests {
     #[test]
     fn user_layer_replaces_and_disables() {
         let mut p = Policy::builtin().expect("defaults");
-        let id = p.rules[0].id.clone();
-        let n = p.rules.len();
+        let id = p.rules()[0].id.clone();
+        let n = p.rules().len();
         let t = format!("[[rule]]\nid='{id}'\ndisabled=true");
         p.merge(file(&t), Layer::User, "u").expect("merge");
-        assert_eq!(p.rules.len(), n - 1);
+        assert_eq!(p.rules().len(), n - 1);
     }
 
     #[test]

@@ -379,3 +379,84 @@ fn unparseable_and_odd_input_asks() {
         ("ask", "PATH=/tmp/evil:$PATH ls"),
     ]);
 }
+
+/// Large commands: what fits the parsing budget is analysed part by part (so a forbidden
+/// part is denied however much surrounds it); what does not is asked about as a whole
+/// (`shell.too-large`), never allowed.
+#[test]
+fn large_commands() {
+    let policy = Policy::builtin().expect("default policy loads");
+    let kb100 = |unit: &str| unit.repeat(100 * 1024 / unit.len());
+    let cases: Vec<(&str, &str, String)> = vec![
+        // Within the budget.
+        (
+            "allow",
+            "git.read",
+            "git status && ls -la src | grep rs; ".repeat(150),
+        ),
+        (
+            "deny",
+            "fs.rm-broad",
+            "ls -la src | grep rs; ".repeat(150) + "rm -rf ~",
+        ),
+        (
+            "deny",
+            "fs.rm-broad",
+            "rm -rf ~; ".to_string() + &"ls -la src | grep rs; ".repeat(150),
+        ),
+        (
+            "allow",
+            "read.files",
+            format!("cat <<'EOF'\n{}EOF", kb100("$(rm -rf ~) | x\n")),
+        ),
+        (
+            "deny",
+            "path.protected-write",
+            format!("cat > ~/.ssh/config <<'EOF'\n{}EOF", kb100("Host *\n")),
+        ),
+        // Over it: 100 KB of commands, words, pipes or expansions.
+        (
+            "ask",
+            "shell.too-large",
+            kb100("git status && ls -la src | grep rs; "),
+        ),
+        ("ask", "shell.too-large", kb100("ls -la\n")),
+        ("ask", "shell.too-large", format!("echo {}", kb100("word "))),
+        ("ask", "shell.too-large", kb100("cat f | ") + "cat"),
+        (
+            "ask",
+            "shell.too-large",
+            format!("echo \"{}\"", kb100("$HOME ")),
+        ),
+        (
+            "ask",
+            "shell.too-large",
+            format!("cat <<EOF\n{}EOF", kb100("$HOME\n")),
+        ),
+        ("ask", "shell.too-large", kb100("ls; ") + "rm -rf ~"),
+        (
+            "ask",
+            "shell.too-large",
+            format!("bash -c '{}'", kb100("ls; ")),
+        ),
+        (
+            "ask",
+            "shell.too-large",
+            format!("cd a; cd b; cd c; {}", "bash -c 'ls'; ".repeat(300)),
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (want, rule, cmd) in &cases {
+        let d = run_example(&policy, cmd).expect("classifies");
+        let got = decision_word(d.verdict.tier);
+        if got != *want || d.verdict.rule != *rule {
+            let head: String = cmd.chars().take(60).collect();
+            wrong.push(format!(
+                "{head:?}… ({} bytes): want {want} {rule}, got {got} {}",
+                cmd.len(),
+                d.verdict.rule
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 use programmer_hook::examples::run_example;
 use programmer_hook::hook::decision_word;
 use programmer_hook::policy::Policy;
+use programmer_hook::shell::cost::estimate;
+use programmer_hook::shell::MAX_PARSE_COST;
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
@@ -55,6 +57,7 @@ fn peer_conformance() {
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut unexpected = Vec::new();
     let mut still_listed = BTreeSet::new();
+    let mut max_cost = 0;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("read corpus dir")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -70,6 +73,14 @@ fn peer_conformance() {
             let expect = case["expect"].as_str().expect("expect").to_string();
             let d = run_example(&policy, &cmd).expect("classifies");
             let got = decision_word(d.verdict.tier);
+            // Everyday and hostile commands alike are far inside the parsing budget, so
+            // each is judged part by part.
+            let cost = estimate(&cmd, usize::MAX);
+            max_cost = max_cost.max(cost);
+            assert!(
+                cost * 10 < MAX_PARSE_COST,
+                "{peer} case costs {cost} of the {MAX_PARSE_COST} parsing budget: {cmd:?}"
+            );
             let t = tallies.entry(peer.clone()).or_default();
             t.cases += 1;
             let disagrees = match expect.as_str() {
@@ -122,6 +133,7 @@ fn peer_conformance() {
             t.cases, t.agree, t.disagree, share
         );
     }
+    eprintln!("largest estimated parsing cost of a case: {max_cost} of {MAX_PARSE_COST}");
     let stale: Vec<_> = known.difference(&still_listed).collect();
     assert!(
         stale.is_empty(),

@@ -9,9 +9,13 @@
 //! argument list it was substituted into. What those words *mean* (wrappers, `bash -c`,
 //! `xargs`, paths) is the job of `analyze`.
 //!
-//! Parsing is bounded: the input size, the tree depth and the parse time are capped, and a
-//! tree with a syntax error or one of the grammar's known mis-parses (backquotes nested in
-//! odd places) is reported as [`Script::unparsed`], which the classifier turns into a Confirm.
+//! Parsing is bounded: the input size, the tree depth and the parse time are capped; the
+//! caller checks the parser's work with [`cost::estimate`] against [`MAX_PARSE_COST`]
+//! before asking for a parse; and a tree with a syntax error or one of the grammar's known
+//! mis-parses (backquotes nested in odd places) is reported as [`Script::unparsed`], which
+//! the classifier turns into a Confirm.
+
+pub mod cost;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -20,10 +24,18 @@ use tree_sitter::{Node, ParseOptions, Parser};
 
 /// The largest command (in bytes) we try to parse. Longer commands are not analysed.
 pub const MAX_COMMAND_BYTES: usize = 512 * 1024;
+/// The most parsing work one command may cost, in pieces as estimated by [`cost`]: about
+/// a microsecond each, so a few milliseconds. The budget is for the whole analysis (a
+/// script nested in a string is parsed too); a command over it is not analysed part by
+/// part but asked about (Confirm). Everyday commands cost tens of pieces; 3,000 is some
+/// 600 short chained commands or a few thousand words.
+pub const MAX_PARSE_COST: usize = 3_000;
 /// The deepest syntax tree we walk. Real commands stay far below this.
 pub const MAX_TREE_DEPTH: usize = 400;
-/// The longest we let the parser run.
-pub const MAX_PARSE_TIME: Duration = Duration::from_millis(400);
+/// The longest we let the parser run. Commands within [`MAX_PARSE_COST`] parse in a few
+/// milliseconds; this only stops the parser's error recovery, which on some malformed
+/// input grows much faster than the input.
+pub const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 /// How much of an expansion's source text a word keeps.
 const MAX_RAW_EXPANSION: usize = 256;
 
