@@ -482,6 +482,20 @@ fn broken_state_dirs(root: &Path) -> Vec<Broken> {
         wrapper: vec![],
         sessions_ok: true,
     });
+    // A file size limit of zero (`ulimit -f 0`): a write raises SIGXFSZ, which by default
+    // kills the process; the hook must answer all the same.
+    if Path::new("/usr/bin/prlimit").exists() {
+        let d = root.join("fsize-state");
+        std::fs::create_dir_all(&d).expect("mkdir");
+        v.push(Broken {
+            label: "file size limit 0 (prlimit --fsize=0)",
+            state: d,
+            wrapper: vec!["/usr/bin/prlimit".into(), "--fsize=0".into()],
+            sessions_ok: false,
+        });
+    } else {
+        eprintln!("note: no /usr/bin/prlimit; the file size limit case is skipped");
+    }
     // A state dir that cannot exist: its parent is a regular file (ENOTDIR).
     let f = root.join("a-file");
     std::fs::write(&f, b"x").expect("file");

@@ -82,3 +82,28 @@ fn validate_reports_line_numbers() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A reader that stops early (`programmer-hook policy show | head`) ends the command
+/// quietly, as it would any Unix tool: no panic, no error message.
+#[test]
+fn closed_stdout_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_programmer-hook"))
+        .args(["policy", "show"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+    assert!(
+        !out.status.success(),
+        "the output (over 100 KB) cannot all be written"
+    );
+}
