@@ -458,7 +458,18 @@ fn check_state(state_dir: &Path) -> Vec<Check> {
     let mut files = Vec::new();
     let mut unreadable = Vec::new();
     let mut set_aside = Vec::new();
-    walk(state_dir, 0, &mut files, &mut unreadable, &mut set_aside);
+    let mut temporary = Vec::new();
+    walk(
+        state_dir,
+        0,
+        &mut Found {
+            files: &mut files,
+            unreadable: &mut unreadable,
+            set_aside: &mut set_aside,
+            temporary: &mut temporary,
+        },
+    );
+    let removed = remove_stale_temporaries(&temporary);
     let mut bad = Vec::new();
     for f in &files {
         match fs::read(f) {
@@ -507,23 +518,31 @@ fn check_state(state_dir: &Path) -> Vec<Check> {
                 set_aside.join(", ")
             ));
         }
+        if removed > 0 {
+            detail.push_str(&format!(
+                "; removed {removed} unfinished temporary file(s) of writes that were interrupted (the files they were for are intact)"
+            ));
+        }
         checks.push(Check::ok(NAME, detail));
     }
     checks
 }
 
+/// What [`walk`] collects.
+struct Found<'a> {
+    files: &'a mut Vec<PathBuf>,
+    unreadable: &'a mut Vec<String>,
+    set_aside: &'a mut Vec<String>,
+    /// Temporary files of atomic writes (`NAME.json.tmp.PID`).
+    temporary: &'a mut Vec<PathBuf>,
+}
+
 /// Collects the `*.json` files of the state dir (the audit log is JSON lines, not JSON).
-fn walk(
-    dir: &Path,
-    depth: usize,
-    files: &mut Vec<PathBuf>,
-    unreadable: &mut Vec<String>,
-    set_aside: &mut Vec<String>,
-) {
+fn walk(dir: &Path, depth: usize, found: &mut Found) {
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            unreadable.push(format!("{} ({e})", dir.display()));
+            found.unreadable.push(format!("{} ({e})", dir.display()));
             return;
         }
     };
@@ -536,14 +555,35 @@ fn walk(
             .unwrap_or_default();
         if p.is_dir() {
             if depth < 3 && name != "audit" {
-                walk(&p, depth + 1, files, unreadable, set_aside);
+                walk(&p, depth + 1, found);
             }
         } else if name.ends_with(".json") {
-            files.push(p);
+            found.files.push(p);
         } else if name.contains(".json.corrupt-") {
-            set_aside.push(p.display().to_string());
+            found.set_aside.push(p.display().to_string());
+        } else if name.contains(".json.tmp.") {
+            found.temporary.push(p);
         }
     }
+}
+
+/// A write replaces its file by renaming a finished temporary file over it, so a
+/// temporary file left behind belongs to a writer that was killed before the rename: the
+/// file it was for still holds its previous content. Those older than a minute (no write
+/// takes that long) are removed; returns how many.
+fn remove_stale_temporaries(temporary: &[PathBuf]) -> usize {
+    let stale = |p: &PathBuf| {
+        fs::metadata(p)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > std::time::Duration::from_secs(60))
+    };
+    temporary
+        .iter()
+        .filter(|p| stale(p))
+        .filter(|p| fs::remove_file(p).is_ok())
+        .count()
 }
 
 fn check_policy(places: &Places) -> Check {
@@ -625,6 +665,38 @@ fn parse_version(line: &str) -> Option<(u64, u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temporary_files_are_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = dir.path();
+        std::fs::write(state.join("preferences.json"), "{}").expect("write");
+        std::fs::create_dir(state.join("sessions")).expect("mkdir");
+        let old = state.join("sessions/a.json.tmp.123");
+        let fresh = state.join("sessions/b.json.tmp.456");
+        for p in [&old, &fresh] {
+            std::fs::write(p, "{\"half").expect("write");
+        }
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&old)
+            .and_then(|f| f.set_modified(hour_ago))
+            .expect("set mtime");
+        let checks = check_state(state);
+        assert!(
+            checks.iter().all(|c| c.ok),
+            "{:?}",
+            checks.iter().map(|c| &c.detail).collect::<Vec<_>>()
+        );
+        assert!(
+            checks[0].detail.contains("removed 1 unfinished"),
+            "{}",
+            checks[0].detail
+        );
+        assert!(!old.exists(), "the stale one is removed");
+        assert!(fresh.exists(), "one that may still be written is kept");
+    }
 
     #[test]
     fn versions() {
