@@ -588,6 +588,10 @@ impl<'a> Analyzer<'a> {
         let rest = &args[i.min(args.len())..]; // an option may lack its value
         let bare = rest.is_empty() && split_string.is_none();
         if bare {
+            // No command: `env` prints the environment. Its assignments only add to what
+            // it prints, so they are dropped, leaving the options for the rules to read.
+            let mut inv = inv;
+            inv.args.retain(|a| !is_assignment(&a.text));
             self.push(inv);
             return;
         }
@@ -1317,4 +1321,15 @@ fn is_harmless_device(t: &str) -> bool {
         t,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
     ) || t.starts_with("/dev/fd/")
+}
+
+/// Whether a word is a variable assignment (`NAME=value`).
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        let mut chars = name.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }

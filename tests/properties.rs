@@ -943,7 +943,7 @@ const DECISIONS: &[(&str, &str)] = &[
     // `git -C`, `env -u`, `bash -o` without their value panicked (analyze.rs).
     ("ask", "'git' -C\n sub status .env /etc/passwd"),
     ("ask", "git -C"),
-    ("allow", "env -u"),
+    ("ask", "env -u"), // with no command, `env` prints the environment
     ("ask", "bash -o"),
     // The scanner crashed (SIGSEGV) on some non-ASCII characters (shell.rs, parse).
     ("allow", "echo a{\u{10FFFF}"),
