@@ -77,7 +77,11 @@ fn env<'a>(ctx: &'a Context) -> Env<'a> {
     }
 }
 
-fn decide(parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
+fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
+    // A command judged in several folders (after a `cd`) or reached twice gives the same
+    // verdict more than once; each is listed once, in the order first found.
+    let mut seen = std::collections::HashSet::new();
+    parts.retain(|p| seen.insert((p.tier, p.rule.clone(), p.subject.clone())));
     let verdict = parts
         .iter()
         .max_by_key(|v| v.tier)

@@ -372,21 +372,39 @@ fn print_decision(what: &str, d: &Decision) {
         v.tier,
         v.rule
     );
-    println!("  input:  {what}");
+    println!("  input:  {}", clip(what, 300));
     println!("  reason: {}", v.reason);
     if let Some(i) = &v.instead {
         println!("  instead: {i}");
     }
     if !d.parts.is_empty() {
         println!("  parts:");
-        for p in &d.parts {
+        for p in d.parts.iter().take(MAX_PARTS_SHOWN) {
             println!(
                 "    {:<5} {:<30} {}",
                 hook::decision_word(p.tier),
                 p.rule,
-                p.subject
+                clip(&p.subject, 120)
             );
         }
+        if d.parts.len() > MAX_PARTS_SHOWN {
+            println!(
+                "    … and {} more (--json lists them all)",
+                d.parts.len() - MAX_PARTS_SHOWN
+            );
+        }
+    }
+}
+
+/// How many parts the text output of `policy check` lists.
+const MAX_PARTS_SHOWN: usize = 40;
+
+/// At most `max` characters of `s` on one line, saying how much was left out.
+fn clip(s: &str, max: usize) -> String {
+    let one_line = s.replace('\n', "⏎");
+    match one_line.char_indices().nth(max) {
+        None => one_line,
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &one_line[..cut], s.len()),
     }
 }
 

@@ -107,3 +107,41 @@ fn closed_stdout_ends_quietly() {
         "the output (over 100 KB) cannot all be written"
     );
 }
+
+/// Each simple command is listed once, even when it is judged in several folders (after a
+/// `cd`); the text output stays readable for a long command.
+#[test]
+fn check_lists_each_part_once() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = bin()
+        .env("HOME", home.path())
+        .args(["policy", "check", "--json", "--cwd", "/tmp", "--"])
+        .arg("cd src && ls && cat a.txt")
+        .output()
+        .expect("runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let subjects: Vec<&str> = v["commands"]
+        .as_array()
+        .expect("commands")
+        .iter()
+        .filter_map(|c| c["subject"].as_str())
+        .collect();
+    assert_eq!(subjects, ["cd src", "ls", "cat a.txt"]);
+
+    let long: String = (0..200).map(|i| format!("ls d{i}; ")).collect();
+    let out = bin()
+        .env("HOME", home.path())
+        .args(["policy", "check", "--cwd", "/tmp", "--", &long])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("({} bytes in all)", long.len())),
+        "{text}"
+    );
+    assert!(
+        text.contains("… and 160 more (--json lists them all)"),
+        "{text}"
+    );
+    assert!(text.lines().count() < 60, "{text}");
+}
