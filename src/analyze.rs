@@ -191,6 +191,8 @@ impl<'a> Analyzer<'a> {
         // a branch or in a later loop round. The first is where the script started.
         let mut cwds: Vec<Option<PathBuf>> = vec![cwd];
         for (i, cmd) in script.commands.iter().enumerate() {
+            let known = shell::vars::apply(cmd, i, &script.constants);
+            let cmd = known.as_ref().unwrap_or(cmd);
             if self.facts.invocations.len() > MAX_INVOCATIONS {
                 self.facts
                     .signal("too-large", "the command expands to too many programs");

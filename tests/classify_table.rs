@@ -460,3 +460,43 @@ fn large_commands() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A variable set once to a plain value, before its use, is judged by that value; any
+/// doubt about its value (set twice, read, in a loop or a branch, eval, in the background,
+/// a value that splits or globs) leaves it unknown, and `rm -rf` of an unknown is denied.
+#[test]
+fn variables_with_one_known_value() {
+    check(&[
+        ("ask", "T=build; rm -rf \"$T\""),
+        ("ask", "T=build && rm -rf $T"),
+        ("ask", "T=build; rm -rf \"${T}/cache\""),
+        ("allow", "T=src; cat \"$T/main.rs\""),
+        ("ask", "T=build; (cd x && rm -rf ../$T)"),
+        ("ask", "T=build; bash -c \"rm -rf $T\""),
+        ("ask", "T=build; f() { rm -rf $T; }; f"),
+        ("deny", "T=/; rm -rf \"$T\""),
+        ("deny", "T=~; rm -rf $T"),
+        ("deny", "T=..; rm -rf $T"),
+        ("deny", "D=/etc; echo x > $D/passwd"),
+        ("deny", "K=~/.ssh; cp x $K/authorized_keys"),
+        ("deny", "T=build; read T; rm -rf $T"),
+        ("deny", "T=build; T=/; rm -rf $T"),
+        ("deny", "T=build; for T in /; do rm -rf $T; done"),
+        ("deny", "ls || T=build; rm -rf $T"),
+        ("deny", "true && T=build; rm -rf $T"),
+        ("deny", "T=build & rm -rf $T"),
+        ("deny", "if x; then T=build; fi; rm -rf $T"),
+        ("deny", "T=build; eval \"T=/\"; rm -rf $T"),
+        ("deny", "T=build; source env.sh; rm -rf $T"),
+        ("deny", "rm -rf $T; T=build"),
+        ("deny", "f() { rm -rf $T; }; T=build; f"),
+        ("deny", "T=\"a /\"; rm -rf $T"),
+        ("deny", "T='*'; rm -rf $T"),
+        ("deny", "T+=x; rm -rf $T"),
+        ("deny", "IFS=u; T=build; rm -rf $T"),
+        ("deny", "T=build; declare -n R=T; R=/; rm -rf $T"),
+        ("deny", "T=build; ((T=1)); rm -rf $T"),
+        ("deny", "T=build; printf -v T /; rm -rf $T"),
+        ("deny", "T=build; bash -c 'rm -rf $T'"),
+    ]);
+}

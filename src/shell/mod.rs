@@ -16,6 +16,7 @@
 //! the classifier turns into a Confirm.
 
 pub mod cost;
+pub mod vars;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -136,6 +137,10 @@ pub struct Script {
     pub pipeline_parent: Vec<Option<(usize, usize)>>,
     /// Why the script could not be fully understood, if it could not.
     pub unparsed: Option<String>,
+    /// Assignment statements (`NAME=value` alone), in order.
+    pub assigned: Vec<vars::Assigned>,
+    /// Variables with one known value (see [`vars`]).
+    pub constants: Vec<vars::Constant>,
 }
 
 /// Parses a Bash command string.
@@ -219,6 +224,7 @@ pub fn parse(src: &str) -> Script {
         .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
+    script.constants = vars::constants(src, &script.commands, &script.assigned);
     script
 }
 
@@ -240,6 +246,24 @@ impl Script {
             .zip(&self.function_at)
             .any(|(f, at)| f == name && at.is_some_and(|at| at <= index));
         defined && !self.unset.iter().any(|u| u == name)
+    }
+}
+
+/// Whether a statement surely runs, before everything after it in the text: it sits at
+/// the top level, or first in a top-level chain (`A=1 && …`), and not in the background.
+fn surely_runs(stmt: Node) -> bool {
+    let mut node = stmt;
+    loop {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        match parent.kind() {
+            "program" => return node.next_sibling().is_none_or(|s| s.kind() != "&"),
+            "list" if parent.named_child(0).is_some_and(|c| c.id() == node.id()) => {
+                node = parent;
+            }
+            _ => return false,
+        }
     }
 }
 
@@ -324,6 +348,10 @@ impl<'a> Walker<'a> {
                 self.children(n, &inner);
             }
             "declaration_command" | "unset_command" => self.declaration(n, ctx),
+            "variable_assignment" | "variable_assignments" => {
+                self.assignment_statement(n, n);
+                self.children(n, ctx);
+            }
             "test_command" => {
                 self.push_synthetic("[[", n, ctx);
             }
@@ -751,6 +779,35 @@ impl<'a> Walker<'a> {
         if let Some(id) = tail_pipe {
             self.visit_tails(&tails, ctx, id);
         }
+    }
+
+    /// Records `NAME=value` statements (`stmt` is the statement holding assignment `n`).
+    fn assignment_statement(&mut self, n: Node<'a>, stmt: Node<'a>) {
+        if n.kind() == "variable_assignments" {
+            let mut cursor = n.walk();
+            let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+            for k in kids {
+                self.assignment_statement(k, stmt);
+            }
+            return;
+        }
+        let name = n
+            .child_by_field_name("name")
+            .map(|x| self.text(x).to_string())
+            .unwrap_or_default();
+        // `NAME+=x` appends to a value we may not know.
+        let appends = n
+            .child_by_field_name("name")
+            .and_then(|x| x.next_sibling())
+            .is_some_and(|op| self.text(op) == "+=");
+        let value = n
+            .child_by_field_name("value")
+            .map(|v| self.word(v))
+            .unwrap_or_else(|| Word::lit(""));
+        let from = (!appends && surely_runs(stmt)).then_some(self.script.commands.len());
+        self.script
+            .assigned
+            .push(vars::Assigned { name, value, from });
     }
 
     /// `export A=$(x)`, `local b`, `unset c`: recorded as a command named by the keyword.

@@ -1,0 +1,244 @@
+//! Variables whose value is known before the script runs: `DIR=build; rm -rf "$DIR"`.
+//!
+//! A model often names a path once and uses it after. Left unknown, `rm -rf "$DIR"` would
+//! have to be judged as deleting anything. A variable is taken as a constant only when
+//! nothing could give it another value, so a use is judged as if the value were written
+//! out:
+//!
+//! - it is set by a plain assignment statement that surely runs before what follows it
+//!   (at the top level, or first in a top-level `&&`/`;` chain, not in the background);
+//! - its value is literal and cannot split or glob (letters, digits, `_ . / - + @ % , :`);
+//! - its name appears nowhere else in the text except where it is read (`$NAME`,
+//!   `${NAME…}`), so no `read`, `for`, `declare`, `unset`, arithmetic, `printf -v` or
+//!   second assignment can change it;
+//! - the script runs no `eval`, `source` or `.` (which could assign it out of sight) and
+//!   does not touch `IFS` (which changes how values split);
+//! - it is not a variable the shell itself gives meaning to (`PATH`, `HOME` …).
+//!
+//! Only uses after the assignment (in source order) see the value; code before it, such
+//! as the body of a function defined earlier, keeps the variable unknown.
+
+use super::{SimpleCommand, Word};
+
+/// A variable assignment statement found while walking the tree.
+#[derive(Debug, Clone)]
+pub struct Assigned {
+    pub name: String,
+    pub value: Word,
+    /// The index of the first command that runs after it, when it surely runs.
+    pub from: Option<usize>,
+}
+
+/// A variable with one known value for the commands from index `from` on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    pub value: String,
+    pub from: usize,
+}
+
+/// How many assignments are considered.
+const MAX_CANDIDATES: usize = 64;
+
+/// Names the shell gives meaning to: their values change how other things run.
+const SPECIAL: &[&str] = &[
+    "PATH",
+    "HOME",
+    "IFS",
+    "CDPATH",
+    "PWD",
+    "OLDPWD",
+    "ENV",
+    "BASH_ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "GLOBIGNORE",
+    "PS4",
+    "PROMPT_COMMAND",
+    "TMPDIR",
+];
+
+/// The constants of a script (see the module docs).
+pub fn constants(src: &str, commands: &[SimpleCommand], assigned: &[Assigned]) -> Vec<Constant> {
+    let dynamic = commands.iter().any(|c| {
+        c.words
+            .first()
+            .is_some_and(|w| matches!(w.text.as_str(), "eval" | "source" | "."))
+    });
+    if dynamic || mentions(src, "IFS") != (0, 0) {
+        return Vec::new();
+    }
+    assigned
+        .iter()
+        .filter(|a| a.from.is_some())
+        // Each candidate costs a scan of the text: a script of thousands of assignments
+        // keeps the rest unknown.
+        .take(MAX_CANDIDATES)
+        .filter_map(|a| {
+            let from = a.from?;
+            // A literal value, or one whose only expansion is a leading `~` (the home
+            // folder, written as `$HOME` for path resolution).
+            let (value, plain) = match a.value.text.strip_prefix('~') {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                    (format!("$HOME{rest}"), rest)
+                }
+                _ if a.value.literal => (a.value.text.clone(), a.value.text.as_str()),
+                _ => return None,
+            };
+            let ok = !a.value.text.is_empty()
+                && plain.chars().all(is_plain)
+                && !SPECIAL.contains(&a.name.as_str())
+                && mentions(src, &a.name).1 == 1;
+            ok.then(|| Constant {
+                name: a.name.clone(),
+                value,
+                from,
+            })
+        })
+        .collect()
+}
+
+fn is_plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "_./-+@%,:".contains(c)
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// How often `name` appears in `src` as a whole identifier: as a read (`$name`,
+/// `${name…}`) and otherwise.
+fn mentions(src: &str, name: &str) -> (usize, usize) {
+    let b = src.as_bytes();
+    let (mut reads, mut others) = (0, 0);
+    let mut from = 0;
+    while let Some(p) = src[from..].find(name) {
+        let at = from + p;
+        let end = at + name.len();
+        from = end;
+        if (at > 0 && is_ident(b[at - 1])) || b.get(end).is_some_and(|&c| is_ident(c)) {
+            continue;
+        }
+        let read = (at >= 1 && b[at - 1] == b'$') || (at >= 2 && &b[at - 2..at] == b"${");
+        if read {
+            reads += 1;
+        } else {
+            others += 1;
+        }
+    }
+    (reads, others)
+}
+
+/// `word` with the constants that hold at command `index` written out. A word stays
+/// non-literal if anything else in it is still unknown.
+pub fn substitute(word: &Word, index: usize, constants: &[Constant]) -> Option<Word> {
+    if word.literal || !word.text.contains('$') {
+        return None;
+    }
+    let mut text = word.text.clone();
+    let mut changed = false;
+    for c in constants.iter().filter(|c| c.from <= index) {
+        let braced = format!("${{{}}}", c.name);
+        if text.contains(&braced) {
+            text = text.replace(&braced, &c.value);
+            changed = true;
+        }
+        let plain = format!("${}", c.name);
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(p) = rest.find(&plain) {
+            let end = p + plain.len();
+            let bounded = !rest.as_bytes().get(end).is_some_and(|&c| is_ident(c));
+            out.push_str(&rest[..p]);
+            if bounded {
+                out.push_str(&c.value);
+                changed = true;
+            } else {
+                out.push_str(&plain);
+            }
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    if !changed {
+        return None;
+    }
+    let unknown = text.contains(['$', '`', '*', '?', '[', '{', '~']) || text.contains("(…)");
+    Some(Word {
+        literal: !unknown,
+        text,
+    })
+}
+
+/// Command `index` with the constants that hold there written out, if any applies.
+pub fn apply(cmd: &SimpleCommand, index: usize, constants: &[Constant]) -> Option<SimpleCommand> {
+    if constants.iter().all(|c| c.from > index) {
+        return None;
+    }
+    let mut out = cmd.clone();
+    let mut changed = false;
+    let mut fix = |w: &mut Word| {
+        if let Some(n) = substitute(w, index, constants) {
+            *w = n;
+            changed = true;
+        }
+    };
+    out.words.iter_mut().for_each(&mut fix);
+    out.assignments.iter_mut().for_each(|(_, w)| fix(w));
+    out.redirects.iter_mut().for_each(|r| fix(&mut r.target));
+    if let Some(super::Stdin::HereString(w)) = &mut out.stdin {
+        fix(w);
+    }
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_count_reads_and_others() {
+        let cases: &[(&str, &str, (usize, usize))] = &[
+            ("T=x; rm $T", "T", (1, 1)),
+            ("T=x; rm ${T} ${T:-y} $TT", "T", (2, 1)),
+            ("T=x; read T", "T", (0, 2)),
+            ("T=x; echo \"T is $T\"", "T", (1, 2)),
+            ("DIR=a; ls $DIR/$SUBDIR", "DIR", (1, 1)),
+        ];
+        for (src, name, want) in cases {
+            assert_eq!(mentions(src, name), *want, "{src}");
+        }
+    }
+
+    #[test]
+    fn substitution() {
+        let k = |name: &str, value: &str, from: usize| Constant {
+            name: name.into(),
+            value: value.into(),
+            from,
+        };
+        let w = |t: &str| Word {
+            text: t.into(),
+            literal: false,
+        };
+        let consts = [k("T", "build", 1), k("D", "out", 5)];
+        // (word, command index, Some((new text, literal)) or None when unchanged)
+        type Case<'a> = (&'a str, usize, Option<(&'a str, bool)>);
+        let cases: &[Case] = &[
+            ("$T", 1, Some(("build", true))),
+            ("${T}/x", 2, Some(("build/x", true))),
+            ("$T/$U", 2, Some(("build/$U", false))),
+            ("$TT", 2, None),
+            ("$T", 0, None),
+            ("$T/$D", 3, Some(("build/$D", false))),
+            ("$T/$D", 5, Some(("build/out", true))),
+            ("$T/*", 2, Some(("build/*", false))),
+        ];
+        for (text, at, want) in cases {
+            let got = substitute(&w(text), *at, &consts).map(|w| (w.text, w.literal));
+            let want = want.map(|(t, l)| (t.to_string(), l));
+            assert_eq!(got, want, "{text} at {at}");
+        }
+    }
+}
