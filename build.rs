@@ -198,6 +198,7 @@ const EFFECT_LISTS: &[&str] = &[
     "write_flags",
     "pattern_flags",
     "in_place_flags",
+    "read_only_flags",
 ];
 const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
 const KIND_LISTS: &[&str] = &[

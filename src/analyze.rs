@@ -999,6 +999,12 @@ impl<'a> Analyzer<'a> {
             })
         };
         let in_place = has_flag(&eff.in_place_flags);
+        // `gzip -c f`, `tar -tf a.tar`: the files it would write are only read.
+        let write = if has_flag(&eff.read_only_flags) && !in_place {
+            AccessKind::Read
+        } else {
+            AccessKind::Write
+        };
         if let Some(spec) = &eff.reads {
             let spec = if spec == "after-first" && has_flag(&eff.pattern_flags) {
                 "all"
@@ -1014,7 +1020,7 @@ impl<'a> Analyzer<'a> {
         }
         if let Some(spec) = &eff.writes {
             for w in select(&positional, spec) {
-                self.access(AccessKind::Write, w, cwd.as_deref(), &origin);
+                self.access(write, w, cwd.as_deref(), &origin);
             }
         }
         for (i, a) in inv.args.iter().enumerate() {
@@ -1024,36 +1030,58 @@ impl<'a> Analyzer<'a> {
                         text: v.to_string(),
                         literal: a.literal,
                     };
-                    self.access(AccessKind::Write, &w, cwd.as_deref(), &origin);
+                    self.access(write, &w, cwd.as_deref(), &origin);
                 }
             }
             for f in &eff.read_flags {
-                if a.text == f {
-                    if let Some(v) = inv.args.get(i + 1) {
-                        self.access(AccessKind::Read, v, cwd.as_deref(), &origin);
-                    }
-                } else if let Some(v) = a.text.strip_prefix(&format!("{f}=")) {
-                    let w = Word {
-                        text: v.to_string(),
-                        literal: a.literal,
-                    };
-                    self.access(AccessKind::Read, &w, cwd.as_deref(), &origin);
+                if let Some(v) = flag_value(&inv.args, i, f) {
+                    self.access(AccessKind::Read, &v, cwd.as_deref(), &origin);
                 }
             }
             for f in &eff.write_flags {
-                if a.text == f {
-                    if let Some(v) = inv.args.get(i + 1) {
-                        self.access(AccessKind::Write, v, cwd.as_deref(), &origin);
-                    }
-                } else if let Some(v) = a.text.strip_prefix(&format!("{f}=")) {
-                    let w = Word {
-                        text: v.to_string(),
-                        literal: a.literal,
-                    };
-                    self.access(AccessKind::Write, &w, cwd.as_deref(), &origin);
+                if let Some(v) = flag_value(&inv.args, i, f) {
+                    self.access(write, &v, cwd.as_deref(), &origin);
                 }
             }
         }
+    }
+}
+
+/// The value that argument `i` gives option `flag`, if it is that option: `-o FILE`,
+/// `--output=FILE`, and for a one-letter option also inside a cluster, `-so FILE` (the
+/// letter ends the cluster: the next word) or `-oFILE` (the rest of the word).
+fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
+    let a = args.get(i)?;
+    let next = || args.get(i + 1).cloned();
+    if a.text == flag {
+        return next();
+    }
+    if let Some(v) = a.text.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+        if flag.starts_with("--") {
+            return Some(Word {
+                text: v.to_string(),
+                literal: a.literal,
+            });
+        }
+    }
+    let letter = match flag.as_bytes() {
+        [b'-', l] if l.is_ascii_alphanumeric() => *l,
+        _ => return None,
+    };
+    let cluster = a.text.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
+    let bytes = cluster.as_bytes();
+    // Letters are options until the first one that takes a value; only letters count.
+    let at = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .position(|&b| b == letter)?;
+    if at + 1 == bytes.len() {
+        next()
+    } else {
+        Some(Word {
+            text: cluster[at + 1..].to_string(),
+            literal: a.literal,
+        })
     }
 }
 

@@ -315,6 +315,10 @@ pub struct Effects {
     /// Options that make the command write the files it reads (`sed -i`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub in_place_flags: List,
+    /// Options that make the command only read: what it would write, it reads instead
+    /// (`gzip -c` prints, `tar -t` lists).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub read_only_flags: List,
 }
 
 /// The path lists.

@@ -500,3 +500,29 @@ fn variables_with_one_known_value() {
         ("deny", "T=build; bash -c 'rm -rf $T'"),
     ]);
 }
+
+/// Options that name a written file are found however they are spelled (`-o F`, `-oF`,
+/// `--output=F`, inside a cluster `-czf F`), and options that make a command only read
+/// (`gzip -c`, `tar -t`) turn its writes into reads.
+#[test]
+fn written_files_in_every_spelling() {
+    check(&[
+        ("deny", "tar -czf /etc/x.tar ."),
+        ("deny", "tar -cf ~/.ssh/authorized_keys x"),
+        ("deny", "tar -xzf a.tgz -C /etc"),
+        ("deny", "curl -so /etc/hosts https://example.com"),
+        ("deny", "sort -o/etc/passwd x"),
+        ("deny", "sort --output=/etc/passwd x"),
+        ("ask", "tar -czf out.tgz src"),
+        ("ask", "gzip file.txt"),
+        ("ask", "zstd -c a -o b"),
+        ("allow", "gzip -c file.txt"),
+        ("allow", "gunzip -c logs.gz | tail -5"),
+        ("allow", "xz -l a.xz"),
+        ("allow", "tar -tzf a.tgz"),
+        ("allow", "tar --list -f archive.tar"),
+        ("ask", "gzip -c .env"),
+        ("ask", "tar -tf ~/.ssh/keys.tar"),
+        ("deny", "gzip -c a > /etc/x"),
+    ]);
+}
