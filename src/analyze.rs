@@ -201,7 +201,17 @@ impl<'a> Analyzer<'a> {
             let mut moved = Vec::new();
             for c in cwds.clone() {
                 let mut here = c.clone();
-                self.command(script, i, cmd, &mut here, depth);
+                let in_folder = match c.as_deref().and_then(Path::to_str) {
+                    Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(cmd, i, dir),
+                    _ => None,
+                };
+                self.command(
+                    script,
+                    i,
+                    in_folder.as_ref().unwrap_or(cmd),
+                    &mut here,
+                    depth,
+                );
                 if here != c {
                     moved.push(here);
                 }

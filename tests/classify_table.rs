@@ -526,3 +526,23 @@ fn written_files_in_every_spelling() {
         ("deny", "gzip -c a > /etc/x"),
     ]);
 }
+
+/// `$(pwd)` and `$PWD` are the folder the command runs in (`/home/user/project` here, or
+/// where a `cd` moved), unless the script could change `PWD`.
+#[test]
+fn the_working_folder_by_name() {
+    check(&[
+        ("allow", "ls $(pwd)"),
+        ("allow", "ls \"$PWD/src\""),
+        ("ask", "rm -rf \"$(pwd)/build\""),
+        ("ask", "rm -rf ${PWD}/build"),
+        ("ask", "docker run --rm -v $(pwd):/app node:20 npm test"),
+        ("ask", "cat \"$(pwd)/.env\""),
+        ("deny", "rm -rf $(pwd)"),
+        ("deny", "rm -rf `pwd`"),
+        ("deny", "cd src && rm -rf \"$(pwd)\""),
+        ("deny", "cd / && rm -rf $PWD"),
+        ("ask", "PWD=/tmp; rm -rf $PWD/x"),
+        ("deny", "PWD=/; rm -rf $PWD"),
+    ]);
+}

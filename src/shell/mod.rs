@@ -141,6 +141,9 @@ pub struct Script {
     pub assigned: Vec<vars::Assigned>,
     /// Variables with one known value (see [`vars`]).
     pub constants: Vec<vars::Constant>,
+    /// Whether `$PWD` (and `$(pwd)`) may not be the working folder: the script assigns
+    /// `PWD` or runs code that could.
+    pub pwd_unknown: bool,
 }
 
 /// Parses a Bash command string.
@@ -225,6 +228,7 @@ pub fn parse(src: &str) -> Script {
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
     script.constants = vars::constants(src, &script.commands, &script.assigned);
+    script.pwd_unknown = vars::may_assign(src, &script.commands, "PWD");
     script
 }
 
@@ -952,11 +956,19 @@ impl<'a> Walker<'a> {
             }
             "command_substitution" => {
                 out.literal = false;
-                out.text.push_str(if t.starts_with('`') {
-                    "`…`"
-                } else {
-                    "$(…)"
-                });
+                let inner = t
+                    .strip_prefix("$(")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+                // `$(pwd)` is the working folder, as `$PWD` is (see `vars::with_pwd`).
+                out.text
+                    .push_str(if inner.is_some_and(|i| i.trim() == "pwd") {
+                        "$PWD"
+                    } else if t.starts_with('`') {
+                        "`…`"
+                    } else {
+                        "$(…)"
+                    });
             }
             "process_substitution" => {
                 out.literal = false;

@@ -58,14 +58,38 @@ const SPECIAL: &[&str] = &[
     "TMPDIR",
 ];
 
-/// The constants of a script (see the module docs).
-pub fn constants(src: &str, commands: &[SimpleCommand], assigned: &[Assigned]) -> Vec<Constant> {
-    let dynamic = commands.iter().any(|c| {
+/// Whether the script runs code that could assign any variable out of sight.
+fn runs_hidden_code(commands: &[SimpleCommand]) -> bool {
+    commands.iter().any(|c| {
         c.words
             .first()
             .is_some_and(|w| matches!(w.text.as_str(), "eval" | "source" | "."))
-    });
-    if dynamic || mentions(src, "IFS") != (0, 0) {
+    })
+}
+
+/// Whether the script may give `name` a value: it names it other than to read it, or runs
+/// code that could.
+pub fn may_assign(src: &str, commands: &[SimpleCommand], name: &str) -> bool {
+    mentions(src, name).1 > 0 || runs_hidden_code(commands)
+}
+
+/// Command `index` run in folder `cwd`, with `$PWD` (which `$(pwd)` was read as) written
+/// out, when the folder is known and its name cannot split or glob.
+pub fn with_pwd(cmd: &SimpleCommand, index: usize, cwd: &str) -> Option<SimpleCommand> {
+    if !cwd.starts_with('/') || !cwd.chars().all(is_plain) {
+        return None;
+    }
+    let pwd = [Constant {
+        name: "PWD".into(),
+        value: cwd.to_string(),
+        from: 0,
+    }];
+    apply(cmd, index, &pwd)
+}
+
+/// The constants of a script (see the module docs).
+pub fn constants(src: &str, commands: &[SimpleCommand], assigned: &[Assigned]) -> Vec<Constant> {
+    if runs_hidden_code(commands) || mentions(src, "IFS") != (0, 0) {
         return Vec::new();
     }
     assigned
