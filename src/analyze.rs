@@ -191,27 +191,29 @@ impl<'a> Analyzer<'a> {
         // a branch or in a later loop round. The first is where the script started.
         let mut cwds: Vec<Option<PathBuf>> = vec![cwd];
         for (i, cmd) in script.commands.iter().enumerate() {
-            let known = shell::vars::apply(cmd, i, &script.constants);
-            let cmd = known.as_ref().unwrap_or(cmd);
             if self.facts.invocations.len() > MAX_INVOCATIONS {
                 self.facts
                     .signal("too-large", "the command expands to too many programs");
                 return;
             }
+            let with_constants = shell::vars::apply(cmd, i, &script.constants);
             let mut moved = Vec::new();
             for c in cwds.clone() {
                 let mut here = c.clone();
+                // Variables and `$PWD` written out where their value is known.
+                let base = with_constants.as_ref().unwrap_or(cmd);
                 let in_folder = match c.as_deref().and_then(Path::to_str) {
-                    Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(cmd, i, dir),
+                    Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
                     _ => None,
                 };
-                self.command(
-                    script,
-                    i,
-                    in_folder.as_ref().unwrap_or(cmd),
-                    &mut here,
-                    depth,
-                );
+                let known = in_folder.as_ref().or(with_constants.as_ref());
+                self.command(script, i, known.unwrap_or(cmd), &mut here, depth);
+                // Code run out of sight could have changed them: judge the words as
+                // written too, and keep the stricter of both.
+                if known.is_some() && script.hidden_code {
+                    let mut unmoved = c.clone();
+                    self.command(script, i, cmd, &mut unmoved, depth);
+                }
                 if here != c {
                     moved.push(here);
                 }
@@ -445,16 +447,16 @@ impl<'a> Analyzer<'a> {
             "find" => self.find(inv, cwd, ctx),
             "eval" => {
                 self.push(inv);
-                if args.iter().all(|a| a.literal) {
-                    let text = args
-                        .iter()
-                        .map(|a| a.text.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    self.script(&text, cwd, ctx.depth + 1);
-                } else {
+                let text = args
+                    .iter()
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if !args.iter().all(|a| a.literal) {
                     self.dynamic_code(ctx, "eval runs text that is known only at run time");
                 }
+                // What is known of the text is judged too (see `code_string`).
+                self.script(&text, cwd, ctx.depth + 1);
             }
             "source" | "." => {
                 self.push(inv);
@@ -869,12 +871,14 @@ impl<'a> Analyzer<'a> {
     }
 
     /// A string that a shell will run as a script.
+    /// A script only partly known (`bash -c "rm -rf / $X"`) asks as a whole, and what is
+    /// known of it is judged as well, its unknown parts standing as they are written: a
+    /// forbidden part is denied, not only asked about.
     fn code_string(&mut self, code: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        if code.literal {
-            self.script(&code.text, cwd, ctx.depth + 1);
-        } else {
+        if !code.literal {
             self.dynamic_code(ctx, "a shell runs a script known only at run time");
         }
+        self.script(&code.text, cwd, ctx.depth + 1);
     }
 
     /// Code known only at run time: remote code if a downloader feeds it, else unknown.

@@ -546,3 +546,20 @@ fn the_working_folder_by_name() {
         ("deny", "PWD=/; rm -rf $PWD"),
     ]);
 }
+
+/// A script known only in part asks as a whole, and what is known of it is judged too, so
+/// a forbidden part is denied. Where `eval` or `source` could change variables out of
+/// sight, known values are judged both ways and the stricter verdict stands.
+#[test]
+fn partly_known_scripts() {
+    check(&[
+        ("deny", "bash -c \"rm -rf / $X\""),
+        ("deny", "eval \"git push --force origin $BRANCH\""),
+        ("deny", "sh -c \"$PRE; rm -rf ~\""),
+        ("ask", "bash -c \"echo $HOME\""),
+        ("ask", "eval \"$CMD\""),
+        ("deny", "D=/etc; echo x > $D/passwd; eval ls"),
+        ("deny", "T=build; rm -rf $T; eval \"T=x\""),
+        ("ask", "T=build; rm -rf $T"),
+    ]);
+}

@@ -141,9 +141,12 @@ pub struct Script {
     pub assigned: Vec<vars::Assigned>,
     /// Variables with one known value (see [`vars`]).
     pub constants: Vec<vars::Constant>,
-    /// Whether `$PWD` (and `$(pwd)`) may not be the working folder: the script assigns
-    /// `PWD` or runs code that could.
+    /// Whether `$PWD` (and `$(pwd)`) may not be the working folder: the script names
+    /// `PWD` other than to read it.
     pub pwd_unknown: bool,
+    /// Whether the script runs `eval`, `source` or `.`, which could assign any variable
+    /// (see [`vars`]).
+    pub hidden_code: bool,
 }
 
 /// Parses a Bash command string.
@@ -227,8 +230,9 @@ pub fn parse(src: &str) -> Script {
         .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
-    script.constants = vars::constants(src, &script.commands, &script.assigned);
-    script.pwd_unknown = vars::may_assign(src, &script.commands, "PWD");
+    script.constants = vars::constants(src, &script.assigned);
+    script.pwd_unknown = vars::may_assign(src, "PWD");
+    script.hidden_code = vars::runs_hidden_code(&script.commands);
     script
 }
 
@@ -272,24 +276,42 @@ fn surely_runs(stmt: Node) -> bool {
 }
 
 /// Depth of the tree, computed without recursion so a deep tree cannot overflow the stack.
+/// A list nested as the first operand of a list (a chain `a && b && c`) adds no depth: it
+/// is walked as one level (see [`split_list`]).
 fn tree_depth(root: Node) -> usize {
     let mut cursor = root.walk();
-    let mut depth = 0usize;
+    // For each node on the path from the root to the cursor: its depth, and whether it
+    // is a list.
+    let mut path = vec![(0usize, root.kind() == "list")];
     let mut max = 0usize;
+    let depth_of = |path: &[(usize, bool)], node: Node| {
+        let (parent_depth, parent_is_list) = path.last().copied().unwrap_or((0, false));
+        let is_list = node.kind() == "list";
+        let d = if parent_is_list && is_list {
+            parent_depth
+        } else {
+            parent_depth + 1
+        };
+        (d, is_list)
+    };
     loop {
         if cursor.goto_first_child() {
-            depth += 1;
-            max = max.max(depth);
+            let entry = depth_of(&path, cursor.node());
+            max = max.max(entry.0);
+            path.push(entry);
             continue;
         }
         loop {
+            path.pop();
             if cursor.goto_next_sibling() {
+                let entry = depth_of(&path, cursor.node());
+                max = max.max(entry.0);
+                path.push(entry);
                 break;
             }
             if !cursor.goto_parent() {
                 return max;
             }
-            depth -= 1;
         }
     }
 }
@@ -352,6 +374,13 @@ impl<'a> Walker<'a> {
                 self.children(n, &inner);
             }
             "declaration_command" | "unset_command" => self.declaration(n, ctx),
+            "list" => {
+                let (first, rest) = split_list(n);
+                self.visit(first, ctx);
+                for r in rest {
+                    self.visit(r, ctx);
+                }
+            }
             "variable_assignment" | "variable_assignments" => {
                 self.assignment_statement(n, n);
                 self.children(n, ctx);
@@ -1016,22 +1045,28 @@ fn last_simple_command(n: Node) -> Option<Node> {
     }
 }
 
-/// The leftmost operand of an `&&`/`||` list, and the operands after it.
+/// The leftmost operand of an `&&`/`||` list, and the operands after it. The grammar
+/// nests a chain to the left (`a && b && c` is `(a && b) && c`); it is taken apart without
+/// recursion, so a long chain costs no stack.
 fn split_list(list: Node) -> (Node, Vec<Node>) {
-    let mut cursor = list.walk();
-    let kids: Vec<Node> = list
-        .named_children(&mut cursor)
-        .filter(|k| k.kind() != "comment")
-        .collect();
-    let Some((&first, rest)) = kids.split_first() else {
-        return (list, Vec::new());
-    };
-    if first.kind() == "list" {
-        let (leftmost, mut more) = split_list(first);
-        more.extend_from_slice(rest);
-        (leftmost, more)
-    } else {
-        (first, rest.to_vec())
+    // The right operands of each level, outermost first.
+    let mut levels: Vec<Vec<Node>> = Vec::new();
+    let mut cur = list;
+    loop {
+        let mut cursor = cur.walk();
+        let kids: Vec<Node> = cur
+            .named_children(&mut cursor)
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        let Some((&first, rest)) = kids.split_first() else {
+            return (cur, levels.into_iter().rev().flatten().collect());
+        };
+        levels.push(rest.to_vec());
+        if first.kind() == "list" {
+            cur = first;
+        } else {
+            return (first, levels.into_iter().rev().flatten().collect());
+        }
     }
 }
 

@@ -11,12 +11,13 @@
 //! - its name appears nowhere else in the text except where it is read (`$NAME`,
 //!   `${NAME…}`), so no `read`, `for`, `declare`, `unset`, arithmetic, `printf -v` or
 //!   second assignment can change it;
-//! - the script runs no `eval`, `source` or `.` (which could assign it out of sight) and
-//!   does not touch `IFS` (which changes how values split);
+//! - the script does not touch `IFS` (which changes how values split);
 //! - it is not a variable the shell itself gives meaning to (`PATH`, `HOME` …).
 //!
 //! Only uses after the assignment (in source order) see the value; code before it, such
-//! as the body of a function defined earlier, keeps the variable unknown.
+//! as the body of a function defined earlier, keeps the variable unknown. A script that
+//! runs `eval`, `source` or `.` could assign anything out of sight: there each use is
+//! judged both ways, with the value and unknown, and the stricter verdict stands.
 
 use super::{SimpleCommand, Word};
 
@@ -58,19 +59,21 @@ const SPECIAL: &[&str] = &[
     "TMPDIR",
 ];
 
-/// Whether the script runs code that could assign any variable out of sight.
-fn runs_hidden_code(commands: &[SimpleCommand]) -> bool {
+/// Whether the script runs code that could assign any variable out of sight: `eval`,
+/// `source` or `.` in the shell itself (also after `command`, `builtin` or `time`).
+pub fn runs_hidden_code(commands: &[SimpleCommand]) -> bool {
     commands.iter().any(|c| {
         c.words
-            .first()
-            .is_some_and(|w| matches!(w.text.as_str(), "eval" | "source" | "."))
+            .iter()
+            .map(|w| w.text.as_str())
+            .find(|t| !matches!(*t, "command" | "builtin" | "time"))
+            .is_some_and(|t| matches!(t, "eval" | "source" | "."))
     })
 }
 
-/// Whether the script may give `name` a value: it names it other than to read it, or runs
-/// code that could.
-pub fn may_assign(src: &str, commands: &[SimpleCommand], name: &str) -> bool {
-    mentions(src, name).1 > 0 || runs_hidden_code(commands)
+/// Whether the script names `name` other than to read it (so may give it a value).
+pub fn may_assign(src: &str, name: &str) -> bool {
+    mentions(src, name).1 > 0
 }
 
 /// Command `index` run in folder `cwd`, with `$PWD` (which `$(pwd)` was read as) written
@@ -88,8 +91,8 @@ pub fn with_pwd(cmd: &SimpleCommand, index: usize, cwd: &str) -> Option<SimpleCo
 }
 
 /// The constants of a script (see the module docs).
-pub fn constants(src: &str, commands: &[SimpleCommand], assigned: &[Assigned]) -> Vec<Constant> {
-    if runs_hidden_code(commands) || mentions(src, "IFS") != (0, 0) {
+pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
+    if mentions(src, "IFS") != (0, 0) {
         return Vec::new();
     }
     assigned
