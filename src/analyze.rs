@@ -109,6 +109,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
         facts: Facts::default(),
         parse_cost: 0,
         scripts: 0,
+        downloaded: Vec::new(),
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
     a.facts
@@ -120,6 +121,9 @@ struct Analyzer<'a> {
     /// Bytes of script text parsed so far, nested scripts included, and their number.
     parse_cost: usize,
     scripts: usize,
+    /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
+    /// one later in the same command is running remote code.
+    downloaded: Vec<String>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -139,11 +143,36 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let path = self.resolve(w, cwd);
+        if kind == AccessKind::Write && self.policy().is_downloader(origin) {
+            self.downloaded.extend(path.lexical.clone());
+        }
         self.facts.accesses.push(Access {
             kind,
             path,
             origin: origin.to_string(),
         });
+    }
+
+    /// A file run as a program or script: remote code if a downloader wrote it earlier in
+    /// the same command (`curl -o x.sh URL && bash x.sh`).
+    fn runs_file(&mut self, w: &Word, cwd: Option<&Path>) {
+        if self.downloaded.is_empty() {
+            return;
+        }
+        let path = self.resolve(w, cwd);
+        if path
+            .lexical
+            .as_ref()
+            .is_some_and(|p| self.downloaded.contains(p))
+        {
+            self.facts.signal(
+                "remote-code",
+                format!(
+                    "runs `{}`, which was downloaded in the same command",
+                    w.text
+                ),
+            );
+        }
     }
 
     /// Parses and analyses a script string.
@@ -239,8 +268,16 @@ impl<'a> Analyzer<'a> {
         cwd: &mut Option<PathBuf>,
         depth: usize,
     ) {
+        let downloader = cmd.words.first().is_some_and(|w| {
+            let (name, _) = program_name(&w.text);
+            self.policy().is_downloader(&name)
+        });
         for r in &cmd.redirects {
             self.redirect(r, cwd.as_deref());
+            if downloader && r.writes() && !r.is_fd_dup() {
+                let path = self.resolve(&r.target, cwd.as_deref());
+                self.downloaded.extend(path.lexical);
+            }
         }
         for (name, value) in &cmd.assignments {
             self.env_assignment(name, value, cwd.clone(), depth);
@@ -375,6 +412,9 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let (name, trusted) = program_name(&first.text);
+        if first.text.contains('/') {
+            self.runs_file(first, cwd.as_deref());
+        }
         let args = &words[1..];
         let mut inv = Invocation {
             name: name.clone(),
@@ -459,6 +499,9 @@ impl<'a> Analyzer<'a> {
                 self.script(&text, cwd, ctx.depth + 1);
             }
             "source" | "." => {
+                if let Some(f) = args.first() {
+                    self.runs_file(f, cwd.as_deref());
+                }
                 self.push(inv);
                 self.dynamic_code_check_remote(ctx);
             }
@@ -503,6 +546,10 @@ impl<'a> Analyzer<'a> {
             "git" => self.git(inv, cwd),
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => {
+                // `python3 x.py`: the first word that is not an option is the script.
+                if let Some(f) = args.iter().find(|a| !a.text.starts_with('-')) {
+                    self.runs_file(f, cwd.as_deref());
+                }
                 self.stdin_code(&inv, ctx, false);
                 self.dynamic_code_check_remote(ctx);
                 self.effects(&inv);
@@ -865,6 +912,7 @@ impl<'a> Analyzer<'a> {
         // `bash script.sh`: runs a file; the rule for running scripts decides.
         self.dynamic_code_check_remote(ctx);
         if let Some(f) = rest.first() {
+            self.runs_file(f, cwd.as_deref());
             self.access(AccessKind::Read, f, cwd.as_deref(), "shell script");
         }
         self.push(inv);
