@@ -225,21 +225,35 @@ impl<'a> Analyzer<'a> {
                     .signal("too-large", "the command expands to too many programs");
                 return;
             }
-            let with_constants = shell::vars::apply(cmd, i, &script.constants);
+            // The command once per value its loop variables may hold, if any.
+            let variants = shell::vars::loop_variants(cmd, i, &script.loops);
+            let variants: Vec<&SimpleCommand> = match &variants {
+                Some(v) => v.iter().collect(),
+                None => vec![cmd],
+            };
             let mut moved = Vec::new();
             for c in cwds.clone() {
                 let mut here = c.clone();
-                // Variables and `$PWD` written out where their value is known.
-                let base = with_constants.as_ref().unwrap_or(cmd);
-                let in_folder = match c.as_deref().and_then(Path::to_str) {
-                    Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
-                    _ => None,
-                };
-                let known = in_folder.as_ref().or(with_constants.as_ref());
-                self.command(script, i, known.unwrap_or(cmd), &mut here, depth);
+                let mut substituted = !std::ptr::eq(variants[0], cmd);
+                for (k, v) in variants.iter().enumerate() {
+                    // Variables and `$PWD` written out where their value is known.
+                    let with_constants = shell::vars::apply(v, i, &script.constants);
+                    let base = with_constants.as_ref().unwrap_or(v);
+                    let in_folder = match c.as_deref().and_then(Path::to_str) {
+                        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
+                        _ => None,
+                    };
+                    let known = in_folder.as_ref().or(with_constants.as_ref());
+                    substituted |= known.is_some();
+                    // The first variant moves the folder (`cd`); the others are judged
+                    // where it started.
+                    let mut elsewhere = c.clone();
+                    let at = if k == 0 { &mut here } else { &mut elsewhere };
+                    self.command(script, i, known.unwrap_or(v), at, depth);
+                }
                 // Code run out of sight could have changed them: judge the words as
                 // written too, and keep the stricter of both.
-                if known.is_some() && script.hidden_code {
+                if substituted && script.hidden_code {
                     let mut unmoved = c.clone();
                     self.command(script, i, cmd, &mut unmoved, depth);
                 }

@@ -619,3 +619,31 @@ fn readers_that_can_run_or_reveal() {
         ("ask", "rsync -a --delete ~/ /backup/home/"),
     ]);
 }
+
+/// In a `for` loop over plain words or globs, the variable is judged as each of them; a
+/// loop over unknown values, a `select`, or a variable changed in the body stays unknown.
+#[test]
+fn loop_variables() {
+    check(&[
+        ("allow", "for f in src/*.rs; do wc -l \"$f\"; done"),
+        ("allow", "for f in a.txt b.txt; do cat $f; done"),
+        (
+            "allow",
+            "for f in src/*.rs; do echo \"== $f\"; head -5 \"$f\"; done",
+        ),
+        ("ask", "for f in a.txt .env; do cat $f; done"),
+        ("ask", "for d in build dist; do rm -rf \"$d\"; done"),
+        (
+            "ask",
+            "for i in 1 2 3; do for j in a b; do echo $i$j > out$i$j; done; done",
+        ),
+        ("deny", "for d in build /; do rm -rf \"$d\"; done"),
+        ("deny", "for d in ~ build; do rm -rf $d; done"),
+        ("deny", "for f in *; do rm -rf \"$f\"; done"),
+        ("deny", "for f in \"/ tmp\"; do rm -rf $f; done"),
+        ("deny", "for f in a; do f=/; rm -rf $f; done"),
+        ("deny", "select x in a b; do rm -rf $x/; done"),
+        ("ask", "for f in $(ls); do cat $f; done"),
+        ("deny", "for f in a b; do eval x; rm -rf $f; done"),
+    ]);
+}

@@ -147,6 +147,8 @@ pub struct Script {
     /// Whether the script runs `eval`, `source` or `.`, which could assign any variable
     /// (see [`vars`]).
     pub hidden_code: bool,
+    /// `for` loops whose variable is one of known values in the body (see [`vars`]).
+    pub loops: Vec<vars::Loop>,
 }
 
 /// Parses a Bash command string.
@@ -233,6 +235,7 @@ pub fn parse(src: &str) -> Script {
     script.constants = vars::constants(src, &script.assigned);
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
+    script.loops = vars::loops(src, std::mem::take(&mut script.loops));
     script
 }
 
@@ -374,6 +377,25 @@ impl<'a> Walker<'a> {
                 self.children(n, &inner);
             }
             "declaration_command" | "unset_command" => self.declaration(n, ctx),
+            "for_statement" => {
+                let keyword = n.child(0).map(|k| self.text(k)).unwrap_or_default();
+                let name = n
+                    .child_by_field_name("variable")
+                    .map(|v| self.text(v).to_string())
+                    .unwrap_or_default();
+                let mut cursor = n.walk();
+                let values: Vec<Word> = n
+                    .children_by_field_name("value", &mut cursor)
+                    .map(|v| self.word(v))
+                    .collect();
+                let start = self.script.commands.len();
+                self.children(n, ctx);
+                // `select` sets its variable from what the user types: not known.
+                if keyword == "for" {
+                    let body = start..self.script.commands.len();
+                    self.script.loops.push(vars::Loop { name, values, body });
+                }
+            }
             "list" => {
                 let (first, rest) = split_list(n);
                 self.visit(first, ctx);

@@ -30,6 +30,18 @@ pub struct Assigned {
     pub from: Option<usize>,
 }
 
+/// A `for NAME in VALUES` loop: while its body runs (commands `body`), `NAME` is one of
+/// the values.
+#[derive(Debug, Clone)]
+pub struct Loop {
+    pub name: String,
+    pub values: Vec<Word>,
+    pub body: std::ops::Range<usize>,
+}
+
+/// How many values of loops a command is judged with, at most.
+const MAX_LOOP_VALUES: usize = 16;
+
 /// A variable with one known value for the commands from index `from` on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Constant {
@@ -123,6 +135,85 @@ pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
             })
         })
         .collect()
+}
+
+/// The loops whose variable is surely one of the listed values in the body: the values
+/// are plain words or globs (no expansion, no space), at most [`MAX_LOOP_VALUES`] of them,
+/// and the name appears nowhere else except where it is read. Their values are returned
+/// with a leading `~` written as `$HOME`.
+pub fn loops(src: &str, found: Vec<Loop>) -> Vec<Loop> {
+    if mentions(src, "IFS") != (0, 0) {
+        return Vec::new();
+    }
+    found
+        .into_iter()
+        .filter(|l| {
+            !l.values.is_empty()
+                && l.values.len() <= MAX_LOOP_VALUES
+                && !SPECIAL.contains(&l.name.as_str())
+                && mentions(src, &l.name).1 == 1
+        })
+        .filter_map(|mut l| {
+            for v in &mut l.values {
+                let text = match v.text.strip_prefix('~') {
+                    Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                        format!("$HOME{rest}")
+                    }
+                    _ => v.text.clone(),
+                };
+                let rest = text.strip_prefix("$HOME").unwrap_or(&text);
+                if rest.is_empty() && text.is_empty() {
+                    return None;
+                }
+                if !rest.chars().all(|c| is_plain(c) || "*?[]".contains(c)) {
+                    return None;
+                }
+                *v = Word {
+                    literal: false,
+                    text,
+                };
+            }
+            Some(l)
+        })
+        .collect()
+}
+
+/// Command `index` once for each value its enclosing loops' variables may hold, when one
+/// of them is used in it and the values are known (see [`loops`]); nothing otherwise.
+pub fn loop_variants(
+    cmd: &SimpleCommand,
+    index: usize,
+    loops: &[Loop],
+) -> Option<Vec<SimpleCommand>> {
+    let mut variants = vec![cmd.clone()];
+    let mut changed = false;
+    for l in loops.iter().filter(|l| l.body.contains(&index)) {
+        let mut next = Vec::new();
+        for v in &variants {
+            for value in &l.values {
+                let one = [Constant {
+                    name: l.name.clone(),
+                    value: value.text.clone(),
+                    from: 0,
+                }];
+                match apply(v, index, &one) {
+                    Some(n) => {
+                        changed = true;
+                        next.push(n);
+                    }
+                    None => {
+                        next.push(v.clone());
+                        break;
+                    }
+                }
+            }
+        }
+        if next.len() > MAX_LOOP_VALUES {
+            return None;
+        }
+        variants = next;
+    }
+    changed.then_some(variants)
 }
 
 fn is_plain(c: char) -> bool {
