@@ -142,6 +142,10 @@ impl<'a> Analyzer<'a> {
         if kind == AccessKind::Read && w.text.starts_with("/dev/") {
             return;
         }
+        // `diff <(sort a) <(sort b)`: a pipe to or from a command judged on its own.
+        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)") {
+            return;
+        }
         let path = self.resolve(w, cwd);
         if kind == AccessKind::Write && self.policy().is_downloader(origin) {
             self.downloaded.extend(path.lexical.clone());
@@ -429,7 +433,21 @@ impl<'a> Analyzer<'a> {
         if first.text.contains('/') {
             self.runs_file(first, cwd.as_deref());
         }
-        let args = &words[1..];
+        // `tar czf out.tgz src`: tar's old style, a first word of option letters without
+        // a dash, read as the `-czf` it means.
+        let old_style;
+        let args = match words.get(1) {
+            Some(w) if name == "tar" && is_tar_old_style(w) => {
+                old_style = std::iter::once(Word {
+                    text: format!("-{}", w.text),
+                    literal: true,
+                })
+                .chain(words[2..].iter().cloned())
+                .collect::<Vec<_>>();
+                &old_style[..]
+            }
+            _ => &words[1..],
+        };
         let mut inv = Invocation {
             name: name.clone(),
             args: args.to_vec(),
@@ -1438,4 +1456,12 @@ fn is_assignment(word: &str) -> bool {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
     })
+}
+
+/// A first `tar` word in the old style: option letters without a dash, naming a mode.
+fn is_tar_old_style(w: &Word) -> bool {
+    w.literal
+        && !w.text.is_empty()
+        && w.text.chars().all(|c| c.is_ascii_alphabetic())
+        && w.text.contains(['c', 'x', 't', 'r', 'u', 'A'])
 }
