@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
@@ -441,9 +442,25 @@ pub struct Policy {
     /// Whether a layer changed the rules. While it has not, command rules are found in
     /// the index `build.rs` made of the built-in rules; after, in [`Policy::index`].
     custom_rules: bool,
-    /// Which command rules apply to which program name, built on first use.
+    /// Which command rules apply to which program name, built once enough names were
+    /// looked up (see [`Policy::command_rules`]).
     index: OnceLock<CommandIndex>,
+    /// How many names were looked up by scanning the rules.
+    scans: Counter,
 }
+
+/// A counter a shared policy can bump; a copy starts from the same count.
+#[derive(Debug, Default)]
+struct Counter(AtomicU32);
+
+impl Clone for Counter {
+    fn clone(&self) -> Counter {
+        Counter(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// How many names are looked up by scanning the rules before an index is built.
+const SCANS_BEFORE_INDEX: u32 = 8;
 
 /// Command rules by program name, so a command with thousands of programs costs one hash
 /// lookup per program rather than a scan of every rule.
@@ -583,6 +600,7 @@ impl Policy {
             }
         }
         self.index = OnceLock::new();
+        self.scans = Counter::default();
         self.custom_rules |= !file.rules.is_empty();
         for r in file.rules {
             if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
@@ -610,16 +628,30 @@ impl Policy {
     }
 
     /// Rules that may apply to a command name (its own and the `*` rules), in policy order.
-    pub fn command_rules<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a Rule> + 'a {
+    pub fn command_rules<'a>(&'a self, name: &str) -> Box<dyn Iterator<Item = &'a Rule> + 'a> {
         let positions: &[u32] = if self.custom_rules {
-            let index = self.index.get_or_init(|| CommandIndex::build(&self.rules));
+            // A layer changed the rules. Building an index costs about as much as a few
+            // scans of all rules, so the first few names are found by a scan.
+            let index = match self.index.get() {
+                Some(index) => index,
+                None if self.scans.0.fetch_add(1, Ordering::Relaxed) < SCANS_BEFORE_INDEX => {
+                    let name = name.to_string();
+                    return Box::new(
+                        self.rules
+                            .iter()
+                            .map(|r| &**r)
+                            .filter(move |r| r.command.iter().any(|c| c == name || c == "*")),
+                    );
+                }
+                None => self.index.get_or_init(|| CommandIndex::build(&self.rules)),
+            };
             index.by_name.get(name).unwrap_or(&index.any)
         } else {
             BUILTIN_COMMAND_INDEX
                 .binary_search_by(|(n, _)| (*n).cmp(name))
                 .map_or(BUILTIN_ANY_RULES, |i| BUILTIN_COMMAND_INDEX[i].1)
         };
-        positions.iter().map(|&i| &*self.rules[i as usize])
+        Box::new(positions.iter().map(|&i| &*self.rules[i as usize]))
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
