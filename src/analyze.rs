@@ -576,6 +576,11 @@ impl<'a> Analyzer<'a> {
                 }
             }
             "git" => self.git(inv, cwd),
+            "sed" => {
+                self.sed_commands(&inv, cwd, ctx);
+                self.effects(&inv);
+                self.push(inv);
+            }
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => {
                 // `python3 x.py`: the first word that is not an option is the script.
@@ -948,6 +953,51 @@ impl<'a> Analyzer<'a> {
             self.access(AccessKind::Read, f, cwd.as_deref(), "shell script");
         }
         self.push(inv);
+    }
+
+    /// The files a sed script writes (`w FILE`, `s/a/b/w FILE`) and the commands it runs
+    /// (`e COMMAND`). A match inside other text only adds a stricter fact.
+    fn sed_commands(&mut self, inv: &Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let args = &inv.args;
+        let mut scripts: Vec<&Word> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if t == "-e" || t == "--expression" {
+                scripts.extend(args.get(i + 1));
+                i += 2;
+                continue;
+            }
+            i += 1;
+        }
+        let owned;
+        if scripts.is_empty() {
+            let value_flags = self
+                .policy()
+                .effects("sed")
+                .map(|e| e.value_flags.clone())
+                .unwrap_or_default();
+            owned = positionals(args, &value_flags);
+            scripts.extend(owned.first().copied());
+        }
+        for script in scripts {
+            for line in script.text.lines() {
+                for (kind, rest) in sed_line_commands(line) {
+                    let arg = Word {
+                        text: rest.trim().to_string(),
+                        literal: script.literal,
+                    };
+                    if arg.text.is_empty() {
+                        continue;
+                    }
+                    if kind == 'e' {
+                        self.code_string(&arg, cwd.clone(), ctx);
+                    } else {
+                        self.access(AccessKind::Write, &arg, cwd.as_deref(), "sed");
+                    }
+                }
+            }
+        }
     }
 
     /// A string that a shell will run as a script.
@@ -1464,4 +1514,30 @@ fn is_tar_old_style(w: &Word) -> bool {
         && !w.text.is_empty()
         && w.text.chars().all(|c| c.is_ascii_alphabetic())
         && w.text.contains(['c', 'x', 't', 'r', 'u', 'A'])
+}
+
+/// The `w`/`W` (write a file) and `e` (run a command) commands of one line of a sed script,
+/// with the rest of the line, which is their argument. A letter counts when it starts a
+/// command (after an address, `;`, `{`, `}` or `!`) or ends an `s` command's flags.
+fn sed_line_commands(line: &str) -> Vec<(char, &str)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        if !matches!(c, b'w' | b'W' | b'e') {
+            continue;
+        }
+        let before = if i == 0 { b' ' } else { b[i - 1] };
+        let starts = matches!(
+            before,
+            b' ' | b'\t' | b';' | b'{' | b'}' | b'!' | b'/' | b'$' | b'0'
+                ..=b'9' | b'g' | b'p' | b'I' | b'i' | b'M' | b'm'
+        );
+        let after = b.get(i + 1).copied();
+        let has_arg =
+            matches!(after, Some(b' ' | b'\t')) || (c != b'e' && after.is_some_and(|a| a == b'/'));
+        if starts && has_arg {
+            out.push((if c == b'e' { 'e' } else { 'w' }, &line[i + 1..]));
+        }
+    }
+    out
 }

@@ -527,6 +527,11 @@ fn written_files_in_every_spelling() {
         ("ask", "gzip -c .env"),
         ("ask", "tar -tf ~/.ssh/keys.tar"),
         ("deny", "gzip -c a > /etc/x"),
+        ("deny", "sed 's/x/y/w /etc/passwd' f.txt"),
+        ("deny", "sed 'w /etc/hosts' f.txt"),
+        ("deny", "sed -n '1e rm -rf ~' f.txt"),
+        ("ask", "sed -e 's/a/b/' -e 'w out.txt' f.txt"),
+        ("allow", "sed 's/where/when/g' f.txt"),
     ]);
 }
 
