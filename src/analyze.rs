@@ -787,6 +787,8 @@ impl<'a> Analyzer<'a> {
                     i += 1;
                 }
                 i += 1;
+                // The program it runs stays in view of find's own rules (`-exec rm`).
+                kept.extend(cmd.first().cloned());
                 inner.push(cmd);
                 continue;
             }

@@ -93,7 +93,7 @@ fn wrappers_are_peeled() {
         ("allow", "command -v cargo"),
         ("allow", "find . -name '*.rs' -exec wc -l {} +"),
         ("allow", "find . -type f | xargs grep -l TODO"),
-        ("ask", "find . -exec rm {} \\;"),
+        ("deny", "find . -exec rm {} \\;"),
         ("ask", "xargs rm"),
         ("ask", "sudo ls"),
     ]);
