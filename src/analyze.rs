@@ -800,10 +800,47 @@ impl<'a> Analyzer<'a> {
             kept.push(args[i].clone());
             i += 1;
         }
-        self.push(Invocation { args: kept, ..inv });
+        // What `{}` stands for, when find names the files it looks for: a glob under each
+        // folder searched (`find . -name .env -exec cat {} \;` reads `./**/.env`).
+        let names: Vec<&Word> = kept
+            .windows(2)
+            .filter(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
+            .map(|w| &w[1])
+            .collect();
+        let roots: Vec<&Word> = kept
+            .iter()
+            .take_while(|w| !w.text.starts_with('-') && w.text != "!" && w.text != "(")
+            .collect();
+        let roots = if roots.is_empty() {
+            vec![Word::lit(".")]
+        } else {
+            roots.into_iter().cloned().collect()
+        };
+        let found: Vec<Word> = roots
+            .iter()
+            .flat_map(|r| {
+                names.iter().map(move |n| Word {
+                    text: format!("{}/**/{}", r.text.trim_end_matches('/'), n.text),
+                    literal: false,
+                })
+            })
+            .collect();
+        self.push(Invocation {
+            args: kept.clone(),
+            ..inv
+        });
         for cmd in inner {
             let has_placeholder = cmd.iter().any(|w| w.text.contains("{}"));
-            let cmd: Vec<Word> = cmd.into_iter().filter(|w| w.text != "{}").collect();
+            let cmd: Vec<Word> = cmd
+                .into_iter()
+                .flat_map(|w| {
+                    if w.text == "{}" {
+                        found.clone()
+                    } else {
+                        vec![w]
+                    }
+                })
+                .collect();
             self.words(&cmd, cwd.clone(), ctx, has_placeholder);
         }
     }
