@@ -29,7 +29,9 @@ fn main() {
     let mut by_name: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
     let mut any: Vec<u32> = Vec::new();
     let mut position = 0u32;
-    for f in &files {
+    // Command effects by name: (file, entry) in `DEFAULT_FILES`, a later file winning.
+    let mut effects_at: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for (file_index, f) in files.iter().enumerate() {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = std::fs::read_to_string(f).expect("readable policy file");
         let value: Value =
@@ -37,6 +39,11 @@ fn main() {
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("policy");
         let abs = std::fs::canonicalize(f).expect("path");
         let code = file_code(&value).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        if let Some(cmds) = value.get("commands").and_then(Value::as_table) {
+            for (entry, name) in cmds.keys().enumerate() {
+                effects_at.insert(name.clone(), (file_index, entry));
+            }
+        }
         let rules = value.get("rule").and_then(Value::as_array);
         for rule in rules.into_iter().flatten() {
             let names: Vec<&str> = match rule.get("command") {
@@ -62,6 +69,11 @@ fn main() {
             abs.display().to_string()
         )
         .expect("write");
+    }
+    out.push_str("];\n");
+    out.push_str("pub static BUILTIN_EFFECTS_INDEX: &[(&str, u16, u16)] = &[\n");
+    for (name, (file, entry)) in &effects_at {
+        writeln!(out, "    ({name:?}, {file}, {entry}),").expect("write");
     }
     out.push_str("];\n");
     // Each name's own rules merged with the `*` rules, in policy order.

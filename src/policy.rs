@@ -33,7 +33,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
 pub use generated::DEFAULT_FILES;
-use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX};
+use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX, BUILTIN_EFFECTS_INDEX};
 
 /// Text in a policy: borrowed from the binary for the built-in policy, owned when read
 /// from a user's or a project's file.
@@ -662,21 +662,18 @@ impl Policy {
     }
 
     /// What a command does to its arguments: a user's or project's entry, else the
-    /// built-in one (from a table built on first use, shared by every policy).
+    /// built-in one (found through the index `build.rs` made, without copying).
     pub fn effects(&self, name: &str) -> Option<&Effects> {
-        static BUILTIN: OnceLock<HashMap<&'static str, &'static Effects>> = OnceLock::new();
         self.commands.get(name).or_else(|| {
-            BUILTIN
-                .get_or_init(|| {
-                    // Later files win, as when layers are merged.
-                    DEFAULT_FILES
-                        .iter()
-                        .flat_map(|f| f.commands.iter())
-                        .map(|(n, e)| (*n, e))
-                        .collect()
-                })
-                .get(name)
-                .copied()
+            let i = BUILTIN_EFFECTS_INDEX
+                .binary_search_by(|(n, _, _)| (*n).cmp(name))
+                .ok()?;
+            let (_, file, entry) = BUILTIN_EFFECTS_INDEX[i];
+            DEFAULT_FILES
+                .get(file as usize)?
+                .commands
+                .get(entry as usize)
+                .map(|(_, e)| e)
         })
     }
 
@@ -848,6 +845,31 @@ mod tests {
             assert_eq!(indexed(&p, n), scan(&p, n), "{n} after a layer");
         }
         assert!(indexed(&p, "new-tool").ends_with(&["u.any".into(), "u.new".into()]));
+    }
+
+    /// Every built-in command's effects are found through the index, the last file that
+    /// names a command winning, as when layers are merged.
+    #[test]
+    fn effects_index_agrees_with_the_files() {
+        let p = Policy::builtin().expect("defaults");
+        let mut names = 0;
+        for f in DEFAULT_FILES {
+            for (name, _) in f.commands {
+                names += 1;
+                let last = DEFAULT_FILES
+                    .iter()
+                    .rev()
+                    .flat_map(|f| f.commands.iter())
+                    .find(|(n, _)| n == name)
+                    .map(|(_, e)| e);
+                assert!(
+                    std::ptr::eq(p.effects(name).expect("indexed"), last.expect("named")),
+                    "{name}"
+                );
+            }
+        }
+        assert!(names > 50);
+        assert!(p.effects("no-such-program").is_none());
     }
 
     #[test]
