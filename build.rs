@@ -284,11 +284,20 @@ fn rule_code(v: &Value) -> R<String> {
 
 fn effects_code(v: &Value) -> R<String> {
     let t = table(v)?;
-    let mut known = vec!["reads", "writes"];
+    let mut known = vec!["reads", "writes", "into_folder"];
     known.extend_from_slice(EFFECT_LISTS);
     check_keys(t, &known, "command effects")?;
+    let into_folder = match t.get("into_folder") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "`into_folder` must be true or false, found {other:?}"
+            ))
+        }
+    };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, ",
+        "Effects {{ reads: {}, writes: {}, into_folder: {into_folder}, ",
         opt_text(t.get("reads"))?,
         opt_text(t.get("writes"))?
     );

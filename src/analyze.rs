@@ -157,6 +157,15 @@ impl<'a> Analyzer<'a> {
         });
     }
 
+    /// Whether a path is on the policy's protected list.
+    fn is_protected(&self, w: &Word, cwd: Option<&Path>) -> bool {
+        let path = self.resolve(w, cwd);
+        self.policy().paths.protected.iter().any(|pat| {
+            paths::expand_pattern(pat, self.env.places)
+                .is_some_and(|p| path.forms().any(|f| paths::glob_match(&p, f)))
+        })
+    }
+
     /// A file run as a program or script: remote code if a downloader wrote it earlier in
     /// the same command (`curl -o x.sh URL && bash x.sh`).
     fn runs_file(&mut self, w: &Word, cwd: Option<&Path>) {
@@ -1204,6 +1213,38 @@ impl<'a> Analyzer<'a> {
         if let Some(spec) = &eff.writes {
             for w in select(&positional, spec) {
                 self.access(write, w, cwd.as_deref(), &origin);
+            }
+        }
+        if eff.into_folder {
+            // `cp a b/`, `mv a ~/.ssh`, `cp -t DIR a`: what lands in the folder. Whether the
+            // target is a folder is not known, so both readings count.
+            let target_flag = inv.args.iter().enumerate().find_map(|(i, _)| {
+                eff.write_flags
+                    .iter()
+                    .find_map(|f| flag_value(&inv.args, i, f))
+            });
+            let (folder, sources) = match (&target_flag, positional.split_last()) {
+                (Some(t), _) => (Some(t), &positional[..]),
+                (None, Some((last, rest))) if !rest.is_empty() => (Some(*last), rest),
+                _ => (None, &positional[..0]),
+            };
+            if let Some(folder) = folder {
+                for src in sources.iter().filter(|s| s.literal) {
+                    let name = src.text.trim_end_matches('/');
+                    let name = name.rsplit('/').next().unwrap_or(name);
+                    if name.is_empty() || name == "." || name == ".." {
+                        continue;
+                    }
+                    let w = Word {
+                        text: format!("{}/{name}", folder.text.trim_end_matches('/')),
+                        literal: folder.literal,
+                    };
+                    // Only where it matters: a file landing on a protected path. Elsewhere
+                    // the write to the target already counts.
+                    if self.is_protected(&w, cwd.as_deref()) {
+                        self.access(write, &w, cwd.as_deref(), &origin);
+                    }
+                }
             }
         }
         for (i, a) in inv.args.iter().enumerate() {

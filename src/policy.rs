@@ -297,6 +297,10 @@ pub struct Effects {
     /// Which positional arguments it writes (same forms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes: Option<Text>,
+    /// It copies or moves its other arguments into the last one, or into the folder given
+    /// with a `write_flags` option, when that is a folder: `cp a b/` writes `b/a`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub into_folder: bool,
     /// `key=` arguments that name a written file (e.g. `of=` for dd).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub write_keys: List,
