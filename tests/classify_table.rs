@@ -519,6 +519,7 @@ fn written_files_in_every_spelling() {
         ("ask", "tar -czf out.tgz src"),
         ("ask", "gzip file.txt"),
         ("ask", "zstd -c a -o b"),
+        ("deny", "zstd -c a -o ~/.ssh/authorized_keys"),
         ("allow", "gzip -c file.txt"),
         ("allow", "gunzip -c logs.gz | tail -5"),
         ("allow", "xz -l a.xz"),
