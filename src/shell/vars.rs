@@ -115,19 +115,8 @@ pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
         .take(MAX_CANDIDATES)
         .filter_map(|a| {
             let from = a.from?;
-            // A literal value, or one whose only expansion is a leading `~` (the home
-            // folder, written as `$HOME` for path resolution).
-            let (value, plain) = match a.value.text.strip_prefix('~') {
-                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                    (format!("$HOME{rest}"), rest)
-                }
-                _ if a.value.literal => (a.value.text.clone(), a.value.text.as_str()),
-                _ => return None,
-            };
-            let ok = !a.value.text.is_empty()
-                && plain.chars().all(is_plain)
-                && !SPECIAL.contains(&a.name.as_str())
-                && mentions(src, &a.name).1 == 1;
+            let value = known_value(&a.value, false)?;
+            let ok = !SPECIAL.contains(&a.name.as_str()) && mentions(src, &a.name).1 == 1;
             ok.then(|| Constant {
                 name: a.name.clone(),
                 value,
@@ -153,24 +142,12 @@ pub fn loops(src: &str, found: Vec<Loop>) -> Vec<Loop> {
                 && !SPECIAL.contains(&l.name.as_str())
                 && mentions(src, &l.name).1 == 1
         })
+        .take(MAX_CANDIDATES)
         .filter_map(|mut l| {
             for v in &mut l.values {
-                let text = match v.text.strip_prefix('~') {
-                    Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                        format!("$HOME{rest}")
-                    }
-                    _ => v.text.clone(),
-                };
-                let rest = text.strip_prefix("$HOME").unwrap_or(&text);
-                if rest.is_empty() && text.is_empty() {
-                    return None;
-                }
-                if !rest.chars().all(|c| is_plain(c) || "*?[]".contains(c)) {
-                    return None;
-                }
                 *v = Word {
+                    text: known_value(v, true)?,
                     literal: false,
-                    text,
                 };
             }
             Some(l)
@@ -214,6 +191,22 @@ pub fn loop_variants(
         variants = next;
     }
     changed.then_some(variants)
+}
+
+/// A value known before the script runs, as path resolution reads it: a leading `~` (the
+/// home folder) written as `$HOME`, the rest plain characters, and glob characters too
+/// when `globs` (a loop's values). Anything else (an expansion, a space) is not known.
+fn known_value(word: &Word, globs: bool) -> Option<String> {
+    let (value, rest) = match word.text.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => (format!("$HOME{rest}"), rest),
+        _ if word.literal || globs => (word.text.clone(), word.text.as_str()),
+        _ => return None,
+    };
+    let known = !word.text.is_empty()
+        && rest
+            .chars()
+            .all(|c| is_plain(c) || (globs && "*?[]".contains(c)));
+    known.then_some(value)
 }
 
 fn is_plain(c: char) -> bool {
