@@ -161,8 +161,7 @@ impl<'a> Analyzer<'a> {
     fn is_protected(&self, w: &Word, cwd: Option<&Path>) -> bool {
         let path = self.resolve(w, cwd);
         self.policy().paths.protected.iter().any(|pat| {
-            paths::expand_pattern(pat, self.env.places)
-                .is_some_and(|p| path.forms().any(|f| paths::glob_match(&p, f)))
+            paths::expand_pattern(pat, self.env.places).is_some_and(|p| path.matches(&p))
         })
     }
 

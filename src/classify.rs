@@ -410,11 +410,7 @@ impl<'a> Matcher<'a> {
     pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
         let places = self.ctx.places;
         let lists = self.lists();
-        let any = |patterns: &[String]| {
-            patterns
-                .iter()
-                .any(|pat| p.forms().any(|f| paths::glob_match(pat, f)))
-        };
+        let any = |patterns: &[String]| patterns.iter().any(|pat| p.matches(pat));
         match class {
             PathClass::Protected => any(&lists.protected),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {

@@ -66,6 +66,11 @@ impl Resolved {
             .chain(self.real.iter())
             .map(|s| s.as_str())
     }
+
+    /// Whether any form matches a path pattern (already expanded, see [`expand_pattern`]).
+    pub fn matches(&self, pattern: &str) -> bool {
+        self.forms().any(|f| glob_match(pattern, f))
+    }
 }
 
 /// Resolves `raw` (a path as written) against `cwd`.

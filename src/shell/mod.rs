@@ -232,10 +232,13 @@ pub fn parse(src: &str) -> Script {
         .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
-    script.constants = vars::constants(src, &script.assigned);
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
-    script.loops = vars::loops(src, std::mem::take(&mut script.loops));
+    let found_loops = std::mem::take(&mut script.loops);
+    if !vars::touches_ifs(src) {
+        script.constants = vars::constants(src, &script.assigned);
+        script.loops = vars::loops(src, found_loops);
+    }
     script
 }
 

@@ -83,6 +83,12 @@ pub fn runs_hidden_code(commands: &[SimpleCommand]) -> bool {
     })
 }
 
+/// Whether the script touches `IFS`, which changes how every unquoted value splits: then
+/// no value is taken as known.
+pub fn touches_ifs(src: &str) -> bool {
+    mentions(src, "IFS") != (0, 0)
+}
+
 /// Whether the script names `name` other than to read it (so may give it a value).
 pub fn may_assign(src: &str, name: &str) -> bool {
     mentions(src, name).1 > 0
@@ -102,11 +108,8 @@ pub fn with_pwd(cmd: &SimpleCommand, index: usize, cwd: &str) -> Option<SimpleCo
     apply(cmd, index, &pwd)
 }
 
-/// The constants of a script (see the module docs).
+/// The constants of a script (see the module docs); the caller checks [`touches_ifs`].
 pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
-    if mentions(src, "IFS") != (0, 0) {
-        return Vec::new();
-    }
     assigned
         .iter()
         .filter(|a| a.from.is_some())
@@ -129,11 +132,8 @@ pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
 /// The loops whose variable is surely one of the listed values in the body: the values
 /// are plain words or globs (no expansion, no space), at most [`MAX_LOOP_VALUES`] of them,
 /// and the name appears nowhere else except where it is read. Their values are returned
-/// with a leading `~` written as `$HOME`.
+/// with a leading `~` written as `$HOME`. The caller checks [`touches_ifs`].
 pub fn loops(src: &str, found: Vec<Loop>) -> Vec<Loop> {
-    if mentions(src, "IFS") != (0, 0) {
-        return Vec::new();
-    }
     found
         .into_iter()
         .filter(|l| {
