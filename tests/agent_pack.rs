@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use programmer_hook::install::PACK;
-use programmer_hook::roles::{self, ROLES};
+use programmer_hook::setup::install::PACK;
+use programmer_hook::workflow::roles::{self, ROLES};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -5,8 +5,8 @@
 //! the fixed imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk).
 
-use programmer_hook::examples::run_example;
-use programmer_hook::policy::{AccessKind, Policy};
+use programmer_hook::engine::examples::run_example;
+use programmer_hook::engine::policy::{AccessKind, Policy};
 
 fn summary(command: &str, policy: &Policy) -> String {
     let facts = run_example(policy, command).expect("classifies").facts;

@@ -10,11 +10,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use programmer_hook::examples::run_example;
+use programmer_hook::engine::examples::run_example;
+use programmer_hook::engine::policy::Policy;
+use programmer_hook::engine::shell::cost::estimate;
+use programmer_hook::engine::shell::MAX_PARSE_COST;
 use programmer_hook::hook::decision_word;
-use programmer_hook::policy::Policy;
-use programmer_hook::shell::cost::estimate;
-use programmer_hook::shell::MAX_PARSE_COST;
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");

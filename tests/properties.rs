@@ -36,10 +36,10 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
-use programmer_hook::examples::run_example;
+use programmer_hook::engine::examples::run_example;
+use programmer_hook::engine::policy::{Policy, Tier};
+use programmer_hook::engine::shell;
 use programmer_hook::hook;
-use programmer_hook::policy::{Policy, Tier};
-use programmer_hook::shell;
 
 fn policy() -> &'static Policy {
     static P: OnceLock<Policy> = OnceLock::new();
@@ -366,7 +366,8 @@ fn rule_examples() -> Vec<&'static str> {
         let mut out = Vec::new();
         for f in files {
             let text = std::fs::read_to_string(&f).expect("policy file");
-            let file = programmer_hook::policy::parse_file(&text, &f).expect("policy parses");
+            let file =
+                programmer_hook::engine::policy::parse_file(&text, &f).expect("policy parses");
             for r in file.rules {
                 for e in r.examples_match.into_iter().chain(r.not_match) {
                     if !e.starts_with("tool:") {

@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::state::{self, Loaded};
+use crate::workflow::state::{self, Loaded};
 
 /// How many `recentWork` entries a project keeps.
 pub const RECENT_WORK: usize = 20;

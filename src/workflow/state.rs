@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::paths::Places;
+use crate::engine::paths::Places;
 
 /// The user's home folder.
 pub fn home_dir() -> Option<PathBuf> {

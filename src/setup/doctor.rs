@@ -13,9 +13,11 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::install::{self, BINARY_NAME, EVENTS, PACK};
-use crate::paths::Places;
-use crate::{hook, policy, state};
+use crate::engine::paths::Places;
+use crate::engine::policy;
+use crate::hook;
+use crate::setup::install::{self, BINARY_NAME, EVENTS, PACK};
+use crate::workflow::state;
 
 /// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
 /// 2.1.295 and the `PreSkillShellCommand` event in 2.1.332.
@@ -303,7 +305,7 @@ fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Chec
     for event in EVENTS {
         let groups = value
             .get("hooks")
-            .and_then(|h| h.get(*event))
+            .and_then(|h| h.get(event.as_str()))
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
@@ -339,7 +341,7 @@ fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Chec
             }
         }
         if !found {
-            missing.push(*event);
+            missing.push(event.as_str());
         }
     }
     if !missing.is_empty() {

@@ -14,9 +14,10 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::analyze::{self, positionals, Access, Env, Facts, Invocation, Signal};
-use crate::paths::{self, component_match, Fs, Places, Resolved};
-use crate::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
+use crate::engine::analyze::{self, Access, Env, Facts, Invocation, Signal};
+use crate::engine::args::{flag_matches, flag_words, positionals};
+use crate::engine::paths::{self, component_match, Fs, Places, Resolved};
+use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
 
 /// The verdict on one fact, or on the whole call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,8 +166,8 @@ struct ExpandedLists {
 }
 
 impl ExpandedLists {
-    fn new(lists: &crate::policy::PathLists, places: &Places) -> ExpandedLists {
-        let expand = |l: &crate::policy::List| -> Vec<String> {
+    fn new(lists: &crate::engine::policy::PathLists, places: &Places) -> ExpandedLists {
+        let expand = |l: &crate::engine::policy::List| -> Vec<String> {
             l.iter()
                 .filter_map(|pat| paths::expand_pattern(pat, places).map(|p| p.into_owned()))
                 .collect()
@@ -272,7 +273,7 @@ impl<'a> Matcher<'a> {
         if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
             return false;
         }
-        let empty = crate::policy::List::default();
+        let empty = crate::engine::policy::List::default();
         let value_flags = self
             .policy()
             .effects(&inv.name)
@@ -500,58 +501,4 @@ fn args_unknown(inv: &Invocation) -> bool {
                 t.contains('$') || t.contains('`') || t.contains("(…)")
             }
         })
-}
-
-/// Words that are options: those before `--` that start with `-` or `+`.
-fn flag_words(args: &[crate::shell::Word]) -> Vec<&str> {
-    args.iter()
-        .map(|a| a.text.as_str())
-        .take_while(|t| *t != "--")
-        .filter(|t| t.len() > 1 && t.starts_with('-'))
-        .collect()
-}
-
-/// `-r` matches a cluster like `-rf` or `-r5`; `--force` matches `--force` and
-/// `--force=…`; other patterns (`-delete`, `--force*`) match as globs.
-pub fn flag_matches(pattern: &str, arg: &str) -> bool {
-    let pb = pattern.as_bytes();
-    if pb.len() == 2 && pb[0] == b'-' && pb[1] != b'-' {
-        if arg.starts_with("--") || !arg.starts_with('-') {
-            return false;
-        }
-        let c = pb[1] as char;
-        return arg[1..]
-            .chars()
-            .take_while(|ch| ch.is_ascii_alphabetic())
-            .any(|ch| ch == c);
-    }
-    if pattern.starts_with("--") && !pattern.contains('*') {
-        return arg == pattern || arg.starts_with(&format!("{pattern}="));
-    }
-    component_match(pattern, arg)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flags() {
-        let cases: &[(&str, &str, bool)] = &[
-            ("-r", "-rf", true),
-            ("-r", "-fr", true),
-            ("-r", "-R", false),
-            ("-r", "--recursive", false),
-            ("-i", "-i.bak", true),
-            ("-f", "--force", false),
-            ("--force", "--force", true),
-            ("--force", "--force-with-lease", false),
-            ("--force*", "--force-with-lease", true),
-            ("--output", "--output=x", true),
-            ("-delete", "-delete", true),
-        ];
-        for (p, a, want) in cases {
-            assert_eq!(flag_matches(p, a), *want, "{p} {a}");
-        }
-    }
 }

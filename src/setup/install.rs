@@ -16,20 +16,11 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::{roles, state};
+use crate::hook::EventName;
+use crate::workflow::{roles, state};
 
-/// Every hook event the product answers.
-pub const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PreSkillShellCommand",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SubagentStart",
-    "SubagentStop",
-];
+/// Every hook event the product answers (the hook's own list).
+pub const EVENTS: [EventName; 9] = EventName::ALL;
 
 /// The handler timeout, in seconds. A hook that takes longer is killed, which
 /// `onFailure: block` turns into a denial.
@@ -44,29 +35,29 @@ pub const BINARY_NAME: &str = "programmer-hook";
 pub const PACK: &[(&str, &str)] = &[
     (
         "agents/programmer-orchestrator.md",
-        include_str!("../agents/programmer-orchestrator.md"),
+        include_str!("../../agents/programmer-orchestrator.md"),
     ),
     (
         "agents/code-planner.md",
-        include_str!("../agents/code-planner.md"),
+        include_str!("../../agents/code-planner.md"),
     ),
     (
         "agents/code-implementer.md",
-        include_str!("../agents/code-implementer.md"),
+        include_str!("../../agents/code-implementer.md"),
     ),
     (
         "agents/code-reviewer.md",
-        include_str!("../agents/code-reviewer.md"),
+        include_str!("../../agents/code-reviewer.md"),
     ),
     (
         "commands/programmer.md",
-        include_str!("../commands/programmer.md"),
+        include_str!("../../commands/programmer.md"),
     ),
-    ("commands/code.md", include_str!("../commands/code.md")),
-    ("commands/dev.md", include_str!("../commands/dev.md")),
+    ("commands/code.md", include_str!("../../commands/code.md")),
+    ("commands/dev.md", include_str!("../../commands/dev.md")),
     (
         "skills/programmer-add-project/SKILL.md",
-        include_str!("../skills/programmer-add-project/SKILL.md"),
+        include_str!("../../skills/programmer-add-project/SKILL.md"),
     ),
 ];
 
@@ -278,7 +269,7 @@ fn hooks_object(settings: &mut Value) -> Result<&mut Map<String, Value>> {
 pub fn add_hooks(settings: &mut Value, binary: &str) -> Result<()> {
     let hooks = hooks_object(settings)?;
     for event in EVENTS {
-        let list = hooks.entry(*event).or_insert_with(|| json!([]));
+        let list = hooks.entry(event.as_str()).or_insert_with(|| json!([]));
         let groups = list.as_array_mut().with_context(|| {
             format!("`hooks.{event}` in the settings file is not a list; fix it by hand first")
         })?;
@@ -591,7 +582,7 @@ mod tests {
         let mut v = sample();
         add_hooks(&mut v, BIN).expect("add");
         for e in EVENTS {
-            assert_eq!(ours_in(&v, e), 1, "{e}");
+            assert_eq!(ours_in(&v, e.as_str()), 1, "{e}");
         }
         assert_eq!(
             v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
@@ -615,7 +606,7 @@ mod tests {
 
         add_hooks(&mut v, "/elsewhere/programmer-hook").expect("moved binary");
         for e in EVENTS {
-            assert_eq!(ours_in(&v, e), 1, "{e}");
+            assert_eq!(ours_in(&v, e.as_str()), 1, "{e}");
         }
         assert_eq!(
             v["hooks"]["PreToolUse"][1]["hooks"][0]["command"],

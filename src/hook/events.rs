@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use crate::analyze::Facts;
-use crate::classify::{self, Decision, Verdict};
-use crate::hook::Event;
-use crate::paths::{Places, RealFs};
-use crate::policy::{AccessKind, Policy, Tier};
-use crate::projects::{self, Project, WorkItem};
-use crate::roles::{self, Role};
-use crate::state::{self, Loaded, SessionFile};
+use super::protocol::{Event, EventName};
+use crate::engine::analyze::Facts;
+use crate::engine::classify::{self, Decision, Verdict};
+use crate::engine::paths::{Places, RealFs};
+use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::workflow::projects::{self, Project, WorkItem};
+use crate::workflow::roles::{self, Role};
+use crate::workflow::state::{self, Loaded, SessionFile};
 use crate::workflow::{self, Autonomy, Call, Command, Phase, Plan, Refusal, Workflow};
 
 /// Everything an event handler needs from the environment.
@@ -251,15 +251,17 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
 
 /// The answer to a non-gate event.
 pub fn other(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) -> Result<Value> {
-    match event.name.as_str() {
-        "UserPromptSubmit" | "UserPromptExpansion" => prompt(env, event),
-        "SessionStart" => Ok(context_answer(
+    match event.kind() {
+        Some(EventName::UserPromptSubmit | EventName::UserPromptExpansion) => prompt(env, event),
+        Some(EventName::SessionStart) => Ok(context_answer(
             &event.name,
             &session_context(env, event, None),
         )),
-        "SubagentStart" => subagent_start(env, event),
-        "SubagentStop" => subagent_stop(env, event),
-        "PostToolUse" | "PostToolUseFailure" => post_tool(env, event, policy),
+        Some(EventName::SubagentStart) => subagent_start(env, event),
+        Some(EventName::SubagentStop) => subagent_stop(env, event),
+        Some(EventName::PostToolUse | EventName::PostToolUseFailure) => {
+            post_tool(env, event, policy)
+        }
         _ => Ok(json!({})),
     }
 }
@@ -317,7 +319,7 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
         );
     }
     let key = text.trim().to_string();
-    let is_expansion = event.name == "UserPromptExpansion";
+    let is_expansion = event.kind() == Some(EventName::UserPromptExpansion);
     let cwd = event.cwd.clone();
     let max_rounds = env.max_rounds;
     let project = project_of(env, cwd.as_deref());
@@ -474,7 +476,7 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
         return Ok(json!({}));
     };
     let tool = event.tool_name.as_deref().unwrap_or("");
-    let failed = event.name == "PostToolUseFailure";
+    let failed = event.kind() == Some(EventName::PostToolUseFailure);
     match tool {
         "Write" | "Edit" | "MultiEdit" | "NotebookEdit" if !failed => {
             let path = ["file_path", "notebook_path"]
@@ -482,7 +484,7 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
                 .find_map(|k| event.tool_input.get(*k).and_then(Value::as_str))
                 .unwrap_or("")
                 .to_string();
-            let path = crate::paths::normalize(Path::new(&path));
+            let path = crate::engine::paths::normalize(Path::new(&path));
             let is_plan = w.phase == Phase::Plan && workflow::is_plan_path(&path, &w.root);
             let now = env.now.clone();
             state::update_session(env.state_dir(), &event.session_id, |s| {

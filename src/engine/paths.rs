@@ -287,7 +287,7 @@ pub fn is_broad(
     r: &Resolved,
     cwd: Option<&Path>,
     home: &Path,
-    system: &crate::policy::List,
+    system: &crate::engine::policy::List,
 ) -> bool {
     if r.lexical.is_none() {
         // Relative to a working folder that is not known: `.`, `..` or `*` there could be
@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn broad_without_a_working_folder() {
-        let system = crate::policy::List::default();
+        let system = crate::engine::policy::List::default();
         let cases: &[(&str, bool)] = &[
             (".", true),
             ("..", true),
@@ -426,7 +426,7 @@ mod tests {
     #[test]
     fn broad_paths() {
         let cwd = Path::new("/home/u/p");
-        let system: crate::policy::List = ["/usr", "/usr/lib"].into_iter().collect();
+        let system: crate::engine::policy::List = ["/usr", "/usr/lib"].into_iter().collect();
         let cases: &[(&str, bool, bool)] = &[
             ("/", true, true),
             ("/*", false, true),

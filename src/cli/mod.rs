@@ -10,11 +10,14 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
-use crate::classify::{self, Decision};
-use crate::paths::RealFs;
-use crate::policy::{self, Layer, Policy, Tier};
+use crate::engine::classify::{self, Decision};
+use crate::engine::examples;
+use crate::engine::paths::RealFs;
+use crate::engine::policy::{self, Layer, Policy, Tier};
+use crate::hook::{self, audit};
+use crate::setup::{doctor, install};
 use crate::workflow::{self, Autonomy, Workflow};
-use crate::{audit, doctor, examples, hook, install, projects, state};
+use crate::workflow::{projects, state};
 
 #[derive(Parser)]
 #[command(
@@ -576,7 +579,7 @@ enum Control {
 }
 
 /// The session a control command acts on: the given one, or the most recent active one.
-fn pick_session(places: &crate::paths::Places, arg: &SessionArg) -> Result<String> {
+fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Result<String> {
     if let Some(id) = &arg.session {
         return Ok(id.clone());
     }
@@ -604,7 +607,7 @@ fn run_control(a: SessionArg, c: Control) -> Result<i32> {
     let before = state::load_session(&places.state_dir, &id)?;
     let phase_before = before.workflow.as_ref().map(|w| w.phase);
     let message = state::update_session(&places.state_dir, &id, |s| {
-        crate::events::apply_to_session(s, &cmd, max, &now, |r, q| {
+        crate::hook::events::apply_to_session(s, &cmd, max, &now, |r, q| {
             Workflow::new(r, q, None, "", &now)
         })
         .message

@@ -11,8 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::policy::Tier;
-use crate::roles::{self, BashScope, Role, WriteScope};
+use crate::engine::policy::Tier;
+use crate::workflow::roles::{self, BashScope, Role, WriteScope};
 
 /// Where a workflow stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! The Claude Code hook protocol: one event JSON on stdin, one answer on stdout.
+//! The run of one hook call: read the event, decide, answer, log.
 //!
 //! For `PreToolUse` and `PreSkillShellCommand` the answer always carries an explicit
 //! `permissionDecision` (`allow`, `ask` or `deny`) and a reason naming the tier and rule.
@@ -8,193 +8,19 @@
 //! through when a hook prints something that is not JSON and exits 0, so on exit 0 this
 //! module always prints a JSON object.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-use serde_json::{json, Map, Value};
+use anyhow::{Context, Result};
+use serde_json::{json, Value};
 
-use crate::classify::{self, Decision};
-use crate::paths::{Places, RealFs};
-use crate::policy::{self, Policy, Tier};
-use crate::{audit, events, state};
-
-/// The most input read from stdin.
-pub const MAX_INPUT: usize = 4 * 1024 * 1024;
-
-/// A hook event, with the fields the engine uses.
-#[derive(Debug, Clone)]
-pub struct Event {
-    pub name: String,
-    pub session_id: String,
-    pub cwd: Option<PathBuf>,
-    pub agent_id: Option<String>,
-    pub agent_type: Option<String>,
-    pub tool_name: Option<String>,
-    pub tool_input: Value,
-    pub raw: Value,
-}
-
-impl Event {
-    /// Whether this event asks for a permission decision.
-    pub fn is_gate(&self) -> bool {
-        matches!(self.name.as_str(), "PreToolUse" | "PreSkillShellCommand")
-    }
-    /// The calling agent as logged: its type, or `main` for the main thread.
-    pub fn agent(&self) -> String {
-        match (&self.agent_type, &self.agent_id) {
-            (Some(t), _) => t.clone(),
-            (None, Some(_)) => "subagent".into(),
-            (None, None) => "main".into(),
-        }
-    }
-}
-
-/// Reads stdin, bounded.
-pub fn read_input(mut r: impl Read) -> Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    r.by_ref()
-        .take(MAX_INPUT as u64 + 1)
-        .read_to_end(&mut buf)
-        .context("cannot read the hook event from stdin")?;
-    if buf.len() > MAX_INPUT {
-        bail!("the hook event is larger than {} bytes", MAX_INPUT);
-    }
-    Ok(buf)
-}
-
-/// Parses an event. Gate events must have a tool name and an object input.
-pub fn parse_event(bytes: &[u8]) -> Result<Event> {
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        bail!("no hook event on stdin (expected one JSON object from Claude Code)");
-    }
-    let text = std::str::from_utf8(bytes).context("the hook event is not valid UTF-8")?;
-    let raw: Value = serde_json::from_str(text).context("the hook event is not valid JSON")?;
-    let obj = raw
-        .as_object()
-        .context("the hook event is not a JSON object")?;
-    let s = |k: &str| -> Result<Option<String>> {
-        match obj.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(v)) => Ok(Some(v.clone())),
-            Some(_) => bail!("field `{k}` of the hook event is not a string"),
-        }
-    };
-    let name = s("hook_event_name")?.context("the hook event has no `hook_event_name`")?;
-    let event = Event {
-        session_id: s("session_id")?.unwrap_or_default(),
-        cwd: s("cwd")?.filter(|c| !c.is_empty()).map(PathBuf::from),
-        agent_id: s("agent_id")?,
-        agent_type: s("agent_type")?,
-        tool_name: s("tool_name")?,
-        tool_input: obj.get("tool_input").cloned().unwrap_or(Value::Null),
-        name,
-        raw: raw.clone(),
-    };
-    if event.is_gate() {
-        if event.tool_name.is_none() {
-            bail!("{} event has no `tool_name`", event.name);
-        }
-        if !event.tool_input.is_object() {
-            bail!("{} event has no `tool_input` object", event.name);
-        }
-        if event.cwd.as_deref().is_some_and(|c| !c.is_absolute()) {
-            bail!("{} event has a relative `cwd`", event.name);
-        }
-    }
-    Ok(event)
-}
-
-/// What the process prints and how it exits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    pub stdout: String,
-    pub stderr: String,
-    pub code: i32,
-}
-
-impl Answer {
-    pub fn json(v: Value) -> Answer {
-        Answer {
-            stdout: v.to_string(),
-            stderr: String::new(),
-            code: 0,
-        }
-    }
-    /// A blocking failure: exit 2 with a one-line reason.
-    pub fn block(reason: &str) -> Answer {
-        let one_line = reason.replace(['\n', '\r'], " ");
-        Answer {
-            stdout: String::new(),
-            stderr: format!(
-                "programmer-hook: blocked because the call could not be checked: {one_line}\n"
-            ),
-            code: 2,
-        }
-    }
-}
-
-/// The decision word Claude Code expects for a tier.
-pub fn decision_word(t: Tier) -> &'static str {
-    match t {
-        Tier::Safe => "allow",
-        Tier::Confirm => "ask",
-        Tier::Forbidden => "deny",
-    }
-}
-
-/// The reason shown with a decision: tier, rule id, why, what, and for a denial what to do.
-pub fn reason_text(d: &Decision, extra: Option<&str>) -> String {
-    let v = &d.verdict;
-    let mut s = format!("programmer-hook: {} [{}] {}", v.tier, v.rule, v.reason);
-    if !v.subject.is_empty() {
-        s.push_str(&format!(" — `{}`", crate::audit::subject(&v.subject)));
-    }
-    if let Some(e) = extra {
-        s.push_str(". ");
-        s.push_str(e);
-    }
-    if v.tier == Tier::Forbidden {
-        match &v.instead {
-            Some(i) => s.push_str(&format!(". Instead: {i}")),
-            None => s.push_str(
-                ". This is never allowed; ask the user to do it themselves if it is really needed",
-            ),
-        }
-    }
-    s
-}
-
-/// The JSON answer to a gate event.
-pub fn gate_answer(event_name: &str, tier: Tier, reason: &str, context: Option<&str>) -> Answer {
-    let mut out = Map::new();
-    out.insert("hookEventName".into(), json!(event_name));
-    out.insert("permissionDecision".into(), json!(decision_word(tier)));
-    out.insert("permissionDecisionReason".into(), json!(reason));
-    if let Some(c) = context {
-        out.insert("additionalContext".into(), json!(c));
-    }
-    Answer::json(json!({ "hookSpecificOutput": Value::Object(out) }))
-}
-
-/// The text a gate event asks about: the command, the path, or the tool name.
-pub fn subject_of(event: &Event) -> String {
-    let input = &event.tool_input;
-    for k in [
-        "command",
-        "file_path",
-        "notebook_path",
-        "path",
-        "url",
-        "query",
-        "subagent_type",
-    ] {
-        if let Some(v) = input.get(k).and_then(Value::as_str) {
-            return v.to_string();
-        }
-    }
-    String::new()
-}
+use super::protocol::{
+    decision_word, gate_answer, parse_event, reason_text, subject_of, Answer, Event, EventName,
+};
+use super::{audit, events};
+use crate::engine::classify::{self, Decision};
+use crate::engine::paths::{Places, RealFs};
+use crate::engine::policy::{self, Policy};
+use crate::workflow::state;
 
 /// Runs the whole hook on raw stdin bytes.
 pub fn run(bytes: &[u8]) -> Answer {
@@ -231,8 +57,9 @@ pub fn run(bytes: &[u8]) -> Answer {
 fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
     let v: Value = serde_json::from_slice(bytes).ok()?;
     let name = v.get("hook_event_name")?.as_str()?;
-    (!matches!(name, "PreToolUse" | "PreSkillShellCommand") && v.get("tool_name").is_none()
-        || matches!(name, "PostToolUse" | "PostToolUseFailure"))
+    let kind = EventName::parse(name);
+    (!kind.is_some_and(EventName::is_gate) && v.get("tool_name").is_none()
+        || kind.is_some_and(EventName::is_tool_result))
     .then(|| name.to_string())
 }
 
@@ -240,7 +67,7 @@ fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
 fn workflow_event(event: &Event) -> Result<Value> {
     // The events the installer registers are the ones with a meaning here; gate events
     // never reach this function.
-    if !crate::install::EVENTS.contains(&event.name.as_str()) {
+    if event.kind().is_none() {
         return Ok(json!({}));
     }
     let places = state::places()?;
@@ -272,7 +99,7 @@ fn gate(event: &Event) -> Result<Answer> {
         fs: &RealFs,
         cwd: event.cwd.as_deref(),
     };
-    let decision = if event.name == "PreSkillShellCommand" {
+    let decision = if event.kind() == Some(EventName::PreSkillShellCommand) {
         let cmd = event
             .tool_input
             .get("command")

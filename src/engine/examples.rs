@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::classify::{self, Context, Decision};
-use crate::paths::{NoFs, Places};
-use crate::policy::{Policy, Rule, Tier};
+use crate::engine::classify::{self, Context, Decision};
+use crate::engine::paths::{NoFs, Places};
+use crate::engine::policy::{Policy, Rule, Tier};
 
 /// The imaginary machine examples run in.
 pub fn example_places() -> Places {

@@ -13,9 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::paths::{self, Fs, Places, Resolved};
-use crate::policy::{AccessKind, Policy};
-use crate::shell::{self, Script, SimpleCommand, Stdin, Word};
+use crate::engine::args::{flag_matches, flag_value, is_env_name, positionals, skip_options};
+use crate::engine::paths::{self, Fs, Places, Resolved};
+use crate::engine::policy::{AccessKind, Policy};
+use crate::engine::shell::{self, Script, SimpleCommand, Stdin, Word};
 
 /// How deep scripts inside strings may nest (`bash -c "bash -c '…'"`).
 const MAX_NESTING: usize = 8;
@@ -1182,12 +1183,10 @@ impl<'a> Analyzer<'a> {
         let positional = positionals(&inv.args, &eff.value_flags);
         let cwd = inv.cwd.clone();
         let origin = inv.name.clone();
-        let has_flag = |flags: &crate::policy::List| {
-            inv.args.iter().any(|a| {
-                flags
-                    .iter()
-                    .any(|f| crate::classify::flag_matches(f, &a.text))
-            })
+        let has_flag = |flags: &crate::engine::policy::List| {
+            inv.args
+                .iter()
+                .any(|a| flags.iter().any(|f| flag_matches(f, &a.text)))
         };
         let in_place = has_flag(&eff.in_place_flags);
         // `gzip -c f`, `tar -tf a.tar`: the files it would write are only read.
@@ -1267,44 +1266,6 @@ impl<'a> Analyzer<'a> {
                 }
             }
         }
-    }
-}
-
-/// The value that argument `i` gives option `flag`, if it is that option: `-o FILE`,
-/// `--output=FILE`, and for a one-letter option also inside a cluster, `-so FILE` (the
-/// letter ends the cluster: the next word) or `-oFILE` (the rest of the word).
-fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
-    let a = args.get(i)?;
-    let next = || args.get(i + 1).cloned();
-    if a.text == flag {
-        return next();
-    }
-    if let Some(v) = a.text.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
-        if flag.starts_with("--") {
-            return Some(Word {
-                text: v.to_string(),
-                literal: a.literal,
-            });
-        }
-    }
-    let letter = match flag.as_bytes() {
-        [b'-', l] if l.is_ascii_alphanumeric() => *l,
-        _ => return None,
-    };
-    let cluster = a.text.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
-    let bytes = cluster.as_bytes();
-    // Letters are options until the first one that takes a value; only letters count.
-    let at = bytes
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric())
-        .position(|&b| b == letter)?;
-    if at + 1 == bytes.len() {
-        next()
-    } else {
-        Some(Word {
-            text: cluster[at + 1..].to_string(),
-            literal: a.literal,
-        })
     }
 }
 
@@ -1487,63 +1448,6 @@ fn join_words(words: &[Word]) -> String {
         .map(|w| w.text.as_str())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Skips leading options; `value_opts` take the next word as their value.
-fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
-    let mut i = 0;
-    while i < args.len() {
-        let t = args[i].text.as_str();
-        if t == "--" {
-            return &args[i + 1..];
-        }
-        if !t.starts_with('-') || t == "-" {
-            // `VAR=x` after sudo is an assignment, not the command.
-            if t.contains('=')
-                && !t.starts_with('=')
-                && t.split('=').next().is_some_and(is_env_name)
-            {
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        if value_opts.contains(&t) {
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    &args[i.min(args.len())..]
-}
-
-fn is_env_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !s.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Positional arguments: not options, not values of `value_flags`, all words after `--`.
-pub fn positionals<'w>(args: &'w [Word], value_flags: &crate::policy::List) -> Vec<&'w Word> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut after_dashdash = false;
-    while i < args.len() {
-        let t = args[i].text.as_str();
-        if after_dashdash {
-            out.push(&args[i]);
-        } else if t == "--" {
-            after_dashdash = true;
-        } else if t.starts_with('-') && t.len() > 1 {
-            if value_flags.iter().any(|f| f == t) {
-                i += 1;
-            }
-        } else {
-            out.push(&args[i]);
-        }
-        i += 1;
-    }
-    out
 }
 
 fn select<'w>(pos: &[&'w Word], spec: &str) -> Vec<&'w Word> {

@@ -1,0 +1,15 @@
+//! The engine: a tool call in, a verdict out, with no I/O of its own.
+//!
+//! [`shell`] parses a Bash command into simple commands; [`analyze`] turns them into facts
+//! (programs run, files read and written, signals); [`classify`] judges the facts against
+//! the [`policy`]; [`paths`] resolves the paths they name. File system questions go through
+//! [`paths::Fs`], so tests drive the engine with plain values. The engine knows nothing of
+//! hook events, workflow phases or roles: those are applied above it.
+
+pub mod analyze;
+pub mod args;
+pub mod classify;
+pub mod examples;
+pub mod paths;
+pub mod policy;
+pub mod shell;

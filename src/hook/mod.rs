@@ -1,0 +1,14 @@
+//! The hook: one Claude Code event on stdin, one answer on stdout.
+//!
+//! [`run`] reads the event, asks the engine for a verdict, applies the workflow's gates
+//! ([`events`]) and renders the answer; [`audit`] records each decision. Every failure while
+//! deciding a tool call becomes a blocking answer (exit 2): nothing here may fail open.
+//! This layer may use the workflow and the engine, never the setup or the CLI.
+
+pub mod audit;
+pub mod events;
+pub mod protocol;
+mod run;
+
+pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};
+pub use run::{find_project_policy, load_policy, run};

@@ -1,0 +1,13 @@
+//! The workflow: plan → approve → implement → review → commit, held in code.
+//!
+//! [`machine`] is the pure state machine (phases, prompts, review verdicts, and what each
+//! phase and role may do); [`roles`] names the pack's agents and their scopes; [`state`]
+//! keeps session state on disk (atomic, locked writes); [`projects`] is the registry of
+//! projects. This layer may use the engine's types, never the hook, the setup or the CLI.
+
+pub mod machine;
+pub mod projects;
+pub mod roles;
+pub mod state;
+
+pub use machine::*;
