@@ -1,0 +1,86 @@
+//! `log`: decisions from the audit log, filtered, newest last.
+
+use std::io::Write;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::hook::audit;
+use crate::workflow::state;
+
+#[derive(Args)]
+pub struct LogArgs {
+    /// Only this decision: allow, ask or deny.
+    #[arg(long, value_parser = ["allow", "ask", "deny"])]
+    decision: Option<String>,
+    /// Only this Claude Code session id.
+    #[arg(long)]
+    session: Option<String>,
+    /// Only this tool (e.g. Bash, Write).
+    #[arg(long)]
+    tool: Option<String>,
+    /// Only rules whose id starts with this.
+    #[arg(long)]
+    rule: Option<String>,
+    /// Only this agent (`main` for the main thread, or an agent name).
+    #[arg(long)]
+    agent: Option<String>,
+    /// Only entries whose command or path contains this text.
+    #[arg(long)]
+    grep: Option<String>,
+    /// Only this day (YYYY-MM-DD); default: all days.
+    #[arg(long)]
+    date: Option<String>,
+    /// How many entries at most (the newest).
+    #[arg(long, short = 'n', default_value_t = 50)]
+    limit: usize,
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_log(a: LogArgs) -> Result<()> {
+    let places = state::places()?;
+    let mut files = audit::files(&places.state_dir);
+    if let Some(d) = &a.date {
+        files.retain(|f| f.file_name().and_then(|n| n.to_str()) == Some(&format!("{d}.jsonl")));
+    }
+    if files.is_empty() {
+        eprintln!(
+            "no audit log yet in {} (decisions are logged there as the hook runs)",
+            audit::audit_dir(&places.state_dir).display()
+        );
+        return Ok(());
+    }
+    let filter = audit::Filter {
+        decision: a.decision,
+        session: a.session,
+        tool: a.tool,
+        rule: a.rule,
+        agent: a.agent,
+        contains: a.grep,
+    };
+    let (entries, bad) = audit::read(&files, &filter, a.limit)?;
+    let mut out = std::io::stdout().lock();
+    for e in &entries {
+        if a.json {
+            writeln!(out, "{}", serde_json::to_string(e)?)?;
+        } else {
+            writeln!(
+                out,
+                "{}  {:<5} {:<28} {:<10} {:<18} {:<9} {}",
+                e.time.get(..19).unwrap_or(&e.time),
+                e.decision,
+                e.rule,
+                e.tool,
+                e.agent,
+                e.phase.as_deref().unwrap_or("-"),
+                e.subject
+            )?;
+        }
+    }
+    if bad > 0 {
+        eprintln!("note: {bad} log lines could not be read and were skipped");
+    }
+    Ok(())
+}

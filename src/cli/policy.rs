@@ -1,0 +1,265 @@
+//! `policy check`, `policy test`, `policy validate` and `policy show`: the policy tried and
+//! checked without running anything.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::engine::classify::{self, Decision};
+use crate::engine::examples;
+use crate::engine::paths::RealFs;
+use crate::engine::policy::{self, Layer, Policy, Tier};
+use crate::hook;
+use crate::workflow::state;
+
+/// How many parts the text output of `policy check` lists.
+const MAX_PARTS_SHOWN: usize = 40;
+
+#[derive(Subcommand)]
+pub enum PolicyCmd {
+    /// Show what the hook would decide for a command or a tool call, without running it.
+    ///
+    /// Exit status: 0 allow (Safe), 3 ask (Confirm), 4 deny (Forbidden), 1 error.
+    Check(CheckArgs),
+    /// Check the inline `match`/`not_match` examples of every rule (default: the built-in policy).
+    Test {
+        /// A policy file to test on top of the defaults.
+        file: Option<PathBuf>,
+    },
+    /// Check that a policy file is valid; errors give line and column.
+    Validate {
+        /// The policy file.
+        file: PathBuf,
+        /// Check it as a project file, which may only make the policy stricter.
+        #[arg(long)]
+        project: bool,
+    },
+    /// Print the rules in force (defaults plus the user and project files) as JSON.
+    Show {
+        /// The working folder whose project policy applies.
+        #[arg(long)]
+        cwd: Option<PathBuf>,
+    },
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The working folder to resolve paths against (default: the current folder).
+    #[arg(long)]
+    cwd: Option<PathBuf>,
+    /// Check a call of this tool instead of a Bash command (e.g. Write, Read, Edit).
+    #[arg(long)]
+    tool: Option<String>,
+    /// The file path for --tool.
+    #[arg(long, requires = "tool")]
+    path: Option<String>,
+    /// The Bash command, after `--`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<String>,
+}
+
+pub fn run_policy(cmd: PolicyCmd) -> Result<i32> {
+    match cmd {
+        PolicyCmd::Check(a) => policy_check(a),
+        PolicyCmd::Test { file } => policy_test(file.as_deref()),
+        PolicyCmd::Validate { file, project } => policy_validate(&file, project),
+        PolicyCmd::Show { cwd } => {
+            let places = state::places()?;
+            let cwd = match cwd {
+                Some(c) => c,
+                None => std::env::current_dir().context("cannot read the current folder")?,
+            };
+            let p = hook::load_policy(&places, Some(&cwd))?;
+            let file = policy::PolicyFile {
+                paths: p.paths.clone(),
+                kinds: p.kinds.clone(),
+                commands: p.all_effects(),
+                workflow: Some(p.workflow.clone()),
+                rules: p.rules().iter().map(|r| r.clone().into_owned()).collect(),
+            };
+            println!("{}", serde_json::to_string_pretty(&file)?);
+            Ok(0)
+        }
+    }
+}
+
+fn exit_for(t: Tier) -> i32 {
+    match t {
+        Tier::Safe => 0,
+        Tier::Confirm => 3,
+        Tier::Forbidden => 4,
+    }
+}
+
+fn policy_check(a: CheckArgs) -> Result<i32> {
+    let places = state::places()?;
+    let cwd = match &a.cwd {
+        Some(c) => std::path::absolute(c).with_context(|| format!("bad --cwd {}", c.display()))?,
+        None => std::env::current_dir().context("cannot read the current folder")?,
+    };
+    let policy = hook::load_policy(&places, Some(&cwd))?;
+    let ctx = classify::Context {
+        policy: &policy,
+        places: &places,
+        fs: &RealFs,
+        cwd: Some(&cwd),
+    };
+    let (what, decision) = match &a.tool {
+        Some(tool) => {
+            if !a.command.is_empty() {
+                bail!("give either --tool (with --path) or a command after `--`, not both");
+            }
+            let input = match &a.path {
+                Some(p) => {
+                    let abs = std::path::absolute(cwd.join(p))?;
+                    json!({"file_path": abs, "notebook_path": abs, "path": abs, "content": "", "old_string": "", "new_string": "", "pattern": "*"})
+                }
+                None => json!({}),
+            };
+            let label = format!("{tool} {}", a.path.as_deref().unwrap_or(""))
+                .trim()
+                .to_string();
+            (label, classify::classify(tool, &input, &ctx)?)
+        }
+        None => {
+            if a.command.is_empty() {
+                bail!("nothing to check: give a command after `--`, e.g. programmer-hook policy check -- 'git status'");
+            }
+            let cmd = a.command.join(" ");
+            let d = classify::classify_command(&cmd, &ctx);
+            (cmd, d)
+        }
+    };
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&decision_json(&what, &decision))?
+        );
+    } else {
+        print_decision(&what, &decision);
+    }
+    Ok(exit_for(decision.verdict.tier))
+}
+
+/// The JSON form of a decision (the `--json` output of `policy check`).
+pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
+    let parts: Vec<_> = d
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "subject": p.subject,
+                "decision": hook::decision_word(p.tier),
+                "tier": p.tier,
+                "rule": p.rule,
+                "reason": p.reason,
+            })
+        })
+        .collect();
+    json!({
+        "input": what,
+        "decision": hook::decision_word(d.verdict.tier),
+        "tier": d.verdict.tier,
+        "rule": d.verdict.rule,
+        "reason": d.verdict.reason,
+        "instead": d.verdict.instead,
+        "message": hook::reason_text(d, None),
+        "commands": parts,
+    })
+}
+
+fn print_decision(what: &str, d: &Decision) {
+    let v = &d.verdict;
+    println!(
+        "{}  ({}, rule {})",
+        hook::decision_word(v.tier).to_uppercase(),
+        v.tier,
+        v.rule
+    );
+    println!("  input:  {}", clip(what, 300));
+    println!("  reason: {}", v.reason);
+    if let Some(i) = &v.instead {
+        println!("  instead: {i}");
+    }
+    if !d.parts.is_empty() {
+        println!("  parts:");
+        for p in d.parts.iter().take(MAX_PARTS_SHOWN) {
+            println!(
+                "    {:<5} {:<30} {}",
+                hook::decision_word(p.tier),
+                p.rule,
+                clip(&p.subject, 120)
+            );
+        }
+        if d.parts.len() > MAX_PARTS_SHOWN {
+            println!(
+                "    … and {} more (--json lists them all)",
+                d.parts.len() - MAX_PARTS_SHOWN
+            );
+        }
+    }
+}
+
+/// At most `max` characters of `s` on one line, saying how much was left out.
+fn clip(s: &str, max: usize) -> String {
+    let one_line = s.replace('\n', "⏎");
+    match one_line.char_indices().nth(max) {
+        None => one_line,
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &one_line[..cut], s.len()),
+    }
+}
+
+fn policy_test(file: Option<&Path>) -> Result<i32> {
+    let mut total = 0;
+    let mut failures = Vec::new();
+    match file {
+        None => {
+            let policy = Policy::builtin()?;
+            for b in policy::DEFAULT_FILES {
+                let f = policy::parse_file(b.source, Path::new(b.name))?;
+                let (n, fails) = examples::check(&policy, &f.rules);
+                total += n;
+                failures.extend(fails.into_iter().map(|x| (b.name.to_string(), x)));
+            }
+        }
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let f = policy::parse_file(&text, path)?;
+            let mut policy = Policy::builtin()?;
+            policy.merge(f.clone(), Layer::User, &path.display().to_string())?;
+            let (n, fails) = examples::check(&policy, &f.rules);
+            total += n;
+            failures.extend(fails.into_iter().map(|x| (path.display().to_string(), x)));
+        }
+    }
+    for (file, f) in &failures {
+        println!(
+            "FAIL {file}: rule {}: `{}` {}",
+            f.rule, f.example, f.problem
+        );
+    }
+    println!(
+        "{} passed, {} failed",
+        total - failures.len(),
+        failures.len()
+    );
+    Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+fn policy_validate(file: &Path, project: bool) -> Result<i32> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let f = policy::parse_file(&text, file)?;
+    let n = f.rules.len();
+    let mut p = Policy::builtin()?;
+    let layer = if project { Layer::Project } else { Layer::User };
+    p.merge(f, layer, &file.display().to_string())?;
+    println!("{}: valid ({n} rules)", file.display());
+    Ok(0)
+}
