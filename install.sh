@@ -108,15 +108,27 @@ backup_name() {
   printf '%s\n' "$b"
 }
 
-# The repository files of the pack, relative to the repository.
+# The files of the pack, one per line as `SOURCE<TAB>TARGET`: SOURCE relative to the
+# repository, TARGET relative to the Claude config dir. The other names of /programmer
+# (commands/aliases.txt) are installed as copies of commands/programmer.md.
 pack_files() {
-  local f
+  local f rel alias
   for f in "$REPO"/agents/*.md "$REPO"/commands/*.md; do
-    [ -f "$f" ] && printf '%s\n' "${f#"$REPO"/}"
+    [ -f "$f" ] || continue
+    rel=${f#"$REPO"/}
+    printf '%s\t%s\n' "$rel" "$rel"
   done
   find "$REPO/skills" -type f | sort | while IFS= read -r f; do
-    printf '%s\n' "${f#"$REPO"/}"
+    rel=${f#"$REPO"/}
+    printf '%s\t%s\n' "$rel" "$rel"
   done
+  while IFS= read -r alias; do
+    alias=${alias%%#*}
+    alias=$(printf '%s' "$alias" | tr -d '[:space:]')
+    if [ -n "$alias" ]; then
+      printf 'commands/programmer.md\tcommands/%s.md\n' "$alias"
+    fi
+  done <"$REPO/commands/aliases.txt"
 }
 
 # Copies SRC to DEST with MODE, through a temporary file and a rename. A different file
@@ -283,10 +295,10 @@ or remove every handler that runs programmer-hook from $SETTINGS by hand."
   hooks_cmd "$RUNNER" uninstall-hooks $(dry_flag) ||
     die "could not remove the hook entries (see above); nothing else was removed, so tool calls keep working"
   say "Agents, commands and skill:"
-  pack_files | while IFS= read -r rel; do
+  pack_files | while IFS="$(printf '\t')" read -r src rel; do
     dest="$CONFIG/$rel"
     [ -e "$dest" ] || continue
-    if cmp -s "$REPO/$rel" "$dest"; then
+    if cmp -s "$REPO/$src" "$dest"; then
       if [ "$DRY_RUN" = 1 ]; then say "  would remove: $dest"; else
         rm -f "$dest"
         say "  removed: $dest"
@@ -358,8 +370,8 @@ else
 fi
 
 say "Agents, commands and skill (into $CONFIG):"
-pack_files | while IFS= read -r rel; do
-  put_file "$REPO/$rel" "$CONFIG/$rel" 644 1
+pack_files | while IFS="$(printf '\t')" read -r src rel; do
+  put_file "$REPO/$src" "$CONFIG/$rel" 644 1
 done
 
 say "State dir:"

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use programmer_hook::setup::install::PACK;
+use programmer_hook::setup::install::{command_aliases, pack, PACK_FILES};
 use programmer_hook::workflow::roles::{self, ROLES};
 
 fn repo() -> PathBuf {
@@ -289,13 +289,20 @@ fn agent_bodies_cover_their_contract() {
 
 #[test]
 fn commands_have_valid_frontmatter_and_start_the_orchestrator() {
-    let files = md_files("commands");
+    // One command body in the repository; its other names are made from it on install.
+    assert_eq!(md_files("commands"), ["commands/programmer.md"]);
+    assert_eq!(command_aliases().collect::<Vec<_>>(), ["code", "dev"]);
+    let files: Vec<String> = pack()
+        .into_iter()
+        .map(|(rel, _)| rel)
+        .filter(|rel| rel.starts_with("commands/"))
+        .collect();
     assert_eq!(
         files,
         [
+            "commands/programmer.md",
             "commands/code.md",
-            "commands/dev.md",
-            "commands/programmer.md"
+            "commands/dev.md"
         ]
     );
     let allowed: Vec<&str> = SKILL_KEYS
@@ -304,8 +311,13 @@ fn commands_have_valid_frontmatter_and_start_the_orchestrator() {
         .filter(|k| *k != "name" && *k != "paths")
         .collect();
     let main = read("commands/programmer.md");
+    let installed = pack();
     for file in &files {
-        let text = read(file);
+        let text = installed
+            .iter()
+            .find(|(rel, _)| rel == file)
+            .map(|(_, text)| text.to_string())
+            .expect("in the pack");
         let (keys, body) = frontmatter(file, &text);
         check_keys(file, &keys, &allowed, &["description", "argument-hint"]);
         assert_eq!(text, main, "{file} is an alias of /programmer: same text");
@@ -368,13 +380,13 @@ fn the_binary_embeds_the_pack_install_sh_copies() {
     on_disk.extend(md_files("commands"));
     all_files(&repo().join("skills"), &mut on_disk);
     on_disk.sort();
-    let mut embedded: Vec<String> = PACK.iter().map(|(rel, _)| rel.to_string()).collect();
+    let mut embedded: Vec<String> = PACK_FILES.iter().map(|(rel, _)| rel.to_string()).collect();
     embedded.sort();
     assert_eq!(
         embedded, on_disk,
-        "install::PACK must list every file of agents/, commands/ and skills/"
+        "install::PACK_FILES must list every file of agents/, commands/ and skills/"
     );
-    for (rel, text) in PACK {
+    for (rel, text) in PACK_FILES {
         assert_eq!(*text, read(rel), "{rel}");
     }
 }

@@ -234,11 +234,16 @@ fn install_keeps_everything_else_runs_twice_and_uninstalls() {
 
     // The pack, the state dir, the binary, the marked blocks.
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for (rel, text) in programmer_hook::setup::install::PACK {
-        assert_eq!(&s.read(rel), text, "{rel}");
+    for (rel, text) in programmer_hook::setup::install::pack() {
+        assert_eq!(s.read(&rel), text, "{rel}");
+        let source = if rel.starts_with("commands/") {
+            "commands/programmer.md"
+        } else {
+            rel.as_str()
+        };
         assert_eq!(
-            fs::read_to_string(repo.join(rel)).expect("repo file"),
-            *text
+            fs::read_to_string(repo.join(source)).expect("repo file"),
+            text
         );
     }
     assert!(bin.is_file());
@@ -315,8 +320,8 @@ fn install_keeps_everything_else_runs_twice_and_uninstalls() {
     assert_eq!(s.read("CLAUDE.md"), CLAUDE_MD);
     assert_eq!(s.read("agents/master-orchestrator.md"), MASTER);
     assert_eq!(parse(&s.read("model-policy.json")), parse(MODEL_POLICY));
-    for (rel, _) in programmer_hook::setup::install::PACK {
-        assert!(!s.config().join(rel).exists(), "{rel} still installed");
+    for (rel, _) in programmer_hook::setup::install::pack() {
+        assert!(!s.config().join(&rel).exists(), "{rel} still installed");
     }
     assert!(!s.config().join("skills/programmer-add-project").exists());
     assert!(!bin.exists());

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::engine::paths::Places;
 use crate::engine::policy;
 use crate::hook;
-use crate::setup::install::{self, BINARY_NAME, EVENTS, PACK};
+use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::workflow::state;
 
 /// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
@@ -414,11 +414,12 @@ fn check_pack(config_dir: &Path) -> Check {
     const NAME: &str = "agents, commands and skill";
     let mut missing = Vec::new();
     let mut different = Vec::new();
-    for (rel, text) in PACK {
+    let pack = install::pack();
+    for (rel, text) in &pack {
         match fs::read(config_dir.join(rel)) {
             Ok(b) if b == text.as_bytes() => {}
-            Ok(_) => different.push(*rel),
-            Err(_) => missing.push(*rel),
+            Ok(_) => different.push(rel.as_str()),
+            Err(_) => missing.push(rel.as_str()),
         }
     }
     if missing.is_empty() && different.is_empty() {
@@ -426,7 +427,7 @@ fn check_pack(config_dir: &Path) -> Check {
             NAME,
             format!(
                 "{} files in {}, the same as built into this binary",
-                PACK.len(),
+                pack.len(),
                 config_dir.display()
             ),
         );

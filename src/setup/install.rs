@@ -29,10 +29,11 @@ pub const TIMEOUT_SECS: u64 = 10;
 /// The file name our handlers run.
 pub const BINARY_NAME: &str = "programmer-hook";
 
-/// The agent pack, as built into the binary: `(path under the Claude config dir, text)`.
-/// `install.sh` copies the same files from the repository; `doctor` compares the installed
-/// copies with these.
-pub const PACK: &[(&str, &str)] = &[
+/// The files of the agent pack, as built into the binary: `(path under the Claude config
+/// dir, text)`. `install.sh` copies the same files from the repository; `doctor` compares the
+/// installed copies with these. The aliases of `/programmer` are not files of their own: see
+/// [`pack`].
+pub const PACK_FILES: &[(&str, &str)] = &[
     (
         "agents/programmer-orchestrator.md",
         include_str!("../../agents/programmer-orchestrator.md"),
@@ -53,13 +54,41 @@ pub const PACK: &[(&str, &str)] = &[
         "commands/programmer.md",
         include_str!("../../commands/programmer.md"),
     ),
-    ("commands/code.md", include_str!("../../commands/code.md")),
-    ("commands/dev.md", include_str!("../../commands/dev.md")),
     (
         "skills/programmer-add-project/SKILL.md",
         include_str!("../../skills/programmer-add-project/SKILL.md"),
     ),
 ];
+
+/// The other names of `/programmer`, one per line (`#` starts a comment), shared with
+/// `install.sh`.
+const COMMAND_ALIASES: &str = include_str!("../../commands/aliases.txt");
+
+/// The names `/programmer` is also installed under (`code`, `dev`).
+pub fn command_aliases() -> impl Iterator<Item = &'static str> {
+    COMMAND_ALIASES
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Every file the pack installs: [`PACK_FILES`], and `commands/NAME.md` for each alias with
+/// the text of `commands/programmer.md`.
+pub fn pack() -> Vec<(String, &'static str)> {
+    let mut files: Vec<(String, &'static str)> = PACK_FILES
+        .iter()
+        .map(|(rel, text)| (rel.to_string(), *text))
+        .collect();
+    let main = PACK_FILES
+        .iter()
+        .find(|(rel, _)| *rel == "commands/programmer.md")
+        .map(|(_, text)| *text)
+        .unwrap_or_default();
+    for alias in command_aliases() {
+        files.push((format!("commands/{alias}.md"), main));
+    }
+    files
+}
 
 #[derive(Args, Debug)]
 pub struct InstallHooksArgs {
