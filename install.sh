@@ -88,7 +88,7 @@ SETTINGS="$CONFIG/settings.json"
 MODEL_POLICY="$CONFIG/model-policy.json"
 CLAUDE_MD="$CONFIG/CLAUDE.md"
 MASTER_AGENT="$CONFIG/agents/master-orchestrator.md"
-STAMP=$(date +%Y%m%d%H%M%S)
+STAMP=$(date -u +%Y%m%d%H%M%S)
 BEGIN_MARK='<!-- programmer-hook:begin -->'
 END_MARK='<!-- programmer-hook:end -->'
 if [ -n "$BINARY" ]; then

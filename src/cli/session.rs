@@ -6,7 +6,8 @@ use clap::Args;
 use serde_json::json;
 
 use crate::hook;
-use crate::workflow::{self, state, Autonomy, Workflow};
+use crate::engine::policy::WorkflowSettings;
+use crate::workflow::{self, clock, state, Autonomy, Workflow};
 
 #[derive(Args)]
 pub struct StatusArgs {
@@ -130,8 +131,8 @@ pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
     };
     let max = hook::load_policy(&places, None)
         .map(|p| p.workflow.max_review_rounds)
-        .unwrap_or(3);
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        .unwrap_or(WorkflowSettings::DEFAULT_REVIEW_ROUNDS);
+    let now = clock::now();
     let before = state::load_session(&places.state_dir, &id)?;
     let phase_before = before.workflow.as_ref().map(|w| w.phase);
     let message = state::update_session(&places.state_dir, &id, |s| {

@@ -393,8 +393,13 @@ pub struct WorkflowSettings {
     pub max_review_rounds: u32,
 }
 
+impl WorkflowSettings {
+    /// Rounds of requested changes before a workflow halts, unless a policy says otherwise.
+    pub const DEFAULT_REVIEW_ROUNDS: u32 = 3;
+}
+
 fn default_rounds() -> u32 {
-    3
+    WorkflowSettings::DEFAULT_REVIEW_ROUNDS
 }
 
 impl Default for WorkflowSettings {

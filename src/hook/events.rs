@@ -145,10 +145,10 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         Ok(s) => s.workflow,
         Err(e) => {
             // The phase cannot be known: hold to read-only, and say why.
-            let mut w = Workflow::new("", false, None, "", &env.now);
-            w.phase = Phase::Halted;
-            w.note = Some(format!("The workflow state could not be read: {e:#}."));
-            Some(w)
+            Some(Workflow::halted(
+                format!("The workflow state could not be read: {e:#}."),
+                &env.now,
+            ))
         }
     };
     out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());

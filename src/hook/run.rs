@@ -19,8 +19,8 @@ use super::protocol::{
 use super::{audit, events};
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::{Places, RealFs};
-use crate::engine::policy::{self, Policy};
-use crate::workflow::state;
+use crate::engine::policy::{self, Policy, WorkflowSettings};
+use crate::workflow::{clock, state};
 
 /// Runs the whole hook on raw stdin bytes.
 pub fn run(bytes: &[u8]) -> Answer {
@@ -75,17 +75,13 @@ fn workflow_event(event: &Event) -> Result<Value> {
     let max_rounds = policy
         .as_ref()
         .map(|p| p.workflow.max_review_rounds)
-        .unwrap_or(3);
+        .unwrap_or(WorkflowSettings::DEFAULT_REVIEW_ROUNDS);
     let env = events::Env {
         places: &places,
-        now: now(),
+        now: clock::now(),
         max_rounds,
     };
     events::other(&env, event, move || policy)
-}
-
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// Decides a gate event.
@@ -111,7 +107,7 @@ fn gate(event: &Event) -> Result<Answer> {
     };
     let env = events::Env {
         places: &places,
-        now: now(),
+        now: clock::now(),
         max_rounds: policy.workflow.max_review_rounds,
     };
     let mut decision = decision;
@@ -170,7 +166,7 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
 
 fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str>) -> Result<()> {
     let entry = audit::Entry {
-        time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        time: clock::now(),
         session: event.session_id.clone(),
         agent: event.agent(),
         event: event.name.clone(),

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::hook::EventName;
-use crate::workflow::{roles, state};
+use crate::workflow::{clock, roles, state};
 
 /// Every hook event the product answers (the hook's own list).
 pub const EVENTS: [EventName; 9] = EventName::ALL;
@@ -552,7 +552,7 @@ fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
 
 /// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added if that name is taken.
 pub fn backup_name(path: &Path) -> PathBuf {
-    let stamp = chrono::Local::now().format("%Y%m%d%H%M%S");
+    let stamp = clock::file_stamp();
     let base = format!("{}.bak-{stamp}", path.display());
     let mut candidate = PathBuf::from(&base);
     let mut n = 1;

@@ -119,6 +119,16 @@ impl Workflow {
         }
     }
 
+    /// A workflow held in phase `halted` because its state cannot be trusted; `note` says
+    /// why and what the user can do. Only read-only work runs until the user resumes or
+    /// aborts it.
+    pub fn halted(note: String, now: &str) -> Self {
+        let mut w = Workflow::new("", false, None, "", now);
+        w.phase = Phase::Halted;
+        w.note = Some(note);
+        w
+    }
+
     pub fn active(&self) -> bool {
         self.phase != Phase::Done
     }

@@ -83,6 +83,19 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// A name beside `path` that nothing uses yet: `FILE.LABEL-STAMP`, with `-N` added when
+/// that is taken, so a file kept aside never replaces an earlier one.
+pub fn free_sibling(path: &Path, label: &str) -> PathBuf {
+    let base = sibling(path, &format!(".{label}-{}", super::clock::file_stamp()));
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while candidate.symlink_metadata().is_ok() {
+        candidate = sibling(&base, &format!("-{n}"));
+        n += 1;
+    }
+    candidate
+}
+
 /// Writes `bytes` to `path` atomically (temporary file, sync, rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -125,8 +138,7 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Loaded<T>> {
     match serde_json::from_slice::<T>(&bytes) {
         Ok(v) => Ok(Loaded::Ok(v)),
         Err(e) => {
-            let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            let kept = sibling(path, &format!(".corrupt-{stamp}"));
+            let kept = free_sibling(path, "corrupt");
             fs::rename(path, &kept)
                 .with_context(|| format!("cannot move corrupt {} aside", path.display()))?;
             Ok(Loaded::Corrupt {
@@ -212,13 +224,13 @@ pub fn load_session(state_dir: &Path, id: &str) -> Result<SessionFile> {
             ..SessionFile::default()
         },
         Loaded::Corrupt { kept, error } => {
-            let now = chrono::Utc::now().to_rfc3339();
-            let mut w = crate::workflow::Workflow::new("", false, None, "", &now);
-            w.phase = crate::workflow::Phase::Halted;
-            w.note = Some(format!(
-                "The session's state file was not valid JSON ({error}); it was kept as {}. Type `/programmer abort` to clear the workflow or `/programmer continue` to resume.",
-                kept.display()
-            ));
+            let w = crate::workflow::Workflow::halted(
+                format!(
+                    "The session's state file was not valid JSON ({error}); it was kept as {}. Type `/programmer abort` to clear the workflow or `/programmer continue` to resume.",
+                    kept.display()
+                ),
+                &super::clock::now(),
+            );
             let s = SessionFile {
                 session: id.to_string(),
                 workflow: Some(w),
