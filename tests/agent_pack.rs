@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use programmer_hook::setup::install::{command_aliases, pack, PACK_FILES};
+use programmer_hook::setup::install::{pack, PACK_FILES};
+use programmer_hook::workflow::roles::command_aliases;
 use programmer_hook::workflow::roles::{self, ROLES};
 
 fn repo() -> PathBuf {

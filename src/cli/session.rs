@@ -5,8 +5,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use crate::hook;
 use crate::engine::policy::WorkflowSettings;
+use crate::hook;
 use crate::workflow::{self, clock, state, Autonomy, Workflow};
 
 #[derive(Args)]
@@ -125,9 +125,9 @@ pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
     let places = state::places()?;
     let id = pick_session(&places, &a)?;
     let cmd = match c {
-        Control::Approve => workflow::Command::Approve,
-        Control::Continue => workflow::Command::Continue,
-        Control::Abort => workflow::Command::Abort,
+        Control::Approve => workflow::PromptCommand::Approve,
+        Control::Continue => workflow::PromptCommand::Continue,
+        Control::Abort => workflow::PromptCommand::Abort,
     };
     let max = hook::load_policy(&places, None)
         .map(|p| p.workflow.max_review_rounds)

@@ -19,7 +19,7 @@ use crate::engine::policy::{AccessKind, Policy, Tier};
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
 use crate::workflow::state::{self, Loaded, SessionFile};
-use crate::workflow::{self, Autonomy, Call, Command, Phase, Plan, Refusal, Workflow};
+use crate::workflow::{self, Autonomy, Call, Phase, Plan, PromptCommand, Refusal, Workflow};
 
 /// Everything an event handler needs from the environment.
 pub struct Env<'a> {
@@ -349,7 +349,7 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
         return Ok(json!({}));
     };
     let mut message = outcome.message;
-    if let Command::Autonomy(a) = cmd {
+    if let PromptCommand::Autonomy(a) = cmd {
         if let Err(e) = state::set_autonomy(&state_dir, &event.session_id, a) {
             message = format!("programmer-hook: the autonomy setting could not be saved: {e:#}");
         }
@@ -364,11 +364,11 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
 /// taken from the file as it is now, for `approve`.
 pub fn apply_to_session(
     s: &mut SessionFile,
-    cmd: &Command,
+    cmd: &PromptCommand,
     max_rounds: u32,
     now: &str,
     start: impl FnOnce(&str, bool) -> Workflow,
-) -> workflow::Outcome {
+) -> workflow::Transition {
     let fp = s
         .workflow
         .as_ref()

@@ -60,18 +60,6 @@ pub const PACK_FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The other names of `/programmer`, one per line (`#` starts a comment), shared with
-/// `install.sh`.
-const COMMAND_ALIASES: &str = include_str!("../../commands/aliases.txt");
-
-/// The names `/programmer` is also installed under (`code`, `dev`).
-pub fn command_aliases() -> impl Iterator<Item = &'static str> {
-    COMMAND_ALIASES
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
-
 /// Every file the pack installs: [`PACK_FILES`], and `commands/NAME.md` for each alias with
 /// the text of `commands/programmer.md`.
 pub fn pack() -> Vec<(String, &'static str)> {
@@ -84,7 +72,7 @@ pub fn pack() -> Vec<(String, &'static str)> {
         .find(|(rel, _)| *rel == "commands/programmer.md")
         .map(|(_, text)| *text)
         .unwrap_or_default();
-    for alias in command_aliases() {
+    for alias in roles::command_aliases() {
         files.push((format!("commands/{alias}.md"), main));
     }
     files
@@ -438,7 +426,7 @@ pub fn remove_models(policy: &mut Value) -> Result<()> {
 
 /// What an edit of a JSON file did.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum FileChange {
     Unchanged,
     /// Written (or, in a dry run, would be); the backup of the old file, if there was one.
     Changed {
@@ -446,16 +434,16 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
+impl FileChange {
     fn changed(&self) -> bool {
-        matches!(self, Outcome::Changed { .. })
+        matches!(self, FileChange::Changed { .. })
     }
 }
 
-fn report(path: &Path, outcome: &Outcome, dry_run: bool, changed: &str, unchanged: &str) {
+fn report(path: &Path, outcome: &FileChange, dry_run: bool, changed: &str, unchanged: &str) {
     match outcome {
-        Outcome::Unchanged => println!("{}: unchanged ({unchanged})", path.display()),
-        Outcome::Changed { backup } => {
+        FileChange::Unchanged => println!("{}: unchanged ({unchanged})", path.display()),
+        FileChange::Changed { backup } => {
             let verb = if dry_run { "would change" } else { "changed" };
             println!("{}: {verb}: {changed}", path.display());
             if let Some(b) = backup {
@@ -475,7 +463,7 @@ pub fn edit_json_file(
     dry_run: bool,
     create: bool,
     edit: impl FnOnce(&mut Value) -> Result<()>,
-) -> Result<Outcome> {
+) -> Result<FileChange> {
     let old = match fs::read(path) {
         Ok(b) => Some(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => None,
@@ -495,14 +483,14 @@ pub fn edit_json_file(
     let before = value.clone();
     edit(&mut value).with_context(|| format!("cannot update {}", path.display()))?;
     if old.is_some() && same_json(&before, &value) {
-        return Ok(Outcome::Unchanged);
+        return Ok(FileChange::Unchanged);
     }
     let indent = old.as_deref().map(detect_indent).unwrap_or(b"  ".to_vec());
     let mut text = to_pretty(&value, &indent)?;
     text.push(b'\n');
     let backup = old.as_ref().map(|_| backup_name(path));
     if dry_run {
-        return Ok(Outcome::Changed { backup });
+        return Ok(FileChange::Changed { backup });
     }
     // Write through a symlink (dotfile managers link settings.json) instead of replacing it.
     let target = match fs::symlink_metadata(path) {
@@ -519,7 +507,7 @@ pub fn edit_json_file(
         fs::set_permissions(&target, p)
             .with_context(|| format!("cannot restore the permissions of {}", target.display()))?;
     }
-    Ok(Outcome::Changed { backup })
+    Ok(FileChange::Changed { backup })
 }
 
 /// Order-sensitive equality, so that an edit that only moves keys still counts.
@@ -725,14 +713,14 @@ mod tests {
         let original = "{\n    \"b\": 1,\n    \"a\": [1, 2]\n}\n";
         fs::write(&p, original).expect("write");
         let o = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect("edit");
-        let Outcome::Changed { backup: Some(b) } = o else {
+        let FileChange::Changed { backup: Some(b) } = o else {
             panic!("expected a change with a backup: {o:?}");
         };
         assert_eq!(fs::read_to_string(&b).expect("backup"), original);
         let text = fs::read_to_string(&p).expect("read");
         assert!(text.starts_with("{\n    \"b\": 1,"), "{text}");
         let o = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect("edit");
-        assert!(matches!(o, Outcome::Unchanged));
+        assert!(matches!(o, FileChange::Unchanged));
 
         fs::write(&p, "{ not json").expect("write");
         let err = edit_json_file(&p, false, true, |v| add_hooks(v, BIN)).expect_err("invalid");
@@ -741,7 +729,7 @@ mod tests {
 
         let fresh = dir.path().join("new").join("settings.json");
         let o = edit_json_file(&fresh, false, true, |v| add_hooks(v, BIN)).expect("create");
-        assert!(matches!(o, Outcome::Changed { backup: None }));
+        assert!(matches!(o, FileChange::Changed { backup: None }));
         assert!(fresh.exists());
     }
 }

@@ -170,7 +170,7 @@ pub enum Autonomy {
 
 /// What a user prompt asks of the workflow.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
+pub enum PromptCommand {
     Start {
         request: String,
         quick: bool,
@@ -185,14 +185,15 @@ pub enum Command {
 }
 
 /// Reads a user prompt. Only whole prompts count: `approve` alone on its line (any case),
-/// or a prompt that starts with `/programmer`, `/code` or `/dev`.
-pub fn parse_prompt(text: &str) -> Option<Command> {
+/// or a prompt that starts with `/programmer` or one of its other names (`/code`, `/dev`).
+pub fn parse_prompt(text: &str) -> Option<PromptCommand> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("approve") || t.eq_ignore_ascii_case("approved") {
-        return Some(Command::Approve);
+        return Some(PromptCommand::Approve);
     }
-    let rest = ["/programmer", "/code", "/dev"].iter().find_map(|c| {
-        t.strip_prefix(c)
+    let rest = roles::command_names().find_map(|c| {
+        t.strip_prefix('/')?
+            .strip_prefix(c)
             .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
     })?;
     let rest = rest.trim();
@@ -201,22 +202,24 @@ pub fn parse_prompt(text: &str) -> Option<Command> {
         None => (rest, ""),
     };
     let cmd = match word.to_ascii_lowercase().as_str() {
-        "" => Command::Help(String::new()),
-        "approve" if tail.is_empty() => Command::Approve,
-        "continue" if tail.is_empty() => Command::Continue,
-        "abort" if tail.is_empty() => Command::Abort,
-        "status" if tail.is_empty() => Command::Status,
+        "" => PromptCommand::Help(String::new()),
+        "approve" if tail.is_empty() => PromptCommand::Approve,
+        "continue" if tail.is_empty() => PromptCommand::Continue,
+        "abort" if tail.is_empty() => PromptCommand::Abort,
+        "status" if tail.is_empty() => PromptCommand::Status,
         "autonomy" => match tail.to_ascii_lowercase().as_str() {
-            "auto" => Command::Autonomy(Autonomy::Auto),
-            "confirm" => Command::Autonomy(Autonomy::Confirm),
-            _ => Command::Help("autonomy takes `auto` or `confirm`".into()),
+            "auto" => PromptCommand::Autonomy(Autonomy::Auto),
+            "confirm" => PromptCommand::Autonomy(Autonomy::Confirm),
+            _ => PromptCommand::Help("autonomy takes `auto` or `confirm`".into()),
         },
-        "quick" if !tail.is_empty() => Command::Start {
+        "quick" if !tail.is_empty() => PromptCommand::Start {
             request: tail.to_string(),
             quick: true,
         },
-        "quick" => Command::Help("quick needs a request: `/programmer quick <request>`".into()),
-        _ => Command::Start {
+        "quick" => {
+            PromptCommand::Help("quick needs a request: `/programmer quick <request>`".into())
+        }
+        _ => PromptCommand::Start {
             request: rest.to_string(),
             quick: false,
         },
@@ -226,7 +229,7 @@ pub fn parse_prompt(text: &str) -> Option<Command> {
 
 /// The outcome of a user command: the new workflow and a message for the agent and user.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct Transition {
     pub workflow: Option<Workflow>,
     pub message: String,
 }
@@ -235,19 +238,19 @@ pub struct Outcome {
 /// fingerprint of the recorded plan file (read by the caller), needed for `approve`.
 pub fn apply_command(
     wf: Option<Workflow>,
-    cmd: &Command,
+    cmd: &PromptCommand,
     start: impl FnOnce(&str, bool) -> Workflow,
     plan_fingerprint: Option<String>,
     max_rounds: u32,
     now: &str,
-) -> Outcome {
+) -> Transition {
     let active = wf.as_ref().filter(|w| w.active()).cloned();
-    let same = |w: Option<Workflow>, m: String| Outcome {
+    let same = |w: Option<Workflow>, m: String| Transition {
         workflow: w,
         message: m,
     };
     match cmd {
-        Command::Start { request, quick } => {
+        PromptCommand::Start { request, quick } => {
             let mut w = start(request, *quick);
             w.updated = now.to_string();
             let mut m = String::new();
@@ -258,12 +261,12 @@ pub fn apply_command(
                 ));
             }
             m.push_str(&w.summary(max_rounds));
-            Outcome {
+            Transition {
                 workflow: Some(w),
                 message: m,
             }
         }
-        Command::Approve => match active {
+        PromptCommand::Approve => match active {
             Some(mut w) if w.phase == Phase::Plan => match (&w.plan, plan_fingerprint) {
                 (Some(p), Some(fp)) => {
                     let path = p.path.clone();
@@ -303,7 +306,7 @@ pub fn apply_command(
                 "programmer-hook: nothing to approve: no workflow is active. Start one with `/programmer <request>`.".into(),
             ),
         },
-        Command::Continue => match active {
+        PromptCommand::Continue => match active {
             Some(mut w) if w.phase == Phase::Halted => {
                 w.phase = Phase::Implement;
                 w.round = 0;
@@ -324,7 +327,7 @@ pub fn apply_command(
             }
             None => same(wf, "programmer-hook: no workflow is active; nothing to continue.".into()),
         },
-        Command::Abort => match active {
+        PromptCommand::Abort => match active {
             Some(mut w) => {
                 w.phase = Phase::Done;
                 w.note = Some("aborted by the user".into());
@@ -336,21 +339,21 @@ pub fn apply_command(
             }
             None => same(wf, "programmer-hook: no workflow is active; nothing to abort.".into()),
         },
-        Command::Status => {
+        PromptCommand::Status => {
             let m = match &active {
                 Some(w) => w.summary(max_rounds),
                 None => "programmer-hook: no workflow is active. Start one with `/programmer <request>`.".into(),
             };
             same(wf, m)
         }
-        Command::Autonomy(a) => {
+        PromptCommand::Autonomy(a) => {
             let m = match a {
                 Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions run without asking; Forbidden ones stay refused.",
                 Autonomy::Confirm => "programmer-hook: autonomy is now `confirm` for this session: changes ask the user first.",
             };
             same(wf, m.into())
         }
-        Command::Help(why) => {
+        PromptCommand::Help(why) => {
             let mut m = String::from("programmer-hook: `/programmer <request>` starts a workflow (plan → approve → implement → review → commit); `/programmer quick <request>` skips planning; `approve`, `/programmer status`, `continue`, `abort`, `autonomy auto|confirm` steer it.");
             if !why.is_empty() {
                 m = format!("programmer-hook: {why}. {m}");
@@ -366,13 +369,13 @@ pub fn apply_command(
 
 /// A reviewer's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum ReviewVerdict {
     Approve,
     ChangesRequested,
 }
 
 /// Finds the `Status:` line of a review. Exactly one verdict line must be present.
-pub fn parse_verdict(text: &str) -> Option<Verdict> {
+pub fn parse_verdict(text: &str) -> Option<ReviewVerdict> {
     let mut found = None;
     for line in text.lines() {
         let l = line
@@ -385,8 +388,8 @@ pub fn parse_verdict(text: &str) -> Option<Verdict> {
         };
         let v = v.trim().trim_matches(['*', '`', '.']).trim();
         let this = match v {
-            "APPROVE" => Verdict::Approve,
-            "CHANGES_REQUESTED" => Verdict::ChangesRequested,
+            "APPROVE" => ReviewVerdict::Approve,
+            "CHANGES_REQUESTED" => ReviewVerdict::ChangesRequested,
             _ => continue,
         };
         if found.is_some_and(|f| f != this) {
@@ -399,13 +402,13 @@ pub fn parse_verdict(text: &str) -> Option<Verdict> {
 
 /// Applies a review verdict. Only a workflow in phase review takes one; anything else is a
 /// stale or stray verdict and changes nothing.
-pub fn apply_verdict(mut w: Workflow, v: Verdict, max_rounds: u32, now: &str) -> Outcome {
+pub fn apply_verdict(mut w: Workflow, v: ReviewVerdict, max_rounds: u32, now: &str) -> Transition {
     if w.phase != Phase::Review {
         let m = format!(
             "programmer-hook: a review verdict arrived in phase `{}` and was ignored (only the verdict of the current review counts).",
             w.phase.name()
         );
-        return Outcome {
+        return Transition {
             workflow: Some(w),
             message: m,
         };
@@ -413,11 +416,11 @@ pub fn apply_verdict(mut w: Workflow, v: Verdict, max_rounds: u32, now: &str) ->
     w.updated = now.to_string();
     w.reviewer = None;
     match v {
-        Verdict::Approve => {
+        ReviewVerdict::Approve => {
             w.phase = Phase::Commit;
             w.last_verdict = Some("APPROVE".into());
         }
-        Verdict::ChangesRequested => {
+        ReviewVerdict::ChangesRequested => {
             w.round += 1;
             w.last_verdict = Some("CHANGES_REQUESTED".into());
             w.phase = if w.round >= max_rounds {
@@ -432,7 +435,7 @@ pub fn apply_verdict(mut w: Workflow, v: Verdict, max_rounds: u32, now: &str) ->
         w.last_verdict.as_deref().unwrap_or(""),
         w.summary(max_rounds)
     );
-    Outcome {
+    Transition {
         workflow: Some(w),
         message: m,
     }
@@ -808,43 +811,43 @@ mod tests {
 
     #[test]
     fn prompts() {
-        let cases: &[(&str, Option<Command>)] = &[
-            ("approve", Some(Command::Approve)),
-            ("  APPROVE \n", Some(Command::Approve)),
-            ("/programmer approve", Some(Command::Approve)),
+        let cases: &[(&str, Option<PromptCommand>)] = &[
+            ("approve", Some(PromptCommand::Approve)),
+            ("  APPROVE \n", Some(PromptCommand::Approve)),
+            ("/programmer approve", Some(PromptCommand::Approve)),
             ("approve it please", None),
             ("I approve", None),
             (
                 "/programmer add a greeting",
-                Some(Command::Start {
+                Some(PromptCommand::Start {
                     request: "add a greeting".into(),
                     quick: false,
                 }),
             ),
             (
                 "/code fix typo",
-                Some(Command::Start {
+                Some(PromptCommand::Start {
                     request: "fix typo".into(),
                     quick: false,
                 }),
             ),
             (
                 "/dev quick fix typo",
-                Some(Command::Start {
+                Some(PromptCommand::Start {
                     request: "fix typo".into(),
                     quick: true,
                 }),
             ),
-            ("/programmer continue", Some(Command::Continue)),
-            ("/programmer abort", Some(Command::Abort)),
-            ("/programmer status", Some(Command::Status)),
+            ("/programmer continue", Some(PromptCommand::Continue)),
+            ("/programmer abort", Some(PromptCommand::Abort)),
+            ("/programmer status", Some(PromptCommand::Status)),
             (
                 "/programmer autonomy auto",
-                Some(Command::Autonomy(Autonomy::Auto)),
+                Some(PromptCommand::Autonomy(Autonomy::Auto)),
             ),
             (
                 "/programmer autonomy CONFIRM",
-                Some(Command::Autonomy(Autonomy::Confirm)),
+                Some(PromptCommand::Autonomy(Autonomy::Confirm)),
             ),
             ("/programmers x", None),
             ("/development", None),
@@ -857,16 +860,16 @@ mod tests {
 
     #[test]
     fn verdicts() {
-        let cases: &[(&str, Option<Verdict>)] = &[
+        let cases: &[(&str, Option<ReviewVerdict>)] = &[
             (
                 "## Review\nStatus: APPROVE\nFiles: 2",
-                Some(Verdict::Approve),
+                Some(ReviewVerdict::Approve),
             ),
             (
                 "- Status: CHANGES_REQUESTED",
-                Some(Verdict::ChangesRequested),
+                Some(ReviewVerdict::ChangesRequested),
             ),
-            ("**Status: APPROVE**", Some(Verdict::Approve)),
+            ("**Status: APPROVE**", Some(ReviewVerdict::Approve)),
             ("Status: APPROVE | CHANGES_REQUESTED", None),
             ("Status: APPROVE\nStatus: CHANGES_REQUESTED", None),
             ("looks good, approve", None),
@@ -899,7 +902,7 @@ mod tests {
         let start = |_: &str, _: bool| wf(Phase::Plan);
         let o = apply_command(
             Some(wf(Phase::Plan)),
-            &Command::Approve,
+            &PromptCommand::Approve,
             start,
             None,
             3,
@@ -911,7 +914,14 @@ mod tests {
             path: "/p/docs/plans/2026-01-01-x.md".into(),
             fingerprint: None,
         });
-        let o = apply_command(Some(w), &Command::Approve, start, Some("fp".into()), 3, "t");
+        let o = apply_command(
+            Some(w),
+            &PromptCommand::Approve,
+            start,
+            Some("fp".into()),
+            3,
+            "t",
+        );
         let w = o.workflow.expect("workflow");
         assert_eq!(w.phase, Phase::Implement);
         assert_eq!(w.plan.and_then(|p| p.fingerprint).as_deref(), Some("fp"));
@@ -922,13 +932,13 @@ mod tests {
         let mut w = wf(Phase::Review);
         for round in 1..=3 {
             w.phase = Phase::Review;
-            w = apply_verdict(w, Verdict::ChangesRequested, 3, "t")
+            w = apply_verdict(w, ReviewVerdict::ChangesRequested, 3, "t")
                 .workflow
                 .expect("wf");
             assert_eq!(w.round, round);
         }
         assert_eq!(w.phase, Phase::Halted);
-        let w = apply_verdict(w, Verdict::Approve, 3, "t")
+        let w = apply_verdict(w, ReviewVerdict::Approve, 3, "t")
             .workflow
             .expect("wf");
         assert_eq!(w.phase, Phase::Halted, "a stale verdict changes nothing");
