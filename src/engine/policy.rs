@@ -126,16 +126,16 @@ impl<'de> Deserialize<'de> for List {
                 }
                 Ok(l)
             }
-            // The built-in policy is compiled to JSON with lists already joined; a plain
-            // string is a list of one word.
+            // A plain string is a list of one word.
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<List, E> {
-                if v.starts_with(SEP) {
-                    Ok(List(Cow::Owned(v.to_string())))
-                } else {
-                    let mut l = List::default();
-                    l.push(v);
-                    Ok(l)
+                if v.contains(SEP) {
+                    return Err(E::custom(
+                        "list words may not contain the control character U+001F",
+                    ));
                 }
+                let mut l = List::default();
+                l.push(v);
+                Ok(l)
             }
         }
         de.deserialize_any(V)
@@ -774,6 +774,19 @@ mod tests {
             let json = serde_json::to_string(&t.l).expect("json");
             let back: List = serde_json::from_str(&json).expect("back");
             assert_eq!(back, t.l);
+        }
+    }
+
+    #[test]
+    fn list_words_may_not_hold_the_separator() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct T {
+            l: List,
+        }
+        for text in [r#"l = "\u001fgit\u001fls""#, r#"l = ["a\u001fb"]"#] {
+            let err = toml::from_str::<T>(text).expect_err(text);
+            assert!(err.to_string().contains("U+001F"), "{text}: {err}");
         }
     }
 
