@@ -6,7 +6,7 @@
 //! restrictions on top of the policy's verdict; the other events move the workflow and
 //! give the agents context.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
 use serde_json::{json, Value};
@@ -661,11 +661,6 @@ fn commit_subject(facts: &Facts, event: &Event) -> Option<String> {
             .then(|| l.split_once("] ").map(|(_, s)| s.trim().to_string()))
             .flatten()
     })
-}
-
-/// The state dir's sessions folder (for tests and `status`).
-pub fn sessions_dir(places: &Places) -> PathBuf {
-    places.state_dir.join("sessions")
 }
 
 #[cfg(test)]
