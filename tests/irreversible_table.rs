@@ -5,9 +5,9 @@
 //! keep the decision they had before these rules. Cases run in the fixed imaginary machine
 //! of `examples` (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
-use programmer_hook::examples::run_example;
+use programmer_hook::engine::examples::run_example;
 use programmer_hook::hook::decision_word;
-use programmer_hook::policy::Policy;
+use programmer_hook::engine::policy::Policy;
 
 fn check(cases: &[(&str, &str, &str)]) {
     let policy = Policy::builtin().expect("default policy loads");
