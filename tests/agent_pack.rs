@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use programmer_hook::setup::install::{pack, PACK_FILES};
-use programmer_hook::workflow::roles::command_aliases;
+use programmer_hook::workflow::pack::{command_aliases, pack, PACK_FILES};
 use programmer_hook::workflow::roles::{self, ROLES};
 
 fn repo() -> PathBuf {
@@ -385,7 +384,7 @@ fn the_binary_embeds_the_pack_install_sh_copies() {
     embedded.sort();
     assert_eq!(
         embedded, on_disk,
-        "install::PACK_FILES must list every file of agents/, commands/ and skills/"
+        "pack::PACK_FILES must list every file of agents/, commands/ and skills/"
     );
     for (rel, text) in PACK_FILES {
         assert_eq!(*text, read(rel), "{rel}");

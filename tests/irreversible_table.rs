@@ -6,8 +6,8 @@
 //! of `examples` (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
 use programmer_hook::engine::examples::run_example;
-use programmer_hook::hook::decision_word;
 use programmer_hook::engine::policy::Policy;
+use programmer_hook::hook::decision_word;
 
 fn check(cases: &[(&str, &str, &str)]) {
     let policy = Policy::builtin().expect("default policy loads");

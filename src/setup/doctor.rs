@@ -17,7 +17,7 @@ use crate::engine::paths::Places;
 use crate::engine::policy;
 use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
-use crate::workflow::state;
+use crate::workflow::{pack, projects, roles, state};
 
 /// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
 /// 2.1.295 and the `PreSkillShellCommand` event in 2.1.332.
@@ -109,6 +109,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     let mut checks = vec![check_path_binary(on_path.as_deref(), &hook_binaries)];
     checks.extend(hook_checks);
     checks.push(check_pack(&places.config_dir));
+    checks.push(check_definitions(places));
     checks.extend(check_state(&places.state_dir));
     checks.push(check_policy(places));
     checks.push(check_claude());
@@ -414,7 +415,7 @@ fn check_pack(config_dir: &Path) -> Check {
     const NAME: &str = "agents, commands and skill";
     let mut missing = Vec::new();
     let mut different = Vec::new();
-    let pack = install::pack();
+    let pack = pack::pack();
     for (rel, text) in &pack {
         match fs::read(config_dir.join(rel)) {
             Ok(b) if b == text.as_bytes() => {}
@@ -446,6 +447,46 @@ fn check_pack(config_dir: &Path) -> Check {
         NAME,
         format!("in {}: {}", config_dir.display(), parts.join("; ")),
         reinstall_fix(),
+    )
+}
+
+/// Agent definitions in a project that Claude Code would load instead of the pack's own
+/// planner, implementer or reviewer: in the current folder and every registered project.
+fn check_definitions(places: &Places) -> Check {
+    const NAME: &str = "agent definitions in projects";
+    let mut roots: Vec<PathBuf> = std::env::current_dir().into_iter().collect();
+    if let Ok(index) = projects::index(&places.state_dir) {
+        roots.extend(index.into_values().map(PathBuf::from));
+    }
+    let mut problems = Vec::new();
+    for root in &roots {
+        let mut dirs = pack::agent_dirs(Some(root), &places.home, &places.config_dir);
+        // The user's own folder is checked against the pack by the check above.
+        dirs.pop();
+        for name in [roles::PLANNER, roles::IMPLEMENTER, roles::REVIEWER] {
+            if let Some(p) = pack::definition_problem(name, &dirs) {
+                if !problems.contains(&p) {
+                    problems.push(p);
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Check::ok(
+            NAME,
+            format!(
+                "no project replaces the planner, implementer or reviewer ({} folders checked)",
+                roots.len()
+            ),
+        );
+    }
+    Check::fail(
+        NAME,
+        format!(
+            "{}; the hook refuses to start that agent there",
+            problems.join("; ")
+        ),
+        "remove or rename that file (or change its `name:`), so the pack's agent is the one Claude Code loads",
     )
 }
 

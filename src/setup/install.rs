@@ -29,55 +29,6 @@ pub const TIMEOUT_SECS: u64 = 10;
 /// The file name our handlers run.
 pub const BINARY_NAME: &str = "programmer-hook";
 
-/// The files of the agent pack, as built into the binary: `(path under the Claude config
-/// dir, text)`. `install.sh` copies the same files from the repository; `doctor` compares the
-/// installed copies with these. The aliases of `/programmer` are not files of their own: see
-/// [`pack`].
-pub const PACK_FILES: &[(&str, &str)] = &[
-    (
-        "agents/programmer-orchestrator.md",
-        include_str!("../../agents/programmer-orchestrator.md"),
-    ),
-    (
-        "agents/code-planner.md",
-        include_str!("../../agents/code-planner.md"),
-    ),
-    (
-        "agents/code-implementer.md",
-        include_str!("../../agents/code-implementer.md"),
-    ),
-    (
-        "agents/code-reviewer.md",
-        include_str!("../../agents/code-reviewer.md"),
-    ),
-    (
-        "commands/programmer.md",
-        include_str!("../../commands/programmer.md"),
-    ),
-    (
-        "skills/programmer-add-project/SKILL.md",
-        include_str!("../../skills/programmer-add-project/SKILL.md"),
-    ),
-];
-
-/// Every file the pack installs: [`PACK_FILES`], and `commands/NAME.md` for each alias with
-/// the text of `commands/programmer.md`.
-pub fn pack() -> Vec<(String, &'static str)> {
-    let mut files: Vec<(String, &'static str)> = PACK_FILES
-        .iter()
-        .map(|(rel, text)| (rel.to_string(), *text))
-        .collect();
-    let main = PACK_FILES
-        .iter()
-        .find(|(rel, _)| *rel == "commands/programmer.md")
-        .map(|(_, text)| *text)
-        .unwrap_or_default();
-    for alias in roles::command_aliases() {
-        files.push((format!("commands/{alias}.md"), main));
-    }
-    files
-}
-
 #[derive(Args, Debug)]
 pub struct InstallHooksArgs {
     /// The programmer-hook binary the entries run, as an absolute path

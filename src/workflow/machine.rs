@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::policy::Tier;
+use crate::workflow::pack;
 use crate::workflow::roles::{self, BashScope, Role, WriteScope};
 
 /// Where a workflow stands.
@@ -191,7 +192,7 @@ pub fn parse_prompt(text: &str) -> Option<PromptCommand> {
     if t.eq_ignore_ascii_case("approve") || t.eq_ignore_ascii_case("approved") {
         return Some(PromptCommand::Approve);
     }
-    let rest = roles::command_names().find_map(|c| {
+    let rest = pack::command_names().find_map(|c| {
         t.strip_prefix('/')?
             .strip_prefix(c)
             .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))

@@ -2,11 +2,13 @@
 //!
 //! [`machine`] is the pure state machine (phases, prompts, review verdicts, and what each
 //! phase and role may do); [`roles`] names the pack's agents and their scopes; [`state`]
-//! keeps session state on disk (atomic, locked writes); [`projects`] is the registry of
+//! keeps session state on disk; [`pack`] is the agent pack as built in, and the check
+//! that Claude Code would load the pack's agents and not others; (atomic, locked writes); [`projects`] is the registry of
 //! projects; [`clock`] is the one clock. This layer may use the engine's types, never the hook, the setup or the CLI.
 
 pub mod clock;
 pub mod machine;
+pub mod pack;
 pub mod projects;
 pub mod roles;
 pub mod state;

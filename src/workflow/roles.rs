@@ -5,26 +5,6 @@
 //! the markdown and the binary cannot drift apart. The main thread (no `agent_type`) is the
 //! orchestrator.
 
-/// The command that starts and steers a workflow: `/programmer`.
-pub const COMMAND: &str = "programmer";
-
-/// The other names of [`COMMAND`], one per line (`#` starts a comment). The installers
-/// (`install.sh` and the binary) install the command under each of them.
-const COMMAND_ALIASES: &str = include_str!("../../commands/aliases.txt");
-
-/// The names `/programmer` is also installed under (`code`, `dev`).
-pub fn command_aliases() -> impl Iterator<Item = &'static str> {
-    COMMAND_ALIASES
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
-
-/// Every name of the command: [`COMMAND`] and its aliases.
-pub fn command_names() -> impl Iterator<Item = &'static str> {
-    std::iter::once(COMMAND).chain(command_aliases())
-}
-
 /// Where a role may write files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteScope {
