@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::wrappers::peel_for_download;
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
@@ -190,29 +191,10 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn is_download(&self, c: &SimpleCommand) -> bool {
-        let mut words: &[Word] = &c.words;
-        // Peel the common wrappers before the downloader.
-        while let Some(first) = words.first() {
+        peel_for_download(&c.words).first().is_some_and(|first| {
             let (name, _) = program_name(&first.text);
-            if matches!(
-                name.as_str(),
-                "sudo" | "env" | "command" | "nice" | "timeout" | "nohup" | "time"
-            ) {
-                words = &words[1..];
-                while words
-                    .first()
-                    .is_some_and(|w| w.text.starts_with('-') || w.text.contains('='))
-                {
-                    words = &words[1..];
-                }
-                if name == "timeout" && !words.is_empty() {
-                    words = &words[1..];
-                }
-                continue;
-            }
-            return self.policy().is_downloader(&name);
-        }
-        false
+            self.policy().is_downloader(&name)
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    cmd_invocation, join_words, program_name, Analyzer, CmdCtx, Invocation, MAX_CWDS,
+    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
     MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SCRIPTS,
 };
 use crate::engine::args::{is_env_name, skip_options};
@@ -302,66 +302,11 @@ impl Analyzer<'_> {
             cwd: cwd.clone(),
             display: join_words(words),
         };
+        if let Some(w) = wrappers::wrapper_of(&inv) {
+            self.peel(w, inv, cwd, ctx, extra_unknown);
+            return;
+        }
         match name.as_str() {
-            "sudo" | "doas" | "run0" => {
-                self.push(inv);
-                let rest = skip_options(
-                    args,
-                    &[
-                        "-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t",
-                    ],
-                );
-                if rest.is_empty() {
-                    return;
-                }
-                self.words(rest, cwd, ctx, extra_unknown);
-            }
-            "env" => self.env_cmd(inv, cwd, ctx, extra_unknown),
-            "command" | "builtin" => {
-                let lookup = args
-                    .iter()
-                    .take_while(|a| a.text.starts_with('-'))
-                    .any(|a| a.text.contains('v') || a.text.contains('V'));
-                if lookup {
-                    self.push(inv);
-                    return;
-                }
-                let rest = skip_options(args, &[]);
-                self.words(rest, cwd, ctx, extra_unknown);
-            }
-            "exec" => {
-                let rest = skip_options(args, &["-a"]);
-                if rest.is_empty() {
-                    return;
-                }
-                self.words(rest, cwd, ctx, extra_unknown);
-            }
-            "arch" if !args.is_empty() => {
-                // macOS `arch -x86_64 CMD` runs CMD.
-                let rest = skip_options(args, &["-e"]).to_vec();
-                self.push(inv);
-                self.words(&rest, cwd, ctx, extra_unknown);
-            }
-            "nice" | "ionice" | "nohup" | "time" | "stdbuf" | "setsid" | "unbuffer"
-            | "caffeinate" | "chronic" | "coproc" | "taskset" | "chrt" => {
-                self.wrapper(inv, cwd, ctx, extra_unknown);
-            }
-            "timeout" => {
-                let mut rest = skip_options(args, &["-s", "--signal", "-k", "--kill-after"]);
-                self.push(inv);
-                if !rest.is_empty() {
-                    rest = &rest[1..]; // the duration
-                }
-                self.words(rest, cwd, ctx, extra_unknown);
-            }
-            "busybox" => {
-                if args.is_empty() {
-                    self.push(inv);
-                } else {
-                    self.words(args, cwd, ctx, extra_unknown);
-                }
-            }
-            "xargs" => self.xargs(inv, cwd, ctx),
             "find" => self.find(inv, cwd, ctx),
             "eval" => {
                 self.push(inv);
@@ -402,23 +347,6 @@ impl Analyzer<'_> {
                     if let Some(code) = args.get(pos + 1) {
                         self.code_string(code, cwd, ctx);
                     }
-                }
-            }
-            "flock" => {
-                self.push(inv);
-                let rest = skip_options(
-                    args,
-                    &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
-                );
-                if let Some(pos) = rest
-                    .iter()
-                    .position(|a| a.text == "-c" || a.text == "--command")
-                {
-                    if let Some(code) = rest.get(pos + 1) {
-                        self.code_string(code, cwd, ctx);
-                    }
-                } else if rest.len() > 1 {
-                    self.words(&rest[1..], cwd, ctx, extra_unknown);
                 }
             }
             "git" => self.git(inv, cwd),
