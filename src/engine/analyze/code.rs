@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::wrappers::peel_for_download;
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use crate::engine::args::skip_options;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
 
@@ -29,6 +30,70 @@ impl Analyzer<'_> {
                 ),
             );
         }
+    }
+
+    /// `eval WORDS…`: runs its words joined as a script.
+    pub(super) fn eval(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let text = inv
+            .args
+            .iter()
+            .map(|a| a.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let known = inv.args.iter().all(|a| a.literal);
+        self.push(inv);
+        if !known {
+            self.dynamic_code(ctx, "eval runs text that is known only at run time");
+        }
+        // What is known of the text is judged too (see `code_string`).
+        self.script(&text, cwd, ctx.depth + 1);
+    }
+
+    /// `source FILE`, `. FILE`: runs a file in this shell.
+    pub(super) fn source(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if let Some(f) = inv.args.first() {
+            self.runs_file(f, cwd.as_deref());
+        }
+        self.push(inv);
+        self.dynamic_code_check_remote(ctx);
+    }
+
+    /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again.
+    pub(super) fn watch(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let rest = skip_options(&inv.args, &["-n", "--interval", "-d", "--differences"]).to_vec();
+        self.push(inv);
+        if rest.iter().all(|a| a.literal) && !rest.is_empty() {
+            let text = join_words(&rest);
+            self.script(&text, cwd, ctx.depth + 1);
+        } else if !rest.is_empty() {
+            self.dynamic_code(ctx, "watch runs a command known only at run time");
+        }
+    }
+
+    /// `su -c SCRIPT`, `runuser -c SCRIPT`: runs a script as another user.
+    pub(super) fn su(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let code = inv
+            .args
+            .iter()
+            .position(|a| a.text == "-c" || a.text == "--command")
+            .and_then(|pos| inv.args.get(pos + 1))
+            .cloned();
+        self.push(inv);
+        if let Some(code) = code {
+            self.code_string(&code, cwd, ctx);
+        }
+    }
+
+    /// `python3 x.py`, `node -`: an interpreter runs a script file or its input.
+    pub(super) fn interpreter(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        // The first word that is not an option is the script.
+        if let Some(f) = inv.args.iter().find(|a| !a.text.starts_with('-')) {
+            self.runs_file(f, cwd.as_deref());
+        }
+        self.stdin_code(&inv, ctx, false);
+        self.dynamic_code_check_remote(ctx);
+        self.effects(&inv);
+        self.push(inv);
     }
 
     /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.

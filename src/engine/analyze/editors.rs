@@ -8,9 +8,16 @@ use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
+    /// `sed`: what its script writes and runs, and its declared effects (`sed -i`).
+    pub(super) fn sed(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        self.sed_commands(&inv, cwd, ctx);
+        self.effects(&inv);
+        self.push(inv);
+    }
+
     /// The files a sed script writes (`w FILE`, `s/a/b/w FILE`) and the commands it runs
     /// (`e COMMAND`). A match inside other text only adds a stricter fact.
-    pub(super) fn sed_commands(&mut self, inv: &Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+    fn sed_commands(&mut self, inv: &Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let args = &inv.args;
         let mut scripts: Vec<&Word> = Vec::new();
         let mut i = 0;

@@ -7,7 +7,7 @@ use super::{
     cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
     MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SCRIPTS,
 };
-use crate::engine::args::{is_env_name, skip_options};
+use crate::engine::args::is_env_name;
 use crate::engine::paths;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{self, Script, SimpleCommand, Word};
@@ -120,17 +120,7 @@ impl Analyzer<'_> {
         cwd: &mut Option<PathBuf>,
         depth: usize,
     ) {
-        let downloader = cmd.words.first().is_some_and(|w| {
-            let (name, _) = program_name(&w.text);
-            self.policy().is_downloader(&name)
-        });
-        for r in &cmd.redirects {
-            self.redirect(r, cwd.as_deref());
-            if downloader && r.writes() && !r.is_fd_dup() {
-                let path = self.resolve(&r.target, cwd.as_deref());
-                self.downloaded.extend(path.lexical);
-            }
-        }
+        self.command_redirects(cmd, cwd.as_deref());
         for (name, value) in &cmd.assignments {
             self.env_assignment(name, value, cwd.clone(), depth);
         }
@@ -143,28 +133,7 @@ impl Analyzer<'_> {
         if first.literal && script.calls_function(i, &first.text) {
             return;
         }
-        // `cd` changes where later relative paths point (`parsed` keeps the folders it may
-        // not have left, as in a pipeline stage). `command cd` is a `cd`.
-        let mut cd_words: &[Word] = &cmd.words;
-        while cd_words.len() > 1
-            && cd_words[0].literal
-            && matches!(cd_words[0].text.as_str(), "command" | "builtin")
-        {
-            cd_words = &cd_words[1..];
-        }
-        if cd_words[0].literal && matches!(cd_words[0].text.as_str(), "cd" | "pushd" | "popd") {
-            let target = cd_words
-                .iter()
-                .skip(1)
-                .find(|w| w.text == "-" || !w.text.starts_with('-'));
-            let next = match target {
-                _ if cd_words[0].text == "popd" => None,
-                None => Some(self.env.places.home.clone()),
-                Some(w) if w.text == "-" => None,
-                Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
-            };
-            *cwd = next;
-            self.push(cmd_invocation(cd_words, cwd.clone()));
+        if self.change_folder(&cmd.words, cwd) {
             return;
         }
         // `export NAME=value` and friends set variables like a leading assignment.
@@ -174,17 +143,7 @@ impl Analyzer<'_> {
                 "export" | "declare" | "typeset" | "local" | "readonly"
             )
         {
-            for w in &cmd.words[1..] {
-                if let Some((name, value)) = w.text.split_once('=') {
-                    if is_env_name(name) {
-                        let value = Word {
-                            text: value.to_string(),
-                            literal: w.literal,
-                        };
-                        self.env_assignment(name, &value, cwd.clone(), depth);
-                    }
-                }
-            }
+            self.declared(&cmd.words[1..], cwd.as_deref(), depth);
         }
         let ctx = CmdCtx {
             script,
@@ -199,6 +158,65 @@ impl Analyzer<'_> {
             }
         }
         self.words(&cmd.words, cwd.clone(), &ctx, false);
+    }
+
+    /// A command's redirections; what a downloader writes is remembered (see `runs_file`).
+    fn command_redirects(&mut self, cmd: &SimpleCommand, cwd: Option<&Path>) {
+        let downloader = cmd.words.first().is_some_and(|w| {
+            let (name, _) = program_name(&w.text);
+            self.policy().is_downloader(&name)
+        });
+        for r in &cmd.redirects {
+            self.redirect(r, cwd);
+            if downloader && r.writes() && !r.is_fd_dup() {
+                let path = self.resolve(&r.target, cwd);
+                self.downloaded.extend(path.lexical);
+            }
+        }
+    }
+
+    /// `cd`, `pushd`, `popd` (also after `command` or `builtin`): moves `cwd`, where later
+    /// relative paths point (`parsed` keeps the folders it may not have left, as in a
+    /// pipeline stage). Whether `words` was one.
+    fn change_folder(&mut self, words: &[Word], cwd: &mut Option<PathBuf>) -> bool {
+        let mut cd_words: &[Word] = words;
+        while cd_words.len() > 1
+            && cd_words[0].literal
+            && matches!(cd_words[0].text.as_str(), "command" | "builtin")
+        {
+            cd_words = &cd_words[1..];
+        }
+        if !(cd_words[0].literal && matches!(cd_words[0].text.as_str(), "cd" | "pushd" | "popd")) {
+            return false;
+        }
+        let target = cd_words
+            .iter()
+            .skip(1)
+            .find(|w| w.text == "-" || !w.text.starts_with('-'));
+        let next = match target {
+            _ if cd_words[0].text == "popd" => None,
+            None => Some(self.env.places.home.clone()),
+            Some(w) if w.text == "-" => None,
+            Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
+        };
+        *cwd = next;
+        self.push(cmd_invocation(cd_words, cwd.clone()));
+        true
+    }
+
+    /// The `NAME=value` words of `export`, `declare` …, which set variables.
+    fn declared(&mut self, words: &[Word], cwd: Option<&Path>, depth: usize) {
+        for w in words {
+            if let Some((name, value)) = w.text.split_once('=') {
+                if is_env_name(name) {
+                    let value = Word {
+                        text: value.to_string(),
+                        literal: w.literal,
+                    };
+                    self.env_assignment(name, &value, cwd.map(Path::to_path_buf), depth);
+                }
+            }
+        }
     }
 
     pub(super) fn redirect(&mut self, r: &shell::Redirect, cwd: Option<&Path>) {
@@ -264,7 +282,24 @@ impl Analyzer<'_> {
         ctx: &CmdCtx,
         extra_unknown: bool,
     ) {
-        let Some(first) = words.first() else { return };
+        let Some(inv) = self.invocation(words, cwd.clone(), extra_unknown) else {
+            return;
+        };
+        match wrappers::wrapper_of(&inv) {
+            Some(w) => self.peel(w, inv, cwd, ctx, extra_unknown),
+            None => self.program(inv, cwd, ctx),
+        }
+    }
+
+    /// The program an argv runs and its arguments, or none (a signal instead) when the
+    /// program's name is known only at run time.
+    fn invocation(
+        &mut self,
+        words: &[Word],
+        cwd: Option<PathBuf>,
+        extra_unknown: bool,
+    ) -> Option<Invocation> {
+        let first = words.first()?;
         if !first.literal {
             self.facts.signal(
                 "dynamic-command",
@@ -273,7 +308,7 @@ impl Analyzer<'_> {
                     first.text
                 ),
             );
-            return;
+            return None;
         }
         let (name, trusted) = program_name(&first.text);
         if first.text.contains('/') {
@@ -281,94 +316,40 @@ impl Analyzer<'_> {
         }
         // `tar czf out.tgz src`: tar's old style, a first word of option letters without
         // a dash, read as the `-czf` it means.
-        let old_style;
         let args = match words.get(1) {
-            Some(w) if name == "tar" && is_tar_old_style(w) => {
-                old_style = std::iter::once(Word {
-                    text: format!("-{}", w.text),
-                    literal: true,
-                })
-                .chain(words[2..].iter().cloned())
-                .collect::<Vec<_>>();
-                &old_style[..]
-            }
-            _ => &words[1..],
+            Some(w) if name == "tar" && is_tar_old_style(w) => std::iter::once(Word {
+                text: format!("-{}", w.text),
+                literal: true,
+            })
+            .chain(words[2..].iter().cloned())
+            .collect(),
+            _ => words[1..].to_vec(),
         };
-        let mut inv = Invocation {
-            name: name.clone(),
-            args: args.to_vec(),
+        Some(Invocation {
+            name,
+            args,
             trusted_path: trusted,
             extra_args_unknown: extra_unknown,
-            cwd: cwd.clone(),
+            cwd,
             display: join_words(words),
-        };
-        if let Some(w) = wrappers::wrapper_of(&inv) {
-            self.peel(w, inv, cwd, ctx, extra_unknown);
-            return;
-        }
+        })
+    }
+
+    /// A program that is not a wrapper: the part that knows it, or its declared effects.
+    fn program(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let name = inv.name.clone();
         match name.as_str() {
             "find" => self.find(inv, cwd, ctx),
-            "eval" => {
-                self.push(inv);
-                let text = args
-                    .iter()
-                    .map(|a| a.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if !args.iter().all(|a| a.literal) {
-                    self.dynamic_code(ctx, "eval runs text that is known only at run time");
-                }
-                // What is known of the text is judged too (see `code_string`).
-                self.script(&text, cwd, ctx.depth + 1);
-            }
-            "source" | "." => {
-                if let Some(f) = args.first() {
-                    self.runs_file(f, cwd.as_deref());
-                }
-                self.push(inv);
-                self.dynamic_code_check_remote(ctx);
-            }
-            "watch" => {
-                let rest = skip_options(args, &["-n", "--interval", "-d", "--differences"]);
-                self.push(inv.clone());
-                if rest.iter().all(|a| a.literal) && !rest.is_empty() {
-                    let text = join_words(rest);
-                    self.script(&text, cwd, ctx.depth + 1);
-                } else if !rest.is_empty() {
-                    self.dynamic_code(ctx, "watch runs a command known only at run time");
-                }
-            }
-            "su" | "runuser" => {
-                self.push(inv);
-                if let Some(pos) = args
-                    .iter()
-                    .position(|a| a.text == "-c" || a.text == "--command")
-                {
-                    if let Some(code) = args.get(pos + 1) {
-                        self.code_string(code, cwd, ctx);
-                    }
-                }
-            }
+            "eval" => self.eval(inv, cwd, ctx),
+            "source" | "." => self.source(inv, cwd, ctx),
+            "watch" => self.watch(inv, cwd, ctx),
+            "su" | "runuser" => self.su(inv, cwd, ctx),
             "git" => self.git(inv, cwd),
-            "sed" => {
-                self.sed_commands(&inv, cwd, ctx);
-                self.effects(&inv);
-                self.push(inv);
-            }
+            "sed" => self.sed(inv, cwd, ctx),
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
-            _ if self.policy().is_interpreter(&name) => {
-                // `python3 x.py`: the first word that is not an option is the script.
-                if let Some(f) = args.iter().find(|a| !a.text.starts_with('-')) {
-                    self.runs_file(f, cwd.as_deref());
-                }
-                self.stdin_code(&inv, ctx, false);
-                self.dynamic_code_check_remote(ctx);
-                self.effects(&inv);
-                self.push(inv);
-            }
+            _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {
                 self.effects(&inv);
-                inv.display = join_words(words);
                 self.push(inv);
             }
         }
