@@ -98,38 +98,9 @@ impl Analyzer<'_> {
 
     /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.
     pub(super) fn shell(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let args = &inv.args;
-        let mut i = 0;
-        let mut dash_c = false;
-        let mut reads_stdin = false;
-        while i < args.len() {
-            let t = args[i].text.as_str();
-            if t == "--" {
-                i += 1;
-                break;
-            }
-            if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
-                i += 2;
-                continue;
-            }
-            if let Some(flags) = t.strip_prefix('-') {
-                if !flags.starts_with('-') && flags.contains('c') {
-                    dash_c = true;
-                }
-                if !flags.starts_with('-') && flags.contains('s') {
-                    reads_stdin = true;
-                }
-                i += 1;
-                continue;
-            }
-            if t.starts_with('+') {
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        let rest = &args[i.min(args.len())..]; // an option may lack its value
-        if dash_c {
+        let opts = shell_options(&inv.args);
+        let rest = &inv.args[opts.script_at.min(inv.args.len())..]; // an option may lack its value
+        if opts.dash_c {
             let code = rest.first().cloned();
             self.push(inv.clone());
             match code {
@@ -140,7 +111,7 @@ impl Analyzer<'_> {
             }
             return;
         }
-        if rest.is_empty() || reads_stdin {
+        if rest.is_empty() || opts.reads_stdin {
             self.stdin_code(&inv, ctx, true);
             self.push(inv);
             return;
@@ -192,49 +163,56 @@ impl Analyzer<'_> {
 
     /// A shell or interpreter that reads its program from standard input.
     pub(super) fn stdin_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
-        let cmd = ctx.cmd;
-        // From a downloader earlier in the pipeline: remote code, whatever the reader.
-        if let Some((pid, stage)) = cmd.pipe {
-            let upstream: Vec<&SimpleCommand> = ctx
-                .script
-                .commands
-                .iter()
-                .filter(|c| {
-                    c.pipe
-                        .is_some_and(|at| upstream_of(ctx.script, at, (pid, stage)))
-                })
-                .collect();
-            if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
-                self.facts.signal(
-                    "remote-code",
-                    format!(
-                        "pipes the output of `{}` into `{}`",
-                        join_words(&d.words),
-                        inv.name
-                    ),
-                );
-                return;
-            }
-            if !is_shell {
-                if inv.args.is_empty() || inv.args.iter().any(|a| a.text == "-") {
-                    self.facts.signal(
-                        "stdin-code",
-                        format!("`{}` runs code from a pipe", inv.name),
-                    );
-                }
-                return;
-            }
-            // The stage right before: literal text or a heredoc we can read.
-            let prev = stage_before(ctx.script, pid, stage);
-            match prev.and_then(literal_output) {
-                Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
-                None => self.facts.signal(
-                    "stdin-code",
-                    format!("`{}` runs commands read from a pipe", inv.name),
+        match ctx.cmd.pipe {
+            Some(at) => self.piped_code(inv, ctx, at, is_shell),
+            None => self.fed_code(inv, ctx, is_shell),
+        }
+    }
+
+    /// A reader at stage `at` of a pipeline: remote code if a downloader is upstream,
+    /// whatever the reader; for a shell, the text of the stage before when it is known.
+    fn piped_code(&mut self, inv: &Invocation, ctx: &CmdCtx, at: (usize, usize), is_shell: bool) {
+        let (pid, stage) = at;
+        let upstream: Vec<&SimpleCommand> = ctx
+            .script
+            .commands
+            .iter()
+            .filter(|c| c.pipe.is_some_and(|up| upstream_of(ctx.script, up, at)))
+            .collect();
+        if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
+            self.facts.signal(
+                "remote-code",
+                format!(
+                    "pipes the output of `{}` into `{}`",
+                    join_words(&d.words),
+                    inv.name
                 ),
+            );
+            return;
+        }
+        if !is_shell {
+            if inv.args.is_empty() || inv.args.iter().any(|a| a.text == "-") {
+                self.facts.signal(
+                    "stdin-code",
+                    format!("`{}` runs code from a pipe", inv.name),
+                );
             }
             return;
         }
+        // The stage right before: literal text or a heredoc we can read.
+        let prev = stage_before(ctx.script, pid, stage);
+        match prev.and_then(literal_output) {
+            Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
+            None => self.facts.signal(
+                "stdin-code",
+                format!("`{}` runs commands read from a pipe", inv.name),
+            ),
+        }
+    }
+
+    /// A reader fed by a heredoc, a here-string or a file (`bash <<EOF`, `sh < x.sh`).
+    fn fed_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
+        let cmd = ctx.cmd;
         match &cmd.stdin {
             Some(Stdin::Heredoc { body, .. }) if is_shell => {
                 self.script(body, inv.cwd.clone(), ctx.depth + 1)
@@ -260,6 +238,53 @@ impl Analyzer<'_> {
             let (name, _) = program_name(&first.text);
             self.policy().is_downloader(&name)
         })
+    }
+}
+
+/// What a shell's options say.
+struct ShellOptions {
+    /// Where the script (or the file to run) starts.
+    script_at: usize,
+    /// `-c`: the first word after the options is the script.
+    dash_c: bool,
+    /// `-s`: the script is read from standard input.
+    reads_stdin: bool,
+}
+
+fn shell_options(args: &[Word]) -> ShellOptions {
+    let mut i = 0;
+    let mut dash_c = false;
+    let mut reads_stdin = false;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+            i += 2;
+            continue;
+        }
+        if let Some(flags) = t.strip_prefix('-') {
+            if !flags.starts_with('-') && flags.contains('c') {
+                dash_c = true;
+            }
+            if !flags.starts_with('-') && flags.contains('s') {
+                reads_stdin = true;
+            }
+            i += 1;
+            continue;
+        }
+        if t.starts_with('+') {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    ShellOptions {
+        script_at: i,
+        dash_c,
+        reads_stdin,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::{Analyzer, Invocation};
 use crate::engine::args::{flag_matches, flag_value, positionals};
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects, List};
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
@@ -12,9 +12,7 @@ impl Analyzer<'_> {
             return;
         };
         let positional = positionals(&inv.args, &eff.value_flags);
-        let cwd = inv.cwd.clone();
-        let origin = inv.name.clone();
-        let has_flag = |flags: &crate::engine::policy::List| {
+        let has_flag = |flags: &List| {
             inv.args
                 .iter()
                 .any(|a| flags.iter().any(|f| flag_matches(f, &a.text)))
@@ -33,49 +31,67 @@ impl Analyzer<'_> {
                 spec.as_ref()
             };
             for w in select(&positional, spec) {
-                self.access(AccessKind::Read, w, cwd.as_deref(), &origin);
+                self.access(AccessKind::Read, w, inv.cwd.as_deref(), &inv.name);
                 if in_place {
-                    self.access(AccessKind::Write, w, cwd.as_deref(), &origin);
+                    self.access(AccessKind::Write, w, inv.cwd.as_deref(), &inv.name);
                 }
             }
         }
         if let Some(spec) = &eff.writes {
             for w in select(&positional, spec) {
-                self.access(write, w, cwd.as_deref(), &origin);
+                self.access(write, w, inv.cwd.as_deref(), &inv.name);
             }
         }
         if eff.into_folder {
-            // `cp a b/`, `mv a ~/.ssh`, `cp -t DIR a`: what lands in the folder. Whether the
-            // target is a folder is not known, so both readings count.
-            let target_flag = inv.args.iter().enumerate().find_map(|(i, _)| {
-                eff.write_flags
-                    .iter()
-                    .find_map(|f| flag_value(&inv.args, i, f))
-            });
-            let (folder, sources) = match (&target_flag, positional.split_last()) {
-                (Some(t), _) => (Some(t), &positional[..]),
-                (None, Some((last, rest))) if !rest.is_empty() => (Some(*last), rest),
-                _ => (None, &positional[..0]),
+            self.landing_in_folder(inv, &eff, &positional, write);
+        }
+        self.flag_effects(inv, &eff, write);
+    }
+
+    /// `cp a b/`, `mv a ~/.ssh`, `cp -t DIR a`: what lands in the folder. Whether the
+    /// target is a folder is not known, so both readings count.
+    fn landing_in_folder(
+        &mut self,
+        inv: &Invocation,
+        eff: &Effects,
+        positional: &[&Word],
+        write: AccessKind,
+    ) {
+        let cwd = inv.cwd.as_deref();
+        let target_flag = inv.args.iter().enumerate().find_map(|(i, _)| {
+            eff.write_flags
+                .iter()
+                .find_map(|f| flag_value(&inv.args, i, f))
+        });
+        let (folder, sources) = match (&target_flag, positional.split_last()) {
+            (Some(t), _) => (Some(t), positional),
+            (None, Some((last, rest))) if !rest.is_empty() => (Some(*last), rest),
+            _ => (None, &positional[..0]),
+        };
+        let Some(folder) = folder else {
+            return;
+        };
+        for src in sources.iter().filter(|s| s.literal) {
+            let name = src.text.trim_end_matches('/');
+            let name = name.rsplit('/').next().unwrap_or(name);
+            if name.is_empty() || name == "." || name == ".." {
+                continue;
+            }
+            let w = Word {
+                text: format!("{}/{name}", folder.text.trim_end_matches('/')),
+                literal: folder.literal,
             };
-            if let Some(folder) = folder {
-                for src in sources.iter().filter(|s| s.literal) {
-                    let name = src.text.trim_end_matches('/');
-                    let name = name.rsplit('/').next().unwrap_or(name);
-                    if name.is_empty() || name == "." || name == ".." {
-                        continue;
-                    }
-                    let w = Word {
-                        text: format!("{}/{name}", folder.text.trim_end_matches('/')),
-                        literal: folder.literal,
-                    };
-                    // Only where it matters: a file landing on a protected path. Elsewhere
-                    // the write to the target already counts.
-                    if self.is_protected(&w, cwd.as_deref()) {
-                        self.access(write, &w, cwd.as_deref(), &origin);
-                    }
-                }
+            // Only where it matters: a file landing on a protected path. Elsewhere the
+            // write to the target already counts.
+            if self.is_protected(&w, cwd) {
+                self.access(write, &w, cwd, &inv.name);
             }
         }
+    }
+
+    /// Files named by options and keys: `-o FILE`, `--exclude-from FILE`, `of=FILE`.
+    fn flag_effects(&mut self, inv: &Invocation, eff: &Effects, write: AccessKind) {
+        let cwd = inv.cwd.as_deref();
         for (i, a) in inv.args.iter().enumerate() {
             for k in &eff.write_keys {
                 if let Some(v) = a.text.strip_prefix(k) {
@@ -83,17 +99,17 @@ impl Analyzer<'_> {
                         text: v.to_string(),
                         literal: a.literal,
                     };
-                    self.access(write, &w, cwd.as_deref(), &origin);
+                    self.access(write, &w, cwd, &inv.name);
                 }
             }
             for f in &eff.read_flags {
                 if let Some(v) = flag_value(&inv.args, i, f) {
-                    self.access(AccessKind::Read, &v, cwd.as_deref(), &origin);
+                    self.access(AccessKind::Read, &v, cwd, &inv.name);
                 }
             }
             for f in &eff.write_flags {
                 if let Some(v) = flag_value(&inv.args, i, f) {
-                    self.access(write, &v, cwd.as_deref(), &origin);
+                    self.access(write, &v, cwd, &inv.name);
                 }
             }
         }

@@ -8,8 +8,24 @@ use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
-    pub(super) fn git(&mut self, mut inv: Invocation, mut cwd: Option<PathBuf>) {
+    /// `git [GLOBAL OPTIONS] COMMAND …`: the rules see the command; `-C DIR` moves it.
+    pub(super) fn git(&mut self, mut inv: Invocation, cwd: Option<PathBuf>) {
         let args = std::mem::take(&mut inv.args);
+        let (i, cwd) = self.git_global_options(&args, cwd);
+        inv.args = args[i.min(args.len())..].to_vec(); // `git -C` may lack its value
+        inv.cwd = cwd;
+        self.history_reads(&inv);
+        self.effects(&inv);
+        self.push(inv);
+    }
+
+    /// Reads git's global options, judging those that change what it runs; gives where
+    /// the command starts and the folder it runs in.
+    fn git_global_options(
+        &mut self,
+        args: &[Word],
+        mut cwd: Option<PathBuf>,
+    ) -> (usize, Option<PathBuf>) {
         let mut i = 0;
         while i < args.len() {
             let t = args[i].text.as_str();
@@ -60,27 +76,28 @@ impl Analyzer<'_> {
                 _ => break,
             }
         }
-        inv.args = args[i.min(args.len())..].to_vec(); // `git -C` may lack its value
-        inv.cwd = cwd;
-        // `git show REV:PATH`, `git cat-file -p REV:PATH` print a file from history.
-        if matches!(
+        (i, cwd)
+    }
+
+    /// `git show REV:PATH`, `git cat-file -p REV:PATH` print a file from history.
+    fn history_reads(&mut self, inv: &Invocation) {
+        if !matches!(
             inv.args.first().map(|w| w.text.as_str()),
             Some("show" | "cat-file" | "grep" | "log" | "diff")
         ) {
-            for a in inv.args.iter().skip(1) {
-                if let Some((_, path)) = a.text.split_once(':') {
-                    if !path.is_empty() && !a.text.starts_with('-') {
-                        let w = Word {
-                            text: path.to_string(),
-                            literal: a.literal,
-                        };
-                        self.access(AccessKind::Read, &w, inv.cwd.clone().as_deref(), "git");
-                    }
+            return;
+        }
+        for a in inv.args.iter().skip(1) {
+            if let Some((_, path)) = a.text.split_once(':') {
+                if !path.is_empty() && !a.text.starts_with('-') {
+                    let w = Word {
+                        text: path.to_string(),
+                        literal: a.literal,
+                    };
+                    self.access(AccessKind::Read, &w, inv.cwd.as_deref(), "git");
                 }
             }
         }
-        self.effects(&inv);
-        self.push(inv);
     }
 
     pub(super) fn git_config(&mut self, kv: &str) {
