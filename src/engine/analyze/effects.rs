@@ -1,7 +1,10 @@
 //! The declared effects of known programs: which of their words are files read and written.
 
+use std::path::Path;
+
 use super::{Analyzer, Invocation};
 use crate::engine::args::{flag_matches, flag_value, positionals};
+use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, List};
 use crate::engine::shell::Word;
 
@@ -46,6 +49,14 @@ impl Analyzer<'_> {
             self.landing_in_folder(inv, &eff, &positional, write);
         }
         self.flag_effects(inv, &eff, write);
+    }
+
+    /// Whether a path is on the policy's protected list.
+    fn is_protected(&self, w: &Word, cwd: Option<&Path>) -> bool {
+        let path = self.resolve(w, cwd);
+        self.policy().paths.protected.iter().any(|pat| {
+            paths::expand_pattern(pat, self.env.places).is_some_and(|p| path.matches(&p))
+        })
     }
 
     /// `cp a b/`, `mv a ~/.ssh`, `cp -t DIR a`: what lands in the folder. Whether the

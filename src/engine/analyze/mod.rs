@@ -10,6 +10,12 @@
 //! command name known only at run time), which rules in the policy turn into verdicts.
 //!
 //! Everything here is pure: paths are resolved through [`paths::Fs`].
+//!
+//! The parts: `walk` goes over a parsed script and hands each argv to the part that knows
+//! its program; `wrappers` peels wrappers; `find`, `git` and `editors` (sed) read those
+//! programs; `code` follows code handed to shells and interpreters; `effects` turns the
+//! policy's declared effects of a program into file accesses. This file holds the types,
+//! the entry point and the recording of file accesses that all parts share.
 
 use std::path::{Path, PathBuf};
 
@@ -143,6 +149,7 @@ impl<'a> Analyzer<'a> {
         paths::resolve(&w.text, w.literal, cwd, self.env.places, self.env.fs)
     }
 
+    /// Records that `w` is read or written, unless it is a device or a pipe.
     fn access(&mut self, kind: AccessKind, w: &Word, cwd: Option<&Path>, origin: &str) {
         if kind == AccessKind::Write && is_harmless_device(&w.text) {
             return;
@@ -164,16 +171,9 @@ impl<'a> Analyzer<'a> {
             origin: origin.to_string(),
         });
     }
-
-    /// Whether a path is on the policy's protected list.
-    fn is_protected(&self, w: &Word, cwd: Option<&Path>) -> bool {
-        let path = self.resolve(w, cwd);
-        self.policy().paths.protected.iter().any(|pat| {
-            paths::expand_pattern(pat, self.env.places).is_some_and(|p| path.matches(&p))
-        })
-    }
 }
 
+/// The command an argv comes from: its script, its index there, how deep it is nested.
 struct CmdCtx<'s> {
     script: &'s Script,
     index: usize,
