@@ -23,7 +23,7 @@ mod walk;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, ParseOptions, Parser};
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 /// The largest command (in bytes) we try to parse. Longer commands are not analysed.
 pub const MAX_COMMAND_BYTES: usize = 512 * 1024;
@@ -163,12 +163,44 @@ pub fn parse(src: &str) -> Script {
     if src.contains('\0') {
         return Script::failed("command contains a NUL byte".into());
     }
+    let tree = match syntax_tree(src) {
+        Ok(tree) => tree,
+        Err(why) => return Script::failed(why),
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        return Script::failed("the command is not valid Bash syntax".into());
+    }
+    if tree_depth(root) > MAX_TREE_DEPTH {
+        return Script::failed(format!(
+            "the command nests deeper than {MAX_TREE_DEPTH} levels"
+        ));
+    }
+    let mut script = walk::walk(src, root);
+    script.unset = script
+        .commands
+        .iter()
+        .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
+        .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
+        .collect();
+    script.pwd_unknown = vars::may_assign(src, "PWD");
+    script.hidden_code = vars::runs_hidden_code(&script.commands);
+    let found_loops = std::mem::take(&mut script.loops);
+    if !vars::touches_ifs(src) {
+        script.constants = vars::constants(src, &script.assigned);
+        script.loops = vars::loops(src, found_loops);
+    }
+    script
+}
+
+/// The grammar's syntax tree of `src`, parsed within [`MAX_PARSE_TIME`].
+fn syntax_tree(src: &str) -> Result<Tree, String> {
     let mut parser = Parser::new();
     if parser
         .set_language(&tree_sitter_bash::LANGUAGE.into())
         .is_err()
     {
-        return Script::failed("the Bash grammar could not be loaded".into());
+        return Err("the Bash grammar could not be loaded".into());
     }
     let start = Instant::now();
     // The grammar's scanner passes characters to C `isdigit`, which is undefined past 255
@@ -202,37 +234,13 @@ pub fn parse(src: &str) -> Script {
         None,
         Some(options),
     );
-    let Some(tree) = tree else {
-        return Script::failed(if timed_out {
+    tree.ok_or_else(|| {
+        if timed_out {
             "the command took too long to parse".into()
         } else {
             "the command could not be parsed".into()
-        });
-    };
-    let root = tree.root_node();
-    if root.has_error() {
-        return Script::failed("the command is not valid Bash syntax".into());
-    }
-    if tree_depth(root) > MAX_TREE_DEPTH {
-        return Script::failed(format!(
-            "the command nests deeper than {MAX_TREE_DEPTH} levels"
-        ));
-    }
-    let mut script = walk::walk(src, root);
-    script.unset = script
-        .commands
-        .iter()
-        .filter(|c| c.words.first().is_some_and(|w| w.text == "unset"))
-        .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
-        .collect();
-    script.pwd_unknown = vars::may_assign(src, "PWD");
-    script.hidden_code = vars::runs_hidden_code(&script.commands);
-    let found_loops = std::mem::take(&mut script.loops);
-    if !vars::touches_ifs(src) {
-        script.constants = vars::constants(src, &script.assigned);
-        script.loops = vars::loops(src, found_loops);
-    }
-    script
+        }
+    })
 }
 
 impl Script {

@@ -52,6 +52,17 @@ struct Ctx {
     function: Option<usize>,
 }
 
+/// What the redirect nodes of a statement hold.
+#[derive(Default)]
+struct Redirections<'a> {
+    redirects: Vec<Redirect>,
+    stdin: Option<Stdin>,
+    /// Statements that the grammar hangs off a heredoc (`cat <<EOF | sh`).
+    tails: Vec<Node<'a>>,
+    /// Words after a redirection's target: they are arguments of the command.
+    args: Vec<Word>,
+}
+
 struct Walker<'a> {
     src: &'a str,
     script: Script,
@@ -84,43 +95,9 @@ impl<'a> Walker<'a> {
             "command" => self.command(n, ctx, None),
             "redirected_statement" => self.redirected(n, ctx),
             "pipeline" => self.pipeline(n, ctx),
-            "function_definition" => {
-                let name = n
-                    .child_by_field_name("name")
-                    .map(|x| self.word(x).text)
-                    .unwrap_or_default();
-                self.script.functions.push(name);
-                let top_level = n.parent().is_some_and(|p| p.kind() == "program")
-                    && n.next_sibling().is_none_or(|s| s.kind() != "&");
-                self.script
-                    .function_at
-                    .push(top_level.then_some(self.script.commands.len()));
-                let inner = Ctx {
-                    function: Some(self.script.functions.len() - 1),
-                    ..*ctx
-                };
-                self.children(n, &inner);
-            }
+            "function_definition" => self.function_definition(n, ctx),
             "declaration_command" | "unset_command" => self.declaration(n, ctx),
-            "for_statement" => {
-                let keyword = n.child(0).map(|k| self.text(k)).unwrap_or_default();
-                let name = n
-                    .child_by_field_name("variable")
-                    .map(|v| self.text(v).to_string())
-                    .unwrap_or_default();
-                let mut cursor = n.walk();
-                let values: Vec<Word> = n
-                    .children_by_field_name("value", &mut cursor)
-                    .map(|v| self.word(v))
-                    .collect();
-                let start = self.script.commands.len();
-                self.children(n, ctx);
-                // `select` sets its variable from what the user types: not known.
-                if keyword == "for" {
-                    let body = start..self.script.commands.len();
-                    self.script.loops.push(vars::Loop { name, values, body });
-                }
-            }
+            "for_statement" => self.for_statement(n, ctx),
             "list" => {
                 let (first, rest) = split_list(n);
                 self.visit(first, ctx);
@@ -158,6 +135,47 @@ impl<'a> Walker<'a> {
             }
             "comment" => {}
             _ => self.children(n, ctx),
+        }
+    }
+
+    /// `name() { body; }`: the body's commands run only if the function is called.
+    fn function_definition(&mut self, n: Node<'a>, ctx: &Ctx) {
+        let name = n
+            .child_by_field_name("name")
+            .map(|x| self.word(x).text)
+            .unwrap_or_default();
+        self.script.functions.push(name);
+        let top_level = n.parent().is_some_and(|p| p.kind() == "program")
+            && n.next_sibling().is_none_or(|s| s.kind() != "&");
+        self.script
+            .function_at
+            .push(top_level.then_some(self.script.commands.len()));
+        let inner = Ctx {
+            function: Some(self.script.functions.len() - 1),
+            ..*ctx
+        };
+        self.children(n, &inner);
+    }
+
+    /// `for NAME in VALUES…; do body; done` (and `select`): the loop is recorded for
+    /// [`vars`], which may know the values.
+    fn for_statement(&mut self, n: Node<'a>, ctx: &Ctx) {
+        let keyword = n.child(0).map(|k| self.text(k)).unwrap_or_default();
+        let name = n
+            .child_by_field_name("variable")
+            .map(|v| self.text(v).to_string())
+            .unwrap_or_default();
+        let mut cursor = n.walk();
+        let values: Vec<Word> = n
+            .children_by_field_name("value", &mut cursor)
+            .map(|v| self.word(v))
+            .collect();
+        let start = self.script.commands.len();
+        self.children(n, ctx);
+        // `select` sets its variable from what the user types: not known.
+        if keyword == "for" {
+            let body = start..self.script.commands.len();
+            self.script.loops.push(vars::Loop { name, values, body });
         }
     }
 
@@ -212,89 +230,114 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A statement with redirections: a simple command (which gets them), a compound
+    /// statement, or redirections alone.
     fn redirected(&mut self, n: Node<'a>, ctx: &Ctx) {
         let body = n.child_by_field_name("body");
         let mut cursor = n.walk();
-        let redirect_nodes: Vec<Node> = n.children_by_field_name("redirect", &mut cursor).collect();
-        let mut redirects = Vec::new();
-        let mut stdin = None;
-        let mut tails = Vec::new();
-        let mut args = Vec::new();
-        for r in &redirect_nodes {
-            self.redirect_node(*r, &mut redirects, &mut stdin, &mut tails, &mut args);
+        let nodes: Vec<Node> = n.children_by_field_name("redirect", &mut cursor).collect();
+        let mut red = Redirections::default();
+        for r in &nodes {
+            self.redirect_node(*r, &mut red);
         }
         match body {
-            Some(b) if b.kind() == "command" => {
-                let before = self.script.commands.len();
-                // A heredoc followed by `| cmd` is parsed as part of the redirect: the body
-                // command becomes stage 0 of a new pipeline and the tail its later stages.
-                let tail_pipe = if tails.is_empty() {
-                    None
-                } else {
-                    Some(self.new_pipeline(ctx.pipe))
-                };
-                let own_ctx = match tail_pipe {
-                    Some(id) => Ctx {
-                        pipe: Some((id, 0)),
-                        ..*ctx
-                    },
-                    None => *ctx,
-                };
-                self.command(b, &own_ctx, Some((redirects, stdin, args)));
-                let receiver = before;
-                for r in &redirect_nodes {
-                    self.redirect_substitutions(*r, ctx, receiver);
-                }
-                if let Some(id) = tail_pipe {
-                    self.visit_tails(&tails, ctx, id);
-                }
-            }
-            Some(b) => {
-                if !args.is_empty() {
-                    self.fail("words follow the redirection of a compound command");
-                }
-                let first = self.script.commands.len();
-                let first_stage_ctx = *ctx;
-                self.visit(b, &first_stage_ctx);
-                // The grammar hangs a redirection written after `a && b` or `a | b` on the
-                // whole list or pipeline, but Bash gives it to `b` (`ls | cat <<EOF | sh`):
-                // the last command reads it; in a group or subshell, the first one does.
-                let before = match b.kind() {
-                    "list" | "negated_command" | "pipeline" => last_simple_command(b)
-                        .and_then(|c| self.command_of_node.get(&c.id()).copied())
-                        .unwrap_or(first),
-                    _ => first,
-                };
-                // Attach a heredoc to its reader.
-                if let Some(s) = stdin {
-                    if let Some(c) = self.script.commands.get_mut(before) {
-                        if c.stdin.is_none() {
-                            c.stdin = Some(s);
-                        }
-                    }
-                }
-                self.script.redirects.extend(redirects);
-                for r in &redirect_nodes {
-                    self.redirect_substitutions(*r, ctx, before);
-                }
-                if !tails.is_empty() {
-                    // The tail goes on from the reader, wherever the reader was.
-                    let parent = self
-                        .script
-                        .commands
-                        .get(before)
-                        .and_then(|c| c.pipe)
-                        .or(ctx.pipe);
-                    let id = self.new_pipeline(parent);
-                    if let Some(c) = self.script.commands.get_mut(before) {
-                        c.pipe = Some((id, 0));
-                    }
-                    self.visit_tails(&tails, ctx, id);
-                }
-            }
+            Some(b) if b.kind() == "command" => self.redirected_command(b, &nodes, red, ctx),
+            Some(b) => self.redirected_compound(b, &nodes, red, ctx),
             None => {
-                self.script.redirects.extend(redirects);
+                self.script.redirects.extend(red.redirects);
             }
+        }
+    }
+
+    /// A simple command `b` with the redirections `red` of its statement (read from
+    /// `nodes`).
+    fn redirected_command(
+        &mut self,
+        b: Node<'a>,
+        nodes: &[Node<'a>],
+        red: Redirections<'a>,
+        ctx: &Ctx,
+    ) {
+        let Redirections {
+            redirects,
+            stdin,
+            tails,
+            args,
+        } = red;
+        let before = self.script.commands.len();
+        // A heredoc followed by `| cmd` is parsed as part of the redirect: the body
+        // command becomes stage 0 of a new pipeline and the tail its later stages.
+        let tail_pipe = if tails.is_empty() {
+            None
+        } else {
+            Some(self.new_pipeline(ctx.pipe))
+        };
+        let own_ctx = match tail_pipe {
+            Some(id) => Ctx {
+                pipe: Some((id, 0)),
+                ..*ctx
+            },
+            None => *ctx,
+        };
+        self.command(b, &own_ctx, Some((redirects, stdin, args)));
+        let receiver = before;
+        for r in nodes {
+            self.redirect_substitutions(*r, ctx, receiver);
+        }
+        if let Some(id) = tail_pipe {
+            self.visit_tails(&tails, ctx, id);
+        }
+    }
+
+    /// A compound statement `b` (a group, a subshell, a list, a pipeline …) with the
+    /// redirections `red` of its statement (read from `nodes`).
+    fn redirected_compound(
+        &mut self,
+        b: Node<'a>,
+        nodes: &[Node<'a>],
+        red: Redirections<'a>,
+        ctx: &Ctx,
+    ) {
+        if !red.args.is_empty() {
+            self.fail("words follow the redirection of a compound command");
+        }
+        let first = self.script.commands.len();
+        let first_stage_ctx = *ctx;
+        self.visit(b, &first_stage_ctx);
+        // The grammar hangs a redirection written after `a && b` or `a | b` on the
+        // whole list or pipeline, but Bash gives it to `b` (`ls | cat <<EOF | sh`):
+        // the last command reads it; in a group or subshell, the first one does.
+        let before = match b.kind() {
+            "list" | "negated_command" | "pipeline" => last_simple_command(b)
+                .and_then(|c| self.command_of_node.get(&c.id()).copied())
+                .unwrap_or(first),
+            _ => first,
+        };
+        // Attach a heredoc to its reader.
+        if let Some(s) = red.stdin {
+            if let Some(c) = self.script.commands.get_mut(before) {
+                if c.stdin.is_none() {
+                    c.stdin = Some(s);
+                }
+            }
+        }
+        self.script.redirects.extend(red.redirects);
+        for r in nodes {
+            self.redirect_substitutions(*r, ctx, before);
+        }
+        if !red.tails.is_empty() {
+            // The tail goes on from the reader, wherever the reader was.
+            let parent = self
+                .script
+                .commands
+                .get(before)
+                .and_then(|c| c.pipe)
+                .or(ctx.pipe);
+            let id = self.new_pipeline(parent);
+            if let Some(c) = self.script.commands.get_mut(before) {
+                c.pipe = Some((id, 0));
+            }
+            self.visit_tails(&red.tails, ctx, id);
         }
     }
 
@@ -318,41 +361,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Reads one redirect node into `redirects` / `stdin`; collects statements that the
-    /// grammar hangs off a heredoc (`cat <<EOF | sh`, `cat <<EOF && rm x`) into `tails`.
-    fn redirect_node(
-        &mut self,
-        r: Node<'a>,
-        redirects: &mut Vec<Redirect>,
-        stdin: &mut Option<Stdin>,
-        tails: &mut Vec<Node<'a>>,
-        args: &mut Vec<Word>,
-    ) {
+    /// Reads one redirect node into `red`.
+    fn redirect_node(&mut self, r: Node<'a>, red: &mut Redirections<'a>) {
         match r.kind() {
-            "file_redirect" => {
-                let mut op = String::new();
-                let mut cursor = r.walk();
-                for ch in r.children(&mut cursor) {
-                    if !ch.is_named() {
-                        op.push_str(self.text(ch));
-                    }
-                }
-                self.check_gaps(r);
-                let mut cursor = r.walk();
-                let dests: Vec<Node> = r
-                    .children_by_field_name("destination", &mut cursor)
-                    .collect();
-                if let Some((first, rest)) = dests.split_first() {
-                    let target = self.word(*first);
-                    redirects.push(Redirect { op, target });
-                    // `rm >/dev/null -rf ~` is `rm -rf ~ >/dev/null`: the grammar hangs the
-                    // words after the target on the redirection; they are arguments.
-                    for d in rest {
-                        let w = self.word(*d);
-                        args.push(w);
-                    }
-                }
-            }
+            "file_redirect" => self.file_redirect(r, red),
             "herestring_redirect" => {
                 self.check_gaps(r);
                 let mut cursor = r.walk();
@@ -361,43 +373,71 @@ impl<'a> Walker<'a> {
                     .last()
                     .map(|x| self.word(x))
                     .unwrap_or_else(|| Word::lit(""));
-                *stdin = Some(Stdin::HereString(w));
+                red.stdin = Some(Stdin::HereString(w));
             }
-            "heredoc_redirect" => {
-                let mut body = String::new();
-                let mut expanding = true;
-                let mut cursor = r.walk();
-                // `cat <<EOF a b` gives `cat` the arguments `a b`.
-                let arguments: Vec<usize> = r
-                    .children_by_field_name("argument", &mut cursor)
-                    .map(|a| a.id())
-                    .collect();
-                let mut cursor = r.walk();
-                for ch in r.named_children(&mut cursor) {
-                    if arguments.contains(&ch.id()) {
-                        let w = self.word(ch);
-                        args.push(w);
-                        continue;
-                    }
-                    match ch.kind() {
-                        "heredoc_start" => {
-                            let t = self.text(ch);
-                            if t.contains('\'') || t.contains('"') || t.contains('\\') {
-                                expanding = false;
-                            }
-                        }
-                        "heredoc_body" => body = self.text(ch).to_string(),
-                        "heredoc_end" => {}
-                        "file_redirect" | "herestring_redirect" => {
-                            self.redirect_node(ch, redirects, stdin, tails, args)
-                        }
-                        _ => tails.push(ch),
-                    }
-                }
-                *stdin = Some(Stdin::Heredoc { body, expanding });
-            }
+            "heredoc_redirect" => self.heredoc_redirect(r, red),
             _ => {}
         }
+    }
+
+    /// `> file`, `2>>log`, `< in` …
+    fn file_redirect(&mut self, r: Node<'a>, red: &mut Redirections<'a>) {
+        let mut op = String::new();
+        let mut cursor = r.walk();
+        for ch in r.children(&mut cursor) {
+            if !ch.is_named() {
+                op.push_str(self.text(ch));
+            }
+        }
+        self.check_gaps(r);
+        let mut cursor = r.walk();
+        let dests: Vec<Node> = r
+            .children_by_field_name("destination", &mut cursor)
+            .collect();
+        if let Some((first, rest)) = dests.split_first() {
+            let target = self.word(*first);
+            red.redirects.push(Redirect { op, target });
+            // `rm >/dev/null -rf ~` is `rm -rf ~ >/dev/null`: the grammar hangs the
+            // words after the target on the redirection; they are arguments.
+            for d in rest {
+                let w = self.word(*d);
+                red.args.push(w);
+            }
+        }
+    }
+
+    /// `<<EOF … EOF`, with what the grammar hangs off it: arguments of the command, more
+    /// redirections, and the statements after it (`cat <<EOF | sh`, `cat <<EOF && rm x`).
+    fn heredoc_redirect(&mut self, r: Node<'a>, red: &mut Redirections<'a>) {
+        let mut body = String::new();
+        let mut expanding = true;
+        let mut cursor = r.walk();
+        // `cat <<EOF a b` gives `cat` the arguments `a b`.
+        let arguments: Vec<usize> = r
+            .children_by_field_name("argument", &mut cursor)
+            .map(|a| a.id())
+            .collect();
+        let mut cursor = r.walk();
+        for ch in r.named_children(&mut cursor) {
+            if arguments.contains(&ch.id()) {
+                let w = self.word(ch);
+                red.args.push(w);
+                continue;
+            }
+            match ch.kind() {
+                "heredoc_start" => {
+                    let t = self.text(ch);
+                    if t.contains('\'') || t.contains('"') || t.contains('\\') {
+                        expanding = false;
+                    }
+                }
+                "heredoc_body" => body = self.text(ch).to_string(),
+                "heredoc_end" => {}
+                "file_redirect" | "herestring_redirect" => self.redirect_node(ch, red),
+                _ => red.tails.push(ch),
+            }
+        }
+        red.stdin = Some(Stdin::Heredoc { body, expanding });
     }
 
     /// Commands inside redirect targets or expanding heredoc bodies (`> "$(cmd)"`).
@@ -473,6 +513,8 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A simple command; `extra` holds what the statement around it gives it (its
+    /// redirections, heredoc and words after a redirection).
     fn command(
         &mut self,
         n: Node<'a>,
@@ -495,11 +537,40 @@ impl<'a> Walker<'a> {
         }
         self.script.commands.push(cmd);
         self.command_of_node.insert(n.id(), index);
+        let (mut words, assignments, red) = self.command_parts(n, index, ctx);
+        let tail_pipe = if red.tails.is_empty() {
+            None
+        } else {
+            Some(self.new_pipeline(ctx.pipe))
+        };
+        words.extend(extra_args);
+        if let Some(cmd) = self.script.commands.get_mut(index) {
+            cmd.words = words;
+            cmd.assignments = assignments;
+            cmd.redirects.extend(red.redirects);
+            if red.stdin.is_some() {
+                cmd.stdin = red.stdin;
+            }
+            if let Some(id) = tail_pipe {
+                cmd.pipe = Some((id, 0));
+            }
+        }
+        if let Some(id) = tail_pipe {
+            self.visit_tails(&red.tails, ctx, id);
+        }
+    }
+
+    /// The words, assignments and redirections of command node `n`, number `index`; the
+    /// commands substituted into them are walked on the way.
+    fn command_parts(
+        &mut self,
+        n: Node<'a>,
+        index: usize,
+        ctx: &Ctx,
+    ) -> (Vec<Word>, Vec<(String, Word)>, Redirections<'a>) {
         let mut words = Vec::new();
         let mut assignments = Vec::new();
-        let mut redirects = Vec::new();
-        let mut stdin = None;
-        let mut tails = Vec::new();
+        let mut red = Redirections::default();
         let sub_ctx = Ctx {
             pipe: None,
             substituted_into: Some(index),
@@ -527,10 +598,9 @@ impl<'a> Walker<'a> {
                     self.substitutions_in(k, &sub_ctx);
                 }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
-                    let mut args = Vec::new();
-                    self.redirect_node(k, &mut redirects, &mut stdin, &mut tails, &mut args);
+                    self.redirect_node(k, &mut red);
                     self.redirect_substitutions(k, &sub_ctx, index);
-                    words.extend(args);
+                    words.append(&mut red.args);
                 }
                 "comment" => {}
                 _ => {
@@ -539,26 +609,7 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        let tail_pipe = if tails.is_empty() {
-            None
-        } else {
-            Some(self.new_pipeline(ctx.pipe))
-        };
-        words.extend(extra_args);
-        if let Some(cmd) = self.script.commands.get_mut(index) {
-            cmd.words = words;
-            cmd.assignments = assignments;
-            cmd.redirects.extend(redirects);
-            if stdin.is_some() {
-                cmd.stdin = stdin;
-            }
-            if let Some(id) = tail_pipe {
-                cmd.pipe = Some((id, 0));
-            }
-        }
-        if let Some(id) = tail_pipe {
-            self.visit_tails(&tails, ctx, id);
-        }
+        (words, assignments, red)
     }
 
     /// Records `NAME=value` statements (`stmt` is the statement holding assignment `n`).
@@ -665,32 +716,7 @@ impl<'a> Walker<'a> {
                 }
                 out.text.push_str(&unescape_unquoted(t));
             }
-            "string" | "translated_string" => {
-                let mut cursor = n.walk();
-                let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-                if kids.is_empty() {
-                    // `""`
-                    return;
-                }
-                // Text between the named parts (e.g. spaces) lives in the source only.
-                let inner_start = n.start_byte() + if t.starts_with('$') { 2 } else { 1 };
-                let inner_end = n.end_byte().saturating_sub(1);
-                let mut pos = inner_start;
-                for k in kids {
-                    if k.start_byte() > pos {
-                        if let Some(gap) = self.src.get(pos..k.start_byte()) {
-                            out.text.push_str(&unescape_double(gap));
-                        }
-                    }
-                    self.word_into(k, out, true);
-                    pos = k.end_byte();
-                }
-                if inner_end > pos {
-                    if let Some(gap) = self.src.get(pos..inner_end) {
-                        out.text.push_str(&unescape_double(gap));
-                    }
-                }
-            }
+            "string" | "translated_string" => self.string_into(n, out),
             "string_content" => out.text.push_str(&unescape_double(t)),
             "raw_string" => {
                 let inner = t
@@ -707,44 +733,10 @@ impl<'a> Walker<'a> {
                 out.text.push_str(&unescape_ansi_c(inner));
             }
             "number" => out.text.push_str(t),
-            "concatenation" => {
-                let mut cursor = n.walk();
-                let kids: Vec<Node> = n.children(&mut cursor).collect();
-                // Globs and braces count only where unquoted: quoted parts (and
-                // expansions, which are not literal anyway) are masked, so `'a*'b` stays
-                // literal while `{"a",b}` is still a brace expansion.
-                if !quoted {
-                    let unquoted: String = kids
-                        .iter()
-                        .map(|k| match k.kind() {
-                            "word" => self.text(*k),
-                            _ if !k.is_named() => self.text(*k),
-                            _ => "_",
-                        })
-                        .collect();
-                    if is_glob_or_brace(&unquoted) {
-                        out.literal = false;
-                    }
-                }
-                for k in kids {
-                    self.word_into(k, out, quoted);
-                }
-            }
+            "concatenation" => self.concatenation_into(n, out, quoted),
             "command_substitution" => {
                 out.literal = false;
-                let inner = t
-                    .strip_prefix("$(")
-                    .and_then(|r| r.strip_suffix(')'))
-                    .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
-                // `$(pwd)` is the working folder, as `$PWD` is (see `vars::with_pwd`).
-                out.text
-                    .push_str(if inner.is_some_and(|i| i.trim() == "pwd") {
-                        "$PWD"
-                    } else if t.starts_with('`') {
-                        "`…`"
-                    } else {
-                        "$(…)"
-                    });
+                out.text.push_str(substitution_text(t));
             }
             "process_substitution" => {
                 out.literal = false;
@@ -758,18 +750,93 @@ impl<'a> Walker<'a> {
                 // Expansions, arithmetic, brace expressions, anything unusual: keep the
                 // source (bounded) and mark the word as not known in advance.
                 out.literal = false;
-                if t.len() > MAX_RAW_EXPANSION {
-                    let mut cut = MAX_RAW_EXPANSION;
-                    while !t.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    out.text.push_str(&t[..cut]);
-                    out.text.push('…');
-                } else {
-                    out.text.push_str(t);
-                }
+                push_bounded(&mut out.text, t);
             }
         }
+    }
+
+    /// A double-quoted string (`"…"`, `$"…"`): its parts, and the text between them.
+    fn string_into(&mut self, n: Node, out: &mut Word) {
+        let t = self.text(n);
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        if kids.is_empty() {
+            // `""`
+            return;
+        }
+        // Text between the named parts (e.g. spaces) lives in the source only.
+        let inner_start = n.start_byte() + if t.starts_with('$') { 2 } else { 1 };
+        let inner_end = n.end_byte().saturating_sub(1);
+        let mut pos = inner_start;
+        for k in kids {
+            if k.start_byte() > pos {
+                if let Some(gap) = self.src.get(pos..k.start_byte()) {
+                    out.text.push_str(&unescape_double(gap));
+                }
+            }
+            self.word_into(k, out, true);
+            pos = k.end_byte();
+        }
+        if inner_end > pos {
+            if let Some(gap) = self.src.get(pos..inner_end) {
+                out.text.push_str(&unescape_double(gap));
+            }
+        }
+    }
+
+    /// Parts written next to each other (`a"b"$c`).
+    fn concatenation_into(&mut self, n: Node, out: &mut Word, quoted: bool) {
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.children(&mut cursor).collect();
+        // Globs and braces count only where unquoted: quoted parts (and expansions, which
+        // are not literal anyway) are masked, so `'a*'b` stays literal while `{"a",b}` is
+        // still a brace expansion.
+        if !quoted {
+            let unquoted: String = kids
+                .iter()
+                .map(|k| match k.kind() {
+                    "word" => self.text(*k),
+                    _ if !k.is_named() => self.text(*k),
+                    _ => "_",
+                })
+                .collect();
+            if is_glob_or_brace(&unquoted) {
+                out.literal = false;
+            }
+        }
+        for k in kids {
+            self.word_into(k, out, quoted);
+        }
+    }
+}
+
+/// How a command substitution `t` stands in a word: `$(pwd)` is the working folder, as
+/// `$PWD` is (see `vars::with_pwd`); others are `$(…)` or `` `…` ``.
+fn substitution_text(t: &str) -> &'static str {
+    let inner = t
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+    if inner.is_some_and(|i| i.trim() == "pwd") {
+        "$PWD"
+    } else if t.starts_with('`') {
+        "`…`"
+    } else {
+        "$(…)"
+    }
+}
+
+/// Appends `t`, cut to [`MAX_RAW_EXPANSION`] bytes (and `…`) when longer.
+fn push_bounded(out: &mut String, t: &str) {
+    if t.len() > MAX_RAW_EXPANSION {
+        let mut cut = MAX_RAW_EXPANSION;
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.push_str(&t[..cut]);
+        out.push('…');
+    } else {
+        out.push_str(t);
     }
 }
 
