@@ -34,12 +34,7 @@ impl Analyzer<'_> {
 
     /// `eval WORDS…`: runs its words joined as a script.
     pub(super) fn eval(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let text = inv
-            .args
-            .iter()
-            .map(|a| a.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let text = join_words(&inv.args);
         let known = inv.args.iter().all(|a| a.literal);
         self.push(inv);
         if !known {

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
-use crate::engine::args::skip_options;
+use crate::engine::args::{is_env_name, skip_options};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
@@ -426,11 +426,6 @@ fn xargs_replace(options: &[Word]) -> Option<String> {
 
 /// Whether a word is a variable assignment (`NAME=value`).
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        let mut chars = name.chars();
-        chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
+    word.split_once('=')
+        .is_some_and(|(name, _)| is_env_name(name))
 }
