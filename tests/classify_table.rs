@@ -473,7 +473,7 @@ fn variables_with_one_known_value() {
         ("ask", "fs.change", "T=build && rm -rf $T"),
         ("ask", "fs.change", "T=build; rm -rf \"${T}/cache\""),
         ("allow", "read.files", "T=src; cat \"$T/main.rs\""),
-        ("ask", "fs.change", "T=build; (cd x && rm -rf ../$T)"),
+        ("ask", "file.write-outside", "T=build; (cd x && rm -rf ../$T)"),
         ("ask", "fs.change", "T=build; bash -c \"rm -rf $T\""),
         ("ask", "fs.change", "T=build; f() { rm -rf $T; }; f"),
         ("deny", "fs.rm-broad", "T=/; rm -rf \"$T\""),
@@ -540,7 +540,7 @@ fn written_files_in_every_spelling() {
         ("deny", "path.protected-write", "sed 's/x/y/w /etc/passwd' f.txt"),
         ("deny", "path.protected-write", "sed 'w /etc/hosts' f.txt"),
         ("deny", "fs.rm-broad", "sed -n '1e rm -rf ~' f.txt"),
-        ("ask", "fs.change", "sed -e 's/a/b/' -e 'w out.txt' f.txt"),
+        ("ask", "fs.runs-command", "sed -e 's/a/b/' -e 'w out.txt' f.txt"),
         ("allow", "read.sed-print", "sed 's/where/when/g' f.txt"),
     ]);
 }
@@ -555,7 +555,7 @@ fn the_working_folder_by_name() {
         ("allow", "read.list", "ls \"$PWD/src\""),
         ("ask", "fs.change", "rm -rf \"$(pwd)/build\""),
         ("ask", "fs.change", "rm -rf ${PWD}/build"),
-        ("ask", "proc.signal", "docker run --rm -v $(pwd):/app node:20 npm test"),
+        ("ask", "run.container", "docker run --rm -v $(pwd):/app node:20 npm test"),
         ("ask", "file.read-secret", "cat \"$(pwd)/.env\""),
         ("deny", "fs.rm-broad", "rm -rf $(pwd)"),
         ("deny", "fs.rm-broad", "rm -rf `pwd`"),
@@ -627,7 +627,7 @@ fn readers_that_can_run_or_reveal() {
         ("deny", "path.protected-write", "git log --output=/etc/passwd"),
         ("deny", "path.protected-write", "shuf -o /etc/hosts a.txt"),
         ("deny", "fs.sync-delete-broad", "rsync -a --delete /tmp/empty/ ~/"),
-        ("ask", "fs.change", "rsync -a --delete ~/ /backup/home/"),
+        ("ask", "file.write-outside", "rsync -a --delete ~/ /backup/home/"),
     ]);
 }
 
@@ -642,7 +642,7 @@ fn loop_variables() {
         ("allow", "shell.builtins", "for f in src/*.rs; do echo \"== $f\"; head -5 \"$f\"; done"),
         ("ask", "file.read-secret", "for f in a.txt .env; do cat $f; done"),
         ("ask", "fs.change", "for d in build dist; do rm -rf \"$d\"; done"),
-        ("ask", "file.write", "for i in 1 2 3; do for j in a b; do echo $i$j > out$i$j; done; done"),
+        ("ask", "file.write-outside", "for i in 1 2 3; do for j in a b; do echo $i$j > out$i$j; done; done"),
         ("deny", "fs.rm-broad", "for d in build /; do rm -rf \"$d\"; done"),
         ("deny", "fs.rm-broad", "for d in ~ build; do rm -rf $d; done"),
         ("deny", "fs.rm-broad", "for f in *; do rm -rf \"$f\"; done"),

@@ -186,6 +186,8 @@ pub enum PathClass {
     Broad,
     /// Not known before the shell runs (a variable, a substitution).
     Unknown,
+    /// Outside the folder the call runs in and the temporary folders (`/tmp`, `/var/tmp`).
+    Outside,
 }
 
 /// One rule. Every matcher that is given must hold.
@@ -203,6 +205,11 @@ pub struct Rule {
     /// Applies only when no other rule of its kind matched.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fallback: bool,
+    /// For a Confirm rule: what it matches was understood (a named write in the project,
+    /// an install, a build, a git write…), so a session whose autonomy is `auto` may run
+    /// it without asking. Without it a Confirm rule is opaque: always asked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub relaxable: bool,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -563,6 +570,13 @@ impl Policy {
                     r.id
                 );
             }
+            if r.relaxable && r.tier != Tier::Confirm {
+                bail!(
+                    "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
+                    r.id,
+                    r.tier
+                );
+            }
             // The defaults' regexes are checked by the test suite, not on every hook call.
             if layer != Layer::Default {
                 for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
@@ -577,6 +591,12 @@ impl Policy {
                 if self.rules.iter().any(|x| x.id == r.id) {
                     bail!(
                         "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                        r.id
+                    );
+                }
+                if r.relaxable {
+                    bail!(
+                        "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
                         r.id
                     );
                 }
