@@ -1,6 +1,10 @@
 //! Table-driven checks of the default policy: one line per case, `(decision, rule, command)`.
 //! Cases run in the fixed imaginary machine of `examples` (home `/home/user`, working folder
-//! `/home/user/project`, nothing on disk).
+//! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
+//! binary in a session whose autonomy is `auto`, where it must be denied too.
+
+#[path = "support/sessions.rs"]
+mod sessions;
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::Policy;
@@ -19,6 +23,12 @@ fn check(cases: &[(&str, &str, &str)]) {
             ));
         }
     }
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.to_string())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
     assert!(
         wrong.is_empty(),
         "{} wrong:\n{}",
@@ -459,6 +469,12 @@ fn large_commands() {
             ));
         }
     }
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.clone())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

@@ -168,7 +168,7 @@ struct Matcher<'a> {
     regexes: RefCell<HashMap<String, Option<Regex>>>,
     matched: RefCell<Vec<String>>,
     lists: OnceCell<ExpandedLists>,
-    /// The call's folder (as given and with symlinks followed) and the temporary folders.
+    /// The call's folder, as given and with its symlinks followed.
     workspace: OnceCell<Vec<String>>,
 }
 
@@ -494,16 +494,12 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Whether an absolute path is inside the folder the call runs in (as given, or with
-    /// its symlinks followed) or a temporary folder.
+    /// Whether an absolute path is the folder the call runs in (as given, or with its
+    /// symlinks followed) or inside it, or inside a temporary folder.
     fn in_workspace(&self, path: &str) -> bool {
-        let under = |base: &str| {
-            let base = base.trim_end_matches('/');
-            path == base || path.starts_with(&format!("{base}/"))
-        };
-        let roots = self.workspace.get_or_init(|| {
-            let mut roots: Vec<String> = TEMP_FOLDERS.iter().map(|t| t.to_string()).collect();
-            if let Some(cwd) = self.ctx.cwd {
+        let inside = |base: &str| path.starts_with(&format!("{}/", base.trim_end_matches('/')));
+        let cwd = self.workspace.get_or_init(|| {
+            self.ctx.cwd.map_or_else(Vec::new, |cwd| {
                 let r = paths::resolve(
                     &cwd.to_string_lossy(),
                     true,
@@ -511,11 +507,10 @@ impl<'a> Matcher<'a> {
                     self.ctx.places,
                     self.ctx.fs,
                 );
-                roots.extend(r.forms().map(str::to_string));
-            }
-            roots
+                r.forms().map(str::to_string).collect()
+            })
         });
-        roots.iter().any(|r| under(r))
+        cwd.iter().any(|c| c == path || inside(c)) || TEMP_FOLDERS.iter().any(|t| inside(t))
     }
 }
 
