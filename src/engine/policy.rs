@@ -918,6 +918,36 @@ mod tests {
     }
 
     #[test]
+    fn relaxable_only_on_confirm_and_never_in_a_project() {
+        for (t, layer, ok) in [
+            ("tier='forbidden'\nrelaxable=true", Layer::User, false),
+            ("tier='safe'\nrelaxable=true", Layer::User, false),
+            ("tier='confirm'\nrelaxable=true", Layer::User, true),
+            ("relaxable=true", Layer::User, true),
+            ("tier='confirm'\nrelaxable=true", Layer::Project, false),
+            ("tier='forbidden'\nrelaxable=true", Layer::Project, false),
+            ("tier='confirm'", Layer::Project, true),
+        ] {
+            let text = format!("[[rule]]\nid='x.rule'\n{t}\ncommand=['foo']");
+            let mut p = Policy::builtin().expect("defaults");
+            let got = p.merge(file(&text), layer, "f");
+            assert_eq!(got.is_ok(), ok, "{t} in {layer:?}: {got:?}");
+            if let Err(e) = got {
+                let e = e.to_string();
+                assert!(e.contains("\"x.rule\"") && e.contains("relaxable"), "{e}");
+            }
+        }
+        // Replacing a default rule by id in the user's file makes it relaxable.
+        let mut p = Policy::builtin().expect("defaults");
+        let t = "[[rule]]\nid='unknown.command'\nfallback=true\nrelaxable=true\ncommand=['*']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        assert!(p
+            .rules()
+            .iter()
+            .any(|r| r.id == "unknown.command" && r.relaxable));
+    }
+
+    #[test]
     fn user_layer_replaces_and_disables() {
         let mut p = Policy::builtin().expect("defaults");
         let id = p.rules()[0].id.clone();

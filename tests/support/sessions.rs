@@ -32,6 +32,8 @@ pub struct Machine {
 pub struct Answer {
     pub decision: String,
     pub reason: String,
+    /// The whole JSON answer (Null for a blocked call).
+    pub raw: Value,
 }
 
 impl Answer {
@@ -124,6 +126,7 @@ impl Machine {
             return Answer {
                 decision: "deny".into(),
                 reason: String::from_utf8_lossy(&out.stderr).to_string(),
+                raw: Value::Null,
             };
         }
         assert_eq!(out.status.code(), Some(0), "{tool}: {stdout}");
@@ -135,6 +138,7 @@ impl Machine {
                 .as_str()
                 .unwrap_or("")
                 .to_string(),
+            raw: v.clone(),
         }
     }
 
