@@ -419,6 +419,29 @@ fn autonomy_does_not_relax_phases_or_roles() {
     }
 }
 
+/// The project's test command, run exactly as registered, is a test run that autonomy
+/// `auto` lets through, even when the hook cannot see what it runs (a script); anything
+/// else about that script is still asked.
+#[test]
+fn the_registered_test_command_is_relaxable() {
+    let w = World::new(Some("sh test.sh"));
+    w.prompt("/programmer quick tidy");
+    let (d, reason) = w.bash(None, "sh test.sh");
+    assert_eq!(d, "ask", "{reason}");
+    assert!(reason.contains("registered test command"), "{reason}");
+    w.prompt("/programmer autonomy auto");
+    let (d, reason) = w.bash(None, "sh  test.sh");
+    assert_eq!(d, "allow", "{reason}");
+    for other in ["sh test.sh; eval \"$X\"", "sh other.sh", "bash test.sh"] {
+        let (d, reason) = w.bash(None, other);
+        assert_eq!(d, "ask", "{other}: {reason}");
+        assert!(
+            reason.contains("asked even under autonomy auto"),
+            "{reason}"
+        );
+    }
+}
+
 #[test]
 fn expansion_of_the_same_prompt_counts_once() {
     let w = World::new(None);

@@ -251,6 +251,18 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
             }
         }
     }
+    // The project's test command, run exactly as registered, is a test run: relaxable
+    // however little of it the hook can see (`sh test.sh`), never when a part is Forbidden.
+    if decision.verdict.tier == Tier::Confirm
+        && !decision.verdict.relaxable
+        && is_registered_test(env, event, wf.as_ref())
+    {
+        decision.verdict.relaxable = true;
+        decision.verdict.reason = format!(
+            "{} (the project's registered test command)",
+            decision.verdict.reason
+        );
+    }
     // Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
     // (the hook could not see what it runs) is still asked; Forbidden never changes.
     if decision.verdict.tier == Tier::Confirm
@@ -270,6 +282,29 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     }
     out.context = context;
     out
+}
+
+/// Whether a Bash call is exactly the test command of the project it runs in (the
+/// workflow's project, else the registered project of its folder).
+fn is_registered_test(env: &Env, event: &Event, wf: Option<&Workflow>) -> bool {
+    if event.tool_name.as_deref() != Some("Bash") || event.kind() != Some(EventName::PreToolUse) {
+        return false;
+    }
+    let Some(command) = event.tool_input.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let project = match wf.filter(|w| w.active() && w.project.is_some()) {
+        Some(w) => project_of(env, Some(Path::new(&w.root))),
+        None => project_of(env, event.cwd.as_deref()),
+    };
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match project {
+        Some((_, Ok(p))) => p
+            .test
+            .as_deref()
+            .is_some_and(|t| !norm(t).is_empty() && norm(t) == norm(command)),
+        _ => false,
+    }
 }
 
 /// The answer to a non-gate event.
