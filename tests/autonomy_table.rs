@@ -54,6 +54,10 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.write-outside", "echo x > ../notes.txt"),
     ("ask", "ask", "file.write-outside", "tool:Write /home/user/other/a.txt"),
     ("ask", "ask", "fs.link-outside", "ln -s ~/.bashrc rc"),
+    ("ask", "ask", "file.write-outside", "cp a.txt ../b"),
+    // A relaxable part never hides an opaque one.
+    ("ask", "ask", "shell.dynamic-command", "npm install && $CMD"),
+    ("ask", "ask", "unknown.command", "mkdir build; frobnicate"),
     // Relaxable: understood, so autonomy auto lets it run.
     ("ask", "allow", "pkg.install", "npm install"),
     ("ask", "allow", "build.run", "cargo test"),

@@ -945,6 +945,19 @@ mod tests {
             .rules()
             .iter()
             .any(|r| r.id == "unknown.command" && r.relaxable));
+        let run = |p: &Policy, cmd: &str| {
+            crate::engine::examples::run_example(p, cmd)
+                .expect("classifies")
+                .verdict
+        };
+        let v = run(&p, "frobnicate --x");
+        assert!(v.tier == Tier::Confirm && v.relaxable, "{v:?}");
+        // And the reverse: a relaxable default replaced without `relaxable` is opaque.
+        assert!(run(&p, "git commit -m x").relaxable);
+        let t = "[[rule]]\nid='git.write'\nfallback=true\ncommand=['git']\nsubcommand=['commit']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        let v = run(&p, "git commit -m x");
+        assert!(v.tier == Tier::Confirm && !v.relaxable, "{v:?}");
     }
 
     #[test]
