@@ -167,6 +167,7 @@ const CLASSES: &[(&str, &str)] = &[
     ("system", "PathClass::System"),
     ("broad", "PathClass::Broad"),
     ("unknown", "PathClass::Unknown"),
+    ("outside", "PathClass::Outside"),
 ];
 
 const RULE_LISTS: &[&str] = &[
@@ -186,6 +187,7 @@ const RULE_KEYS: &[&str] = &[
     "instead",
     "fallback",
     "disabled",
+    "relaxable",
     "tool",
     "command",
     "subcommand",
@@ -241,12 +243,17 @@ fn rule_code(v: &Value) -> R<String> {
     for k in ["instead", "line_regex", "line_not_regex", "signal"] {
         write!(c, "{k}: {}, ", opt_text(t.get(k)).map_err(at)?).ok();
     }
-    for k in ["fallback", "disabled"] {
+    for k in ["fallback", "disabled", "relaxable"] {
         let b = match t.get(k) {
             None => false,
             Some(Value::Boolean(b)) => *b,
             Some(other) => return Err(at(format!("`{k}` must be true or false, found {other:?}"))),
         };
+        if k == "relaxable" && b && tier != "Tier::Confirm" {
+            return Err(at(
+                "only Confirm rules may set `relaxable = true`".to_string()
+            ));
+        }
         write!(c, "{k}: {b}, ").ok();
     }
     for k in RULE_LISTS {

@@ -362,6 +362,13 @@ fn autonomy_and_abort_are_the_users() {
         "deny",
         "Forbidden never relaxes"
     );
+    // An opaque Confirm (the hook could not see what it runs) is still asked, and says why.
+    let (d, reason) = w.bash(None, "eval \"$X\"");
+    assert_eq!(d, "ask", "{reason}");
+    assert!(
+        reason.contains("asked even under autonomy auto"),
+        "{reason}"
+    );
     assert_denied(
         w.bash(None, "programmer-hook autonomy confirm"),
         "programmer-hook.control",
@@ -379,6 +386,60 @@ fn autonomy_and_abort_are_the_users() {
         .expect("runs");
     assert!(out.status.success());
     assert_eq!(w.phase(), "none");
+}
+
+/// Autonomy `auto` never relaxes a phase or role refusal: in `plan` a relaxable Confirm
+/// command is still refused, and so is a write by the reviewer.
+#[test]
+fn autonomy_does_not_relax_phases_or_roles() {
+    let w = World::new(None);
+    w.prompt("/programmer autonomy auto");
+    w.prompt("/programmer add a greeting");
+    assert_eq!(w.phase(), "plan");
+    let (d, reason) = w.bash(None, "mkdir build");
+    assert_eq!(d, "deny", "{reason}");
+    assert!(reason.contains("phase plan"), "{reason}");
+    let (d, reason) = w.write_file(Some("code-reviewer"), "src/a.rs");
+    assert_eq!(d, "deny", "{reason}");
+    assert!(reason.contains("role code-reviewer"), "{reason}");
+    let log = w.state().join("audit");
+    let text: String = std::fs::read_dir(&log)
+        .expect("audit dir")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .collect();
+    let refused: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .filter(|e| e["decision"] == "deny")
+        .collect();
+    assert_eq!(refused.len(), 2, "{text}");
+    for e in refused {
+        assert_eq!(e["relaxable"], false, "{e}");
+        assert!(e.get("relaxed_by").is_none(), "{e}");
+    }
+}
+
+/// The project's test command, run exactly as registered, is a test run that autonomy
+/// `auto` lets through, even when the hook cannot see what it runs (a script); anything
+/// else about that script is still asked.
+#[test]
+fn the_registered_test_command_is_relaxable() {
+    let w = World::new(Some("sh test.sh"));
+    w.prompt("/programmer quick tidy");
+    let (d, reason) = w.bash(None, "sh test.sh");
+    assert_eq!(d, "ask", "{reason}");
+    assert!(reason.contains("registered test command"), "{reason}");
+    w.prompt("/programmer autonomy auto");
+    let (d, reason) = w.bash(None, "sh  test.sh");
+    assert_eq!(d, "allow", "{reason}");
+    for other in ["sh test.sh; eval \"$X\"", "sh other.sh", "bash test.sh"] {
+        let (d, reason) = w.bash(None, other);
+        assert_eq!(d, "ask", "{other}: {reason}");
+        assert!(
+            reason.contains("asked even under autonomy auto"),
+            "{reason}"
+        );
+    }
 }
 
 #[test]

@@ -186,6 +186,8 @@ pub enum PathClass {
     Broad,
     /// Not known before the shell runs (a variable, a substitution).
     Unknown,
+    /// Outside the folder the call runs in and the temporary folders (`/tmp`, `/var/tmp`).
+    Outside,
 }
 
 /// One rule. Every matcher that is given must hold.
@@ -203,6 +205,11 @@ pub struct Rule {
     /// Applies only when no other rule of its kind matched.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fallback: bool,
+    /// For a Confirm rule: what it matches was understood (a named write in the project,
+    /// an install, a build, a git write…), so a session whose autonomy is `auto` may run
+    /// it without asking. Without it a Confirm rule is opaque: always asked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub relaxable: bool,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -568,6 +575,13 @@ impl Policy {
                     r.id
                 );
             }
+            if r.relaxable && r.tier != Tier::Confirm {
+                bail!(
+                    "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
+                    r.id,
+                    r.tier
+                );
+            }
             // The defaults' regexes are checked by the test suite, not on every hook call.
             if layer != Layer::Default {
                 for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
@@ -582,6 +596,12 @@ impl Policy {
                 if self.rules.iter().any(|x| x.id == r.id) {
                     bail!(
                         "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                        r.id
+                    );
+                }
+                if r.relaxable {
+                    bail!(
+                        "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
                         r.id
                     );
                 }
@@ -913,6 +933,49 @@ mod tests {
         let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
         assert!(p.merge(file(ok), Layer::Project, "p").is_ok());
         assert!(p.command_rules("docker").any(|r| r.id == "proj.no-docker"));
+    }
+
+    #[test]
+    fn relaxable_only_on_confirm_and_never_in_a_project() {
+        for (t, layer, ok) in [
+            ("tier='forbidden'\nrelaxable=true", Layer::User, false),
+            ("tier='safe'\nrelaxable=true", Layer::User, false),
+            ("tier='confirm'\nrelaxable=true", Layer::User, true),
+            ("relaxable=true", Layer::User, true),
+            ("tier='confirm'\nrelaxable=true", Layer::Project, false),
+            ("tier='forbidden'\nrelaxable=true", Layer::Project, false),
+            ("tier='confirm'", Layer::Project, true),
+        ] {
+            let text = format!("[[rule]]\nid='x.rule'\n{t}\ncommand=['foo']");
+            let mut p = Policy::builtin().expect("defaults");
+            let got = p.merge(file(&text), layer, "f");
+            assert_eq!(got.is_ok(), ok, "{t} in {layer:?}: {got:?}");
+            if let Err(e) = got {
+                let e = e.to_string();
+                assert!(e.contains("\"x.rule\"") && e.contains("relaxable"), "{e}");
+            }
+        }
+        // Replacing a default rule by id in the user's file makes it relaxable.
+        let mut p = Policy::builtin().expect("defaults");
+        let t = "[[rule]]\nid='unknown.command'\nfallback=true\nrelaxable=true\ncommand=['*']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        assert!(p
+            .rules()
+            .iter()
+            .any(|r| r.id == "unknown.command" && r.relaxable));
+        let run = |p: &Policy, cmd: &str| {
+            crate::engine::examples::run_example(p, cmd)
+                .expect("classifies")
+                .verdict
+        };
+        let v = run(&p, "frobnicate --x");
+        assert!(v.tier == Tier::Confirm && v.relaxable, "{v:?}");
+        // And the reverse: a relaxable default replaced without `relaxable` is opaque.
+        assert!(run(&p, "git commit -m x").relaxable);
+        let t = "[[rule]]\nid='git.write'\nfallback=true\ncommand=['git']\nsubcommand=['commit']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        let v = run(&p, "git commit -m x");
+        assert!(v.tier == Tier::Confirm && !v.relaxable, "{v:?}");
     }
 
     #[test]
