@@ -130,7 +130,7 @@ impl GateOutcome {
 }
 
 /// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
-pub const STILL_ASKED: &str = "asked even under autonomy auto: the hook could not see what this runs, or it reaches outside the project";
+pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
 /// Applies roles, phases, the review gate and autonomy to a gate decision.
 pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
