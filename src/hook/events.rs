@@ -16,6 +16,7 @@ use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::workflow::pack;
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
 use crate::workflow::state::{self, Loaded, SessionFile};
@@ -107,6 +108,29 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
     };
 }
 
+/// Starting the planner, implementer or reviewer is refused when the definition Claude Code
+/// would load for that name is not the pack's own (a project's `.claude/agents/` wins over
+/// the user's agents): the gates trust these agents, so an impostor may not stand in for
+/// one. A plugin's agents (`PLUGIN:NAME`) are loaded from the plugin and are not shadowed.
+fn definition_gate(env: &Env, event: &Event, call: &Call) -> Option<Refusal> {
+    let name = call.subagent_type.as_deref()?;
+    let raw = event
+        .tool_input
+        .get("subagent_type")
+        .and_then(Value::as_str)?;
+    if raw.contains(':') || ![roles::PLANNER, roles::IMPLEMENTER, roles::REVIEWER].contains(&name) {
+        return None;
+    }
+    let places = env.places;
+    let dirs = pack::agent_dirs(event.cwd.as_deref(), &places.home, &places.config_dir);
+    let problem = pack::definition_problem(name, &dirs)?;
+    Some(Refusal {
+        rule: "gate.agent-definition",
+        reason: format!("the `{name}` agent cannot be trusted: {problem}"),
+        instead: "ask the user to remove or rename that file (or reinstall the pack with `./install.sh`); `programmer-hook doctor` shows every such file".into(),
+    })
+}
+
 /// What the workflow adds to a gate answer.
 #[derive(Debug, Default)]
 pub struct GateOutcome {
@@ -186,6 +210,10 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         if let Some(n) = note {
             decision.verdict.reason.push_str(&format!(". {n}"));
         }
+        return out;
+    }
+    if let Some(r) = definition_gate(env, event, &call) {
+        refuse(decision, r, "the agent pack");
         return out;
     }
     let mut context = None;
