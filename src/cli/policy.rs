@@ -103,7 +103,7 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
     let policy = hook::load_policy(&places, Some(&cwd))?;
-    let ctx = classify::Context {
+    let ctx = crate::engine::Context {
         policy: &policy,
         places: &places,
         fs: &RealFs,

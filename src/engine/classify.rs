@@ -14,10 +14,11 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, Env, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
-use crate::engine::paths::{self, component_match, Fs, Places, Resolved};
+use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
+use crate::engine::Context;
 
 /// The verdict on one fact, or on the whole call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,14 +46,6 @@ pub struct Decision {
     pub facts: Facts,
 }
 
-/// What classification needs besides the call itself.
-pub struct Context<'a> {
-    pub policy: &'a Policy,
-    pub places: &'a Places,
-    pub fs: &'a dyn Fs,
-    pub cwd: Option<&'a Path>,
-}
-
 /// Classifies a tool call by name and input.
 pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
     let m = Matcher::new(ctx);
@@ -68,18 +61,10 @@ pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
 /// Classifies a Bash command (what `policy check -- CMD` runs).
 pub fn classify_command(command: &str, ctx: &Context) -> Decision {
     let m = Matcher::new(ctx);
-    let facts = analyze::analyze_command(command, ctx.cwd, &env(ctx));
+    let facts = analyze::analyze_command(command, ctx);
     let mut parts = Vec::new();
     m.judge_facts(&facts, &mut parts);
     decide(parts, "Bash", m.matched.into_inner(), facts)
-}
-
-fn env<'a>(ctx: &'a Context) -> Env<'a> {
-    Env {
-        policy: ctx.policy,
-        places: ctx.places,
-        fs: ctx.fs,
-    }
 }
 
 fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
@@ -144,7 +129,7 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
     match tool {
         "Bash" => {
             let cmd = str_field("command")?;
-            return Ok(analyze::analyze_command(cmd, ctx.cwd, &env(ctx)));
+            return Ok(analyze::analyze_command(cmd, ctx));
         }
         "Read" => access(AccessKind::Read, str_field("file_path")?, tool),
         "Write" | "Edit" | "MultiEdit" => access(AccessKind::Write, str_field("file_path")?, tool),

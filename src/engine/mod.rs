@@ -9,7 +9,10 @@
 pub mod analyze;
 pub mod args;
 pub mod classify;
+mod context;
 pub mod examples;
 pub mod paths;
 pub mod policy;
 pub mod shell;
+
+pub use context::Context;

@@ -644,7 +644,7 @@ fn post_bash(
         .and_then(|p| p.test);
     let is_test = test.as_deref().is_some_and(|t| runs_test(&command, t));
     let policy = policy()?;
-    let ctx = classify::Context {
+    let ctx = crate::engine::Context {
         policy: &policy,
         places: env.places,
         fs: &RealFs,
