@@ -563,69 +563,9 @@ impl Policy {
 
     /// Adds one layer. Project layers may only add restrictions.
     pub fn merge(&mut self, file: PolicyFile, layer: Layer, source: &str) -> Result<()> {
-        let strict = layer == Layer::Project;
-        for (i, r) in file.rules.iter().enumerate() {
-            if r.id.trim().is_empty() {
-                bail!("{source}: rule #{} has no id", i + 1);
-            }
-            if !r.disabled && r.kind().is_none() {
-                bail!(
-                    "{source}: rule {:?} must name exactly one of `tool`, `command`, `access` or `signal`",
-                    r.id
-                );
-            }
-            if r.relaxable && r.tier != Tier::Confirm {
-                bail!(
-                    "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
-                    r.id,
-                    r.tier
-                );
-            }
-            // The defaults' regexes are checked by the test suite, not on every hook call.
-            if layer != Layer::Default {
-                for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
-                    regex_lite::Regex::new(re).with_context(|| {
-                        format!("{source}: rule {:?} has an invalid regex", r.id)
-                    })?;
-                }
-            }
-        }
-        if strict {
-            for r in &file.rules {
-                if self.rules.iter().any(|x| x.id == r.id) {
-                    bail!(
-                        "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
-                        r.id
-                    );
-                }
-                if r.relaxable {
-                    bail!(
-                        "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
-                        r.id
-                    );
-                }
-                if r.disabled || r.tier == Tier::Safe || r.fallback {
-                    bail!(
-                        "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
-                        r.id
-                    );
-                }
-            }
-            if !file.paths.not_sensitive.is_empty() {
-                bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
-            }
-            for name in file.commands.keys() {
-                if self.effects(name).is_some() {
-                    bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
-                }
-            }
-            if file.workflow.is_some() {
-                bail!("{source}: a project policy may not change workflow settings");
-            }
-            let k = &file.kinds;
-            if !k.git_safe_config.is_empty() {
-                bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
-            }
+        check_rules(&file, layer, source)?;
+        if layer == Layer::Project {
+            self.check_only_stricter(&file, source)?;
         }
         self.index = OnceLock::new();
         self.scans = Counter::default();
@@ -646,6 +586,46 @@ impl Policy {
         self.commands.extend(file.commands);
         if let Some(w) = file.workflow {
             self.workflow = w;
+        }
+        Ok(())
+    }
+
+    /// A project file comes from an untrusted repository: it may only make the policy
+    /// stricter (add Confirm or Forbidden rules and protected, sensitive or system paths).
+    fn check_only_stricter(&self, file: &PolicyFile, source: &str) -> Result<()> {
+        for r in &file.rules {
+            if self.rules.iter().any(|x| x.id == r.id) {
+                bail!(
+                    "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                    r.id
+                );
+            }
+            if r.relaxable {
+                bail!(
+                    "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
+                    r.id
+                );
+            }
+            if r.disabled || r.tier == Tier::Safe || r.fallback {
+                bail!(
+                    "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
+                    r.id
+                );
+            }
+        }
+        if !file.paths.not_sensitive.is_empty() {
+            bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
+        }
+        for name in file.commands.keys() {
+            if self.effects(name).is_some() {
+                bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
+            }
+        }
+        if file.workflow.is_some() {
+            bail!("{source}: a project policy may not change workflow settings");
+        }
+        if !file.kinds.git_safe_config.is_empty() {
+            bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
         }
         Ok(())
     }
@@ -726,6 +706,37 @@ impl Policy {
     pub fn is_downloader(&self, name: &str) -> bool {
         self.kinds.downloaders.iter().any(|s| s == name)
     }
+}
+
+/// What every layer's rules must be: with an id, of exactly one kind, relaxable only
+/// when Confirm, with regexes that compile (the defaults' are checked by the tests).
+fn check_rules(file: &PolicyFile, layer: Layer, source: &str) -> Result<()> {
+    for (i, r) in file.rules.iter().enumerate() {
+        if r.id.trim().is_empty() {
+            bail!("{source}: rule #{} has no id", i + 1);
+        }
+        if !r.disabled && r.kind().is_none() {
+            bail!(
+                "{source}: rule {:?} must name exactly one of `tool`, `command`, `access` or `signal`",
+                r.id
+            );
+        }
+        if r.relaxable && r.tier != Tier::Confirm {
+            bail!(
+                "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
+                r.id,
+                r.tier
+            );
+        }
+        // The defaults' regexes are checked by the test suite, not on every hook call.
+        if layer != Layer::Default {
+            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+                regex_lite::Regex::new(re)
+                    .with_context(|| format!("{source}: rule {:?} has an invalid regex", r.id))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Parses a policy file, turning TOML errors into messages with line and column.
