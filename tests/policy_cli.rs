@@ -287,3 +287,123 @@ fn usage_errors_and_failures_say_what_was_wrong() {
     // Nothing was recorded for the unknown session.
     assert!(!home.path().join(".claude/state/programmer/session-autonomy.json").exists());
 }
+
+/// `policy validate` reports every problem of a file at once, each at its line and column,
+/// and checks a file as the layer it is from where it sits (or `--layer`).
+#[test]
+fn validate_reports_every_problem_where_it_is() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    std::fs::write(
+        &user,
+        r#"[[rule]]
+id = "git.forcepush"
+disabled = true
+
+[[rule]]
+id = "mine.x"
+tier = "forbidden"
+reason = "x"
+signal = "remote-cod"
+
+[[rule]]
+id = "mine.x"
+reason = "x"
+command = ["foo"]
+line_regex = "("
+
+[[rule]]
+id = "mine.y"
+reason = "y"
+colour = "blue"
+
+[bogus]
+x = 1
+"#,
+    )
+    .expect("write");
+    let out = bin()
+        .env("HOME", dir.path())
+        .args(["policy", "validate"])
+        .arg(&user)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    let f = user.display().to_string();
+    for want in [
+        format!("{f}:2:6: rule \"git.forcepush\" is disabled, but no rule has that id"),
+        format!("{f}:6:6: rule \"mine.x\" names the signal \"remote-cod\""),
+        format!("{f}:12:6: rule \"mine.x\" has an invalid regex"),
+        format!("{f}:12:6: rule \"mine.x\" is given twice in this file"),
+        format!("{f}:20:1: unknown key `colour` in a rule"),
+        format!("{f}:22:2: unknown table `bogus`"),
+        "6 problems as the user's file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+
+    // A project file that relaxes the policy is refused where it sits, and as --layer user
+    // the same text is fine.
+    let project = dir.path().join("repo/.claude/programmer-policy.toml");
+    std::fs::create_dir_all(project.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &project,
+        "[[rule]]\nid = \"my.rm\"\ntier = \"safe\"\nreason = \"fine\"\ncommand = [\"rm\"]\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        bin()
+            .env("HOME", dir.path())
+            .args(["policy", "validate"])
+            .args(extra)
+            .arg(&project)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains(":2:6: rule \"my.rm\" would relax the policy"),
+        "{text}"
+    );
+    assert!(text.contains("as a project file"), "{text}");
+    let out = run(&["--layer", "user"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["--layer", "project"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// The hook refuses a user file for the same problems `policy validate` reports: a
+/// misspelled signal would be a Forbidden rule that never fires.
+#[test]
+fn the_hook_refuses_what_validate_reports() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let state = home.path().join(".claude/state/programmer");
+    std::fs::create_dir_all(&state).expect("mkdir");
+    std::fs::write(
+        state.join("policy.toml"),
+        "[[rule]]\nid = \"mine.x\"\ntier = \"forbidden\"\nreason = \"x\"\nsignal = \"remote-cod\"\n",
+    )
+    .expect("write");
+    let ev = serde_json::json!({
+        "session_id": "s", "cwd": "/tmp", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let out = bin()
+        .env("HOME", home.path())
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("remote-cod"), "{text}");
+    assert!(text.contains("policy validate"), "{text}");
+}

@@ -32,12 +32,17 @@ pub enum PolicyCmd {
         /// A policy file to test on top of the defaults.
         file: Option<PathBuf>,
     },
-    /// Check that a policy file is valid; errors give line and column.
+    /// Check a policy file: every problem the hook would refuse it for, each with line and
+    /// column. A file at `.claude/programmer-policy.toml` is checked as a project file (it
+    /// may only make the policy stricter), any other as the user's, unless --layer says.
     Validate {
         /// The policy file.
         file: PathBuf,
-        /// Check it as a project file, which may only make the policy stricter.
-        #[arg(long)]
+        /// The layer the file is checked as: `user` or `project` (default: from where it is).
+        #[arg(long, value_parser = ["user", "project"])]
+        layer: Option<String>,
+        /// The same as `--layer project`.
+        #[arg(long, conflicts_with = "layer")]
         project: bool,
     },
     /// Print the rules in force (defaults plus the user and project files) as JSON.
@@ -71,7 +76,18 @@ pub fn run_policy(cmd: PolicyCmd) -> Result<i32> {
     match cmd {
         PolicyCmd::Check(a) => policy_check(a),
         PolicyCmd::Test { file } => policy_test(file.as_deref()),
-        PolicyCmd::Validate { file, project } => policy_validate(&file, project),
+        PolicyCmd::Validate {
+            file,
+            layer,
+            project,
+        } => {
+            let layer = match (layer.as_deref(), project) {
+                (Some("project"), _) | (None, true) => Layer::Project,
+                (Some(_), _) => Layer::User,
+                (None, false) => layer_of(&file),
+            };
+            policy_validate(&file, layer)
+        }
         PolicyCmd::Show { cwd } => {
             let places = state::places()?;
             let cwd = match cwd {
@@ -282,14 +298,39 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
     Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
-fn policy_validate(file: &Path, project: bool) -> Result<i32> {
+/// The layer a policy file is, from where it sits: a project's file is
+/// `<repo>/.claude/programmer-policy.toml`; anything else is checked as the user's.
+fn layer_of(file: &Path) -> Layer {
+    let project_name = policy::project_policy_path(Path::new(""));
+    if file.ends_with(&project_name) {
+        Layer::Project
+    } else {
+        Layer::User
+    }
+}
+
+fn policy_validate(file: &Path, layer: Layer) -> Result<i32> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let f = policy::parse_file(&text, file)?;
-    let n = f.rules.len();
-    let mut p = Policy::builtin()?;
-    let layer = if project { Layer::Project } else { Layer::User };
-    p.merge(f, layer, &file.display().to_string())?;
-    println!("{}: valid ({n} rules)", file.display());
-    Ok(0)
+    let base = Policy::builtin()?;
+    let problems = policy::validate::validate(&text, layer, &base);
+    let what = match layer {
+        Layer::Project => "a project file",
+        _ => "the user's file",
+    };
+    if problems.is_empty() {
+        let n = policy::parse_file(&text, file)?.rules.len();
+        println!("{}: valid as {what} ({n} rules)", file.display());
+        return Ok(0);
+    }
+    for p in &problems {
+        eprintln!("{}:{}:{}: {}", file.display(), p.line, p.col, p.message);
+    }
+    let n = problems.len();
+    eprintln!(
+        "{}: {n} problem{} as {what}; while this file is in force, the hook blocks every tool call",
+        file.display(),
+        if n == 1 { "" } else { "s" }
+    );
+    Ok(1)
 }

@@ -99,6 +99,10 @@ pub struct Facts {
 
 impl Facts {
     fn signal(&mut self, name: &'static str, detail: impl Into<String>) {
+        debug_assert!(
+            crate::engine::policy::schema::SIGNALS.contains(&name),
+            "signal {name} is not in policy::schema::SIGNALS"
+        );
         let detail = detail.into();
         if !self
             .signals
