@@ -407,3 +407,40 @@ fn the_hook_refuses_what_validate_reports() {
     assert!(text.contains("remote-cod"), "{text}");
     assert!(text.contains("policy validate"), "{text}");
 }
+
+/// A denial for a path the project's own policy protects says so, rather than giving only
+/// the reason written for SSH keys and system folders.
+#[test]
+fn a_path_the_project_protects_is_named_as_such() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(repo.join(".claude")).expect("mkdir");
+    std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+    std::fs::write(
+        repo.join(".claude/programmer-policy.toml"),
+        "[paths]\nprotected = [\"deploy/**\"]\n",
+    )
+    .expect("write");
+    let check = |path: &str| -> serde_json::Value {
+        let out = bin()
+            .env("HOME", home.path())
+            .args([
+                "policy", "check", "--json", "--tool", "Write", "--path", path, "--cwd",
+            ])
+            .arg(&repo)
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let v = check("deploy/prod.yml");
+    assert_eq!(v["decision"], "deny", "{v}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("protected by the project's own policy"),
+        "{reason}"
+    );
+    let v = check(&home.path().join(".ssh/config").display().to_string());
+    assert_eq!(v["decision"], "deny", "{v}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(!reason.contains("project's own policy"), "{reason}");
+}

@@ -286,7 +286,20 @@ impl<'a> Matcher<'a> {
                         .iter()
                         .any(|c| self.in_class(&a.path, *c, None)))
         });
-        self.pick(rules, &subject)
+        let mut v = self.pick(rules, &subject)?;
+        if v.tier == Tier::Forbidden && self.protected_by_project(&a.path) {
+            v.reason = format!("{}; this path is protected by the project's own policy (.claude/programmer-policy.toml)", v.reason);
+        }
+        Some(v)
+    }
+
+    /// Whether a path is protected by a pattern the project's policy file added.
+    fn protected_by_project(&self, p: &Resolved) -> bool {
+        let extra = &self.policy().project_protected;
+        !extra.is_empty()
+            && extra.iter().any(|pat| {
+                paths::expand_pattern(pat, self.ctx.places).is_some_and(|e| p.matches(&e))
+            })
     }
 
     fn signal_verdict(&self, s: &Signal) -> Option<Verdict> {

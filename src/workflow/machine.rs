@@ -130,6 +130,26 @@ impl Workflow {
         w
     }
 
+    /// What may happen now, for the agents' context: the phase's guidance, told for this
+    /// workflow (a quick one has no plan; a halted one may be halted for another reason than
+    /// review rounds, which its note gives).
+    pub fn guidance(&self) -> String {
+        match self.phase {
+            Phase::Implement if self.plan.is_none() => "Phase implement (no plan: a quick workflow): change the code as the request says and run the project's tests; no git add, commit or push. Spawn the code-reviewer when the tests pass after the last change.".to_string(),
+            Phase::Halted if self.note.is_some() => "Phase halted: the workflow state could not be trusted (see the note). Only read-only commands run until the user types `/programmer continue` (or `/programmer abort`).".to_string(),
+            p => p.guidance().to_string(),
+        }
+    }
+
+    /// Why the workflow is halted, for refusals.
+    fn halted_reason(&self) -> &'static str {
+        if self.note.is_some() {
+            "the workflow is halted because its state could not be trusted"
+        } else {
+            "the workflow is halted after too many review rounds"
+        }
+    }
+
     pub fn active(&self) -> bool {
         self.phase != Phase::Done
     }
@@ -151,7 +171,7 @@ impl Workflow {
             s.push_str(&format!(", last verdict {v}"));
         }
         s.push_str(". ");
-        s.push_str(self.phase.guidance());
+        s.push_str(&self.guidance());
         if let Some(n) = &self.note {
             s.push(' ');
             s.push_str(n);
@@ -703,7 +723,7 @@ fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
             if writes {
                 return Some(Refusal {
                     rule: "phase.halted",
-                    reason: "the workflow is halted after too many review rounds".into(),
+                    reason: w.halted_reason().into(),
                     instead: "ask the user to type `/programmer continue` or `/programmer abort`"
                         .into(),
                 });
@@ -711,7 +731,7 @@ fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
             if spawning.is_some_and(|s| s == roles::IMPLEMENTER || s == roles::REVIEWER) {
                 return Some(Refusal {
                     rule: "phase.halted",
-                    reason: "the workflow is halted after too many review rounds".into(),
+                    reason: w.halted_reason().into(),
                     instead: "ask the user to type `/programmer continue` or `/programmer abort`"
                         .into(),
                 });
@@ -808,6 +828,34 @@ mod tests {
         let mut w = Workflow::new("add x", false, None, "/p", "t");
         w.phase = phase;
         w
+    }
+
+    /// The text an agent is given and the reason of a refusal fit the workflow: a quick
+    /// one has no plan, a halted one says why it is halted.
+    #[test]
+    fn guidance_and_refusals_fit_the_workflow() {
+        let quick = Workflow::new("add x", true, None, "/p", "t");
+        assert!(quick.guidance().contains("no plan"), "{}", quick.guidance());
+        assert!(!quick.guidance().contains("approved plan"));
+        let mut planned = wf(Phase::Implement);
+        planned.plan = Some(Plan {
+            path: "/p/docs/plans/2026-01-01-x.md".into(),
+            fingerprint: None,
+        });
+        assert!(planned.guidance().contains("approved plan"));
+        let write = Call {
+            tool: "Write".into(),
+            writes: vec!["/p/src/a.rs".into()],
+            ..Call::default()
+        };
+        let rounds = wf(Phase::Halted);
+        let r = restrict(&write, None, Some(&rounds)).expect("refused");
+        assert!(r.reason.contains("too many review rounds"), "{}", r.reason);
+        let corrupt = Workflow::halted("The state file was not valid JSON.".into(), "t");
+        let r = restrict(&write, None, Some(&corrupt)).expect("refused");
+        assert!(r.reason.contains("could not be trusted"), "{}", r.reason);
+        assert!(!r.reason.contains("review rounds"), "{}", r.reason);
+        assert!(corrupt.guidance().contains("could not be trusted"));
     }
 
     #[test]

@@ -473,6 +473,9 @@ pub struct Policy {
     rules: Vec<Cow<'static, Rule>>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
+    /// The protected paths a project's file added, so that a denial can say the project's
+    /// own policy is why.
+    pub project_protected: List,
     /// Whether a layer changed the rules. While it has not, command rules are found in
     /// the index `build.rs` made of the built-in rules; after, in [`Policy::index`].
     custom_rules: bool,
@@ -587,6 +590,9 @@ impl Policy {
             }
         }
         self.paths.extend(&file.paths);
+        if layer == Layer::Project {
+            self.project_protected.extend(&file.paths.protected);
+        }
         self.kinds.extend(&file.kinds);
         self.commands.extend(file.commands);
         if let Some(w) = file.workflow {
