@@ -639,3 +639,87 @@ fn an_impostor_agent_is_not_started() {
     assert_eq!(d, "deny", "{reason}");
     assert!(reason.contains("[gate.agent-definition]"), "{reason}");
 }
+
+/// `add-project` names a project after its manifest's package name when there is one,
+/// and `--force` into another folder describes that folder afresh: nothing of the old
+/// folder's description, conventions or test command is kept.
+#[test]
+fn add_project_names_from_the_manifest_and_force_starts_afresh() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let bin = || {
+        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
+        c.env("HOME", home.path())
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR");
+        c
+    };
+    let add = |args: &[&str], path: &std::path::Path| -> Value {
+        let out = bin()
+            .arg("add-project")
+            .args(args)
+            .arg("--json")
+            .arg("--path")
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let dir = |rel: &str, file: &str, text: &str| {
+        let d = home.path().join(rel);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join(file), text).expect("write");
+        d
+    };
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "a",
+            "Cargo.toml",
+            "[package]\nname = \"inventory-api\"\n",
+            "inventory-api",
+        ),
+        ("b", "package.json", "{\"name\": \"@acme/web\"}", "web"),
+        (
+            "c",
+            "pyproject.toml",
+            "[project]\nname = \"tool_x\"\n",
+            "tool_x",
+        ),
+        ("d", "go.mod", "module example.com/team/svc\n", "svc"),
+        ("e", "package.json", "{\"name\": \"has space\"}", "e"),
+        ("f", "README.md", "# nothing\n", "f"),
+    ];
+    for (rel, file, text, want) in cases {
+        let v = add(&[], &dir(rel, file, text));
+        assert_eq!(v["name"], *want, "{rel}: {v}");
+    }
+    let old = dir("old", "README.md", "old\n");
+    add(
+        &[
+            "--name",
+            "demo",
+            "--description",
+            "the old one",
+            "--test",
+            "make check",
+            "--conventions",
+            "tabs",
+        ],
+        &old,
+    );
+    let new = dir(
+        "new",
+        "package.json",
+        "{\"name\": \"demo\", \"scripts\": {\"test\": \"jest\"}}",
+    );
+    let v = add(&["--name", "demo", "--force"], &new);
+    let p = &v["project"];
+    assert_eq!(p["description"], "", "{v}");
+    assert_eq!(p["conventions"], "", "{v}");
+    assert_eq!(p["test"], "npm test", "{v}");
+    assert_eq!(p["stack"], json!(["javascript"]), "{v}");
+}
