@@ -444,3 +444,75 @@ fn a_path_the_project_protects_is_named_as_such() {
     let reason = v["reason"].as_str().unwrap_or_default();
     assert!(!reason.contains("project's own policy"), "{reason}");
 }
+
+/// `log` shows a header and the session, matches names without regard to case, rejects a
+/// day it cannot read and says which days the log holds when the one asked for is empty.
+#[test]
+fn log_filters_say_what_they_found() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let hook = |session: &str, tool: &str, input: serde_json::Value| {
+        let ev = serde_json::json!({
+            "session_id": session, "cwd": "/tmp", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input,
+        });
+        let out = bin()
+            .env("HOME", home.path())
+            .arg("hook")
+            .write_stdin(ev.to_string())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0));
+    };
+    hook(
+        "session-one-0123456789",
+        "Write",
+        serde_json::json!({"file_path": "/tmp/a.txt", "content": ""}),
+    );
+    hook("session-two", "Bash", serde_json::json!({"command": "ls"}));
+    let log = |args: &[&str]| {
+        let out = bin()
+            .env("HOME", home.path())
+            .arg("log")
+            .args(args)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, out, _) = log(&["--tool", "write"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("TIME (UTC)") && lines[0].contains("SESSION"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("session-one-") && lines[1].contains("Write"),
+        "{out}"
+    );
+    assert!(
+        !lines[1].contains("session-one-0123456789"),
+        "ids are shortened: {out}"
+    );
+    let (code, out, _) = log(&["--rule", "READ"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("session-two") && !out.contains("session-one"),
+        "{out}"
+    );
+    let (code, _, err) = log(&["--date", "yesterday"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--date \"yesterday\" is not a day"), "{err}");
+    let (code, out, err) = log(&["--date", "2020-01-01"]);
+    assert_eq!(code, Some(0));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("no decisions were logged on 2020-01-01; the log holds"),
+        "{err}"
+    );
+    assert!(!err.contains("no audit log yet"), "{err}");
+}

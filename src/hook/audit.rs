@@ -165,11 +165,17 @@ pub struct Filter {
 
 impl Filter {
     fn keeps(&self, e: &Entry) -> bool {
-        let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
+        // Names match without regard to case (`--tool write` is Write); the session id,
+        // an opaque token, exactly.
+        let eq = |want: &Option<String>, have: &str| {
+            want.as_deref().is_none_or(|w| w.eq_ignore_ascii_case(have))
+        };
         eq(&self.decision, &e.decision)
-            && eq(&self.session, &e.session)
+            && self.session.as_deref().is_none_or(|s| s == e.session)
             && eq(&self.tool, &e.tool)
-            && self.rule.as_deref().is_none_or(|r| e.rule.starts_with(r))
+            && self.rule.as_deref().is_none_or(|r| {
+                e.rule.len() >= r.len() && e.rule[..r.len()].eq_ignore_ascii_case(r)
+            })
             && eq(&self.agent, &e.agent)
             && self
                 .contains
