@@ -116,6 +116,14 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         "{installed}"
     );
     let cache = install_path(&e2e)?;
+    assert!(
+        cache.ends_with(format!(
+            "plugins/cache/programmer-hook/programmer/{}",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{}",
+        cache.display()
+    );
     let settings: Value = serde_json::from_str(&fs::read_to_string(e2e.settings_path())?)?;
     assert_eq!(settings["enabledPlugins"][PLUGIN_ID], true, "{settings:#}");
     assert!(settings.get("hooks").is_none(), "no hook entries of ours");
@@ -138,6 +146,7 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
             // run 1: `/programmer:programmer quick …`
             turn(&[bash("m_rm", "rm -rf ~")]),
             turn(&[bash("m_status", "git status")]),
+            turn(&[bash("m_which", "command -v programmer-hook")]),
             turn(&[bash("m_touch", "touch made.txt")]),
             turn(&[spawn("m_review", "programmer:code-reviewer", "E2E-PLUGIN-REVIEWER")]),
             say("Phase: implement"),
@@ -152,6 +161,14 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     assert!(keep.is_file(), "rm -rf ~ ran");
     let out = e2e.assert_ran(&run, "m_status");
     assert!(out.contains("On branch main"), "{out}");
+    // The plugin's bin/ is on the agents' PATH: `programmer-hook` is its launcher.
+    let which = e2e.assert_ran(&run, "m_which");
+    assert!(
+        which.trim().ends_with("/bin/programmer-hook")
+            && (which.contains(&*market.to_string_lossy())
+                || which.contains(&*cache.to_string_lossy())),
+        "{which}"
+    );
     e2e.assert_asked(&run, "m_touch", "fs.change");
     assert!(!proj.join("made.txt").exists());
     e2e.assert_ran(&run, "m_review");
@@ -206,6 +223,18 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     assert!(
         detail.contains(PLUGIN_ID) && detail.contains("enabled"),
         "{detail}"
+    );
+    let on_path = report["checks"]
+        .as_array()
+        .context("checks")?
+        .iter()
+        .find(|c| c["check"] == "binary on PATH")
+        .context("the PATH check")?
+        .clone();
+    let detail = on_path["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains(&*cache.join("bin/programmer-hook").to_string_lossy()),
+        "doctor names the plugin's programmer-hook for a terminal: {detail}"
     );
 
     // Run 2: with a rule that allows Bash, only the hook stands in the way. The binary for

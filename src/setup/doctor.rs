@@ -108,6 +108,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
         .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
     let files = plugin::SettingsFiles {
         user: settings.to_path_buf(),
+        project: std::env::current_dir().ok(),
         ..plugin::SettingsFiles::of_system(&places.config_dir)
     };
     let installs = plugin::installs(&places.config_dir, &files);

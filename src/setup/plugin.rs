@@ -57,6 +57,9 @@ pub struct Install {
 pub struct SettingsFiles {
     /// Managed settings (`/etc/claude-code/managed-settings.json` and the like).
     pub managed: Vec<PathBuf>,
+    /// The project Claude Code would start in (doctor's working folder), whose
+    /// `.claude/settings.local.json` and `.claude/settings.json` come next.
+    pub project: Option<PathBuf>,
     /// The user's `settings.json`.
     pub user: PathBuf,
 }
@@ -82,6 +85,7 @@ impl SettingsFiles {
         }
         SettingsFiles {
             managed,
+            project: None,
             user: install::default_settings(config_dir),
         }
     }
@@ -94,12 +98,17 @@ fn enabled_in(file: &Path, id: &str) -> Option<bool> {
     v.get("enabledPlugins")?.get(id)?.as_bool()
 }
 
-/// Whether an install is enabled: the first setting of `enabledPlugins[id]` in precedence
-/// order (managed, then the project's local and shared settings for a project install,
-/// then the user's); a plugin no settings file mentions is on, as Claude Code starts it.
+/// Whether an install is enabled: the first setting of `enabledPlugins[id]` in Claude
+/// Code's precedence order (managed, then a project's local and shared settings, then the
+/// user's); a plugin no settings file mentions is on, as Claude Code starts it. The project
+/// is the install's own for a `project` or `local` install, else [`SettingsFiles::project`].
 pub fn enabled(id: &str, scope: &str, project: Option<&Path>, files: &SettingsFiles) -> bool {
     let mut order: Vec<PathBuf> = files.managed.clone();
-    if let (Some(p), "project" | "local") = (project, scope) {
+    let project = match scope {
+        "project" | "local" => project,
+        _ => files.project.as_deref(),
+    };
+    if let Some(p) = project {
         order.push(p.join(".claude/settings.local.json"));
         order.push(p.join(".claude/settings.json"));
     }
@@ -178,6 +187,7 @@ mod tests {
     fn files(dir: &Path) -> SettingsFiles {
         SettingsFiles {
             managed: vec![dir.join("managed.json")],
+            project: None,
             user: dir.join("settings.json"),
         }
     }
@@ -222,7 +232,18 @@ mod tests {
         )
         .expect("write");
         assert!(enabled(id, "project", Some(&proj), &f));
-        assert!(!enabled(id, "user", Some(&proj), &f), "a user install");
+        assert!(
+            !enabled(id, "user", Some(&proj), &f),
+            "a user install, outside the project"
+        );
+        let in_proj = SettingsFiles {
+            project: Some(proj.clone()),
+            ..f.clone()
+        };
+        assert!(
+            enabled(id, "user", None, &in_proj),
+            "a user install, in the project that enables it"
+        );
         fs::write(
             &f.managed[0],
             json!({"enabledPlugins": {id: false}}).to_string(),
