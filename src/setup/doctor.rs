@@ -231,7 +231,7 @@ fn check_plugin(
             checks.push(Check::fail(
                 "one install",
                 format!(
-                    "the plugin {} and install.sh's hook entries in settings.json (running {}) are both active: every hook runs twice, so each prompt and tool call is counted twice",
+                    "the plugin {} and install.sh's hook entries in settings.json (running {}) are both active: every hook runs twice",
                     i.id,
                     hook_binaries
                         .iter()
