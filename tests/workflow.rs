@@ -350,6 +350,57 @@ fn review_loop_halts_and_continue_resumes() {
     assert_eq!(w.status()["round"], 0);
 }
 
+/// The plugin's names (`/programmer:programmer`, `programmer:code-reviewer`) drive the
+/// workflow as the pack's own do; another plugin's agent named like ours has no role: it
+/// starts no review, its verdict does not count, and it is not held as the reviewer.
+#[test]
+fn the_plugins_names_are_the_packs_and_others_are_not() {
+    let w = World::new(None);
+    let ctx = w.prompt("/programmer:programmer quick fix the typo");
+    assert!(ctx.contains("phase `implement`"), "{ctx}");
+    assert_eq!(w.status()["request"], "fix the typo");
+
+    let other = "other:code-reviewer";
+    assert_eq!(w.spawn(other).0, "allow");
+    assert_eq!(
+        w.phase(),
+        "implement",
+        "another plugin's reviewer starts no review"
+    );
+    let (code, _) =
+        w.send(json!({"hook_event_name": "SubagentStart", "agent_type": other, "agent_id": "x1"}));
+    assert_eq!(code, 0);
+    let (code, v) = w.send(json!({
+        "hook_event_name": "SubagentStop", "agent_type": other, "agent_id": "x1",
+        "stop_hook_active": false, "last_assistant_message": "## Review\nStatus: APPROVE\n"
+    }));
+    assert_eq!((code, v), (0, json!({})));
+    assert_eq!(w.phase(), "implement");
+    assert_eq!(w.status()["last_verdict"], Value::Null);
+    let (decision, reason) = w.write_file(Some(other), "src/lib.rs");
+    assert_eq!(decision, "ask", "judged by the tiers alone: {reason}");
+    assert!(!reason.contains("role"), "{reason}");
+
+    let ours = "programmer:code-reviewer";
+    assert_eq!(w.spawn(ours).0, "allow");
+    assert_eq!(w.phase(), "review");
+    let (code, _) =
+        w.send(json!({"hook_event_name": "SubagentStart", "agent_type": ours, "agent_id": "p1"}));
+    assert_eq!(code, 0);
+    assert_denied(w.write_file(Some(ours), "src/lib.rs"), "role.no-write");
+    assert_denied(w.bash(Some(ours), "cargo build"), "role.read-only-commands");
+    let (code, _) = w.send(json!({
+        "hook_event_name": "SubagentStop", "agent_type": ours, "agent_id": "p1",
+        "stop_hook_active": false, "last_assistant_message": "## Review\nStatus: APPROVE\n"
+    }));
+    assert_eq!(code, 0);
+    assert_eq!(w.phase(), "commit");
+    assert_eq!(w.status()["last_verdict"], "APPROVE");
+
+    w.prompt("/programmer:programmer abort");
+    assert_eq!(w.phase(), "none");
+}
+
 #[test]
 fn autonomy_and_abort_are_the_users() {
     let w = World::new(None);

@@ -193,7 +193,7 @@ pub fn hook_handler(binary: &str) -> Value {
 }
 
 /// The matcher group holding our handler.
-fn hook_group(binary: &str) -> Value {
+pub fn hook_group(binary: &str) -> Value {
     json!({ "matcher": "*", "hooks": [hook_handler(binary)] })
 }
 

@@ -206,15 +206,16 @@ pub enum PromptCommand {
 }
 
 /// Reads a user prompt. Only whole prompts count: `approve` alone on its line (any case),
-/// or a prompt that starts with `/programmer` or one of its other names (`/code`, `/dev`).
+/// or a prompt that starts with `/programmer`, one of its other names (`/code`, `/dev`), or
+/// the plugin's `/programmer:programmer`.
 pub fn parse_prompt(text: &str) -> Option<PromptCommand> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("approve") || t.eq_ignore_ascii_case("approved") {
         return Some(PromptCommand::Approve);
     }
-    let rest = pack::command_names().find_map(|c| {
-        t.strip_prefix('/')?
-            .strip_prefix(c)
+    let body = t.strip_prefix('/')?;
+    let rest = pack::prompt_command_names().find_map(|c| {
+        body.strip_prefix(c.as_ref())
             .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
     })?;
     let rest = rest.trim();
@@ -901,6 +902,47 @@ mod tests {
             ("/programmers x", None),
             ("/development", None),
             ("hello", None),
+            // The plugin's command, `/programmer:programmer`, steers the same workflow.
+            (
+                "/programmer:programmer add a greeting",
+                Some(PromptCommand::Start {
+                    request: "add a greeting".into(),
+                    quick: false,
+                }),
+            ),
+            (
+                " /programmer:programmer quick fix typo\n",
+                Some(PromptCommand::Start {
+                    request: "fix typo".into(),
+                    quick: true,
+                }),
+            ),
+            (
+                "/programmer:programmer approve",
+                Some(PromptCommand::Approve),
+            ),
+            (
+                "/programmer:programmer continue",
+                Some(PromptCommand::Continue),
+            ),
+            ("/programmer:programmer abort", Some(PromptCommand::Abort)),
+            ("/programmer:programmer status", Some(PromptCommand::Status)),
+            (
+                "/programmer:programmer autonomy auto",
+                Some(PromptCommand::Autonomy(Autonomy::Auto)),
+            ),
+            (
+                "/programmer:programmer",
+                Some(PromptCommand::Help(String::new())),
+            ),
+            // The plugin ships no aliases, and other namespaces are not ours.
+            ("/programmer:code fix typo", None),
+            ("/programmer:dev fix typo", None),
+            ("/programmer:programmers x", None),
+            ("/programmer:programmer-add-project", None),
+            ("/other:programmer add a greeting", None),
+            ("/programmer: add a greeting", None),
+            ("/programmer:", None),
         ];
         for (text, want) in cases {
             assert_eq!(parse_prompt(text), *want, "{text:?}");
