@@ -7,6 +7,7 @@ use serde_json::json;
 
 use crate::engine::policy::WorkflowSettings;
 use crate::hook;
+use crate::hook::audit;
 use crate::workflow::{self, clock, state, Autonomy, Workflow};
 
 #[derive(Args)]
@@ -125,13 +126,16 @@ fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Resu
 }
 
 /// A session id given on the command line, checked the same way by every command that
-/// takes one: the hook must have seen the session (it keeps a state file for each).
+/// takes one: the hook must have seen the session, in a workflow prompt (it keeps a state
+/// file for those) or in a tool call it decided (the audit log names the session).
 fn known_session(places: &crate::engine::paths::Places, id: &str) -> Result<String> {
-    if state::session_path(&places.state_dir, id).is_file() {
+    if state::session_path(&places.state_dir, id).is_file()
+        || audit::mentions_session(&places.state_dir, id)
+    {
         return Ok(id.to_string());
     }
     bail!(
-        "no session {id:?} is known (the hook records a session at its first prompt); `programmer-hook status` lists the recent ones"
+        "no session {id:?} is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones"
     )
 }
 

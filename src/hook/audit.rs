@@ -184,6 +184,19 @@ impl Filter {
     }
 }
 
+/// Whether some entry of the log names session `id` (newest days first; for the CLI,
+/// never on the hook's path).
+pub fn mentions_session(state_dir: &Path, id: &str) -> bool {
+    let Ok(needle) = serde_json::to_string(id) else {
+        return false;
+    };
+    let needle = format!("\"session\":{needle}");
+    files(state_dir)
+        .iter()
+        .rev()
+        .any(|f| fs::read_to_string(f).is_ok_and(|text| text.contains(&needle)))
+}
+
 /// The log files, oldest first (only those named `YYYY-MM-DD.jsonl`).
 pub fn files(state_dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(audit_dir(state_dir))
