@@ -9,6 +9,7 @@
 pub mod analyze;
 pub mod args;
 pub mod classify;
+pub mod code;
 pub mod examples;
 pub mod paths;
 pub mod policy;
