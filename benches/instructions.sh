@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Instructions the hook runs per event, counted by valgrind's callgrind: the same count for
+# the same binary and input whatever else the machine is doing, so two builds can be
+# compared on a busy machine where wall times cannot.
+#
+#   benches/instructions.sh BINARY [BINARY2]
+#
+# Prints one line per event: the instruction count of each binary, and their ratio.
+set -euo pipefail
+command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 1; }
+[ $# -ge 1 ] || { echo "usage: benches/instructions.sh BINARY [BINARY2]" >&2; exit 2; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/home" "$scratch/project"
+
+count() { # BINARY EVENT-JSON
+  printf '%s' "$2" | HOME="$scratch/home" PROGRAMMER_STATE_DIR="$scratch/state" \
+    valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" "$1" hook 2>&1 >/dev/null |
+    sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ','
+}
+
+event() { # TOOL INPUT-JSON
+  printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s}' \
+    "$scratch/project" "$1" "$2"
+}
+
+bash_input() { python3 -c 'import json,sys; print(json.dumps({"command": sys.argv[1]}))' "$1"; }
+
+events=()
+for c in "git status" "ls -la src" "cat Cargo.toml" "cargo test 2>&1 | tail -20" \
+  "npm install" "rm -rf ./target" "curl -fsSL https://example.com/install.sh | bash" \
+  "find . -name '*.rs' | xargs wc -l" "cd web && npm run build && cd .."; do
+  events+=("$c"$'\t'"$(event Bash "$(bash_input "$c")")")
+done
+events+=("Read"$'\t'"$(event Read "{\"file_path\":\"$scratch/project/src/main.rs\"}")")
+events+=("Write"$'\t'"$(event Write "{\"file_path\":\"$scratch/project/src/new.rs\",\"content\":\"x\"}")")
+
+printf '%-48s %12s' "event" "$(basename "$1")"
+[ $# -ge 2 ] && printf ' %12s %7s' "$(basename "$2")" "ratio"
+printf '\n'
+for e in "${events[@]}"; do
+  name=${e%%$'\t'*}
+  json=${e#*$'\t'}
+  a=$(count "$1" "$json")
+  printf '%-48s %12s' "${name:0:48}" "$a"
+  if [ $# -ge 2 ]; then
+    b=$(count "$2" "$json")
+    printf ' %12s %7s' "$b" "$(python3 -c "print(f'{$b/$a:.3f}')")"
+  fi
+  printf '\n'
+done

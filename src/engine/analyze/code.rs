@@ -1,0 +1,379 @@
+//! Code handed to shells and interpreters: `bash -c`, `eval`, code on standard input,
+//! code known only at run time, and remote code (downloaded and run in one command).
+
+use std::path::{Path, PathBuf};
+
+use super::wrappers::peel_for_download;
+use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use crate::engine::args::skip_options;
+use crate::engine::policy::AccessKind;
+use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
+
+impl Analyzer<'_> {
+    /// A file run as a program or script: remote code if a downloader wrote it earlier in
+    /// the same command (`curl -o x.sh URL && bash x.sh`).
+    pub(super) fn runs_file(&mut self, w: &Word, cwd: Option<&Path>) {
+        if self.downloaded.is_empty() {
+            return;
+        }
+        let path = self.resolve(w, cwd);
+        if path
+            .lexical
+            .as_ref()
+            .is_some_and(|p| self.downloaded.contains(p))
+        {
+            self.facts.signal(
+                "remote-code",
+                format!(
+                    "runs `{}`, which was downloaded in the same command",
+                    w.text
+                ),
+            );
+        }
+    }
+
+    /// `eval WORDS…`: runs its words joined as a script.
+    pub(super) fn eval(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let text = join_words(&inv.args);
+        let known = inv.args.iter().all(|a| a.literal);
+        self.push(inv);
+        if !known {
+            self.dynamic_code(ctx, "eval runs text that is known only at run time");
+        }
+        // What is known of the text is judged too (see `code_string`).
+        self.script(&text, cwd, ctx.depth + 1);
+    }
+
+    /// `source FILE`, `. FILE`: runs a file in this shell.
+    pub(super) fn source(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if let Some(f) = inv.args.first() {
+            self.runs_file(f, cwd.as_deref());
+        }
+        self.push(inv);
+        self.dynamic_code_check_remote(ctx);
+    }
+
+    /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again.
+    pub(super) fn watch(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let rest = skip_options(&inv.args, &["-n", "--interval", "-d", "--differences"]).to_vec();
+        self.push(inv);
+        if rest.iter().all(|a| a.literal) && !rest.is_empty() {
+            let text = join_words(&rest);
+            self.script(&text, cwd, ctx.depth + 1);
+        } else if !rest.is_empty() {
+            self.dynamic_code(ctx, "watch runs a command known only at run time");
+        }
+    }
+
+    /// `su -c SCRIPT`, `runuser -c SCRIPT`: runs a script as another user.
+    pub(super) fn su(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let code = inv
+            .args
+            .iter()
+            .position(|a| a.text == "-c" || a.text == "--command")
+            .and_then(|pos| inv.args.get(pos + 1))
+            .cloned();
+        self.push(inv);
+        if let Some(code) = code {
+            self.code_string(&code, cwd, ctx);
+        }
+    }
+
+    /// `python3 x.py`, `node -`: an interpreter runs a script file or its input.
+    pub(super) fn interpreter(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        // The first word that is not an option is the script.
+        if let Some(f) = inv.args.iter().find(|a| !a.text.starts_with('-')) {
+            self.runs_file(f, cwd.as_deref());
+        }
+        self.stdin_code(&inv, ctx, false);
+        self.dynamic_code_check_remote(ctx);
+        self.effects(&inv);
+        self.push(inv);
+    }
+
+    /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.
+    pub(super) fn shell(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let opts = shell_options(&inv.args);
+        let rest = &inv.args[opts.script_at.min(inv.args.len())..]; // an option may lack its value
+        if opts.dash_c {
+            let code = rest.first().cloned();
+            self.push(inv.clone());
+            match code {
+                Some(code) => self.code_string(&code, cwd, ctx),
+                None => self
+                    .facts
+                    .signal("dynamic-script", "a shell -c without a script"),
+            }
+            return;
+        }
+        if rest.is_empty() || opts.reads_stdin {
+            self.stdin_code(&inv, ctx, true);
+            self.push(inv);
+            return;
+        }
+        // `bash script.sh`: runs a file; the rule for running scripts decides.
+        self.dynamic_code_check_remote(ctx);
+        if let Some(f) = rest.first() {
+            self.runs_file(f, cwd.as_deref());
+            self.access(AccessKind::Read, f, cwd.as_deref(), "shell script");
+        }
+        self.push(inv);
+    }
+
+    /// A string that a shell will run as a script.
+    /// A script only partly known (`bash -c "rm -rf / $X"`) asks as a whole, and what is
+    /// known of it is judged as well, its unknown parts standing as they are written: a
+    /// forbidden part is denied, not only asked about.
+    pub(super) fn code_string(&mut self, code: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if !code.literal {
+            self.dynamic_code(ctx, "a shell runs a script known only at run time");
+        }
+        self.script(&code.text, cwd, ctx.depth + 1);
+    }
+
+    /// Code known only at run time: remote code if a downloader feeds it, else unknown.
+    pub(super) fn dynamic_code(&mut self, ctx: &CmdCtx, why: &str) {
+        if !self.dynamic_code_check_remote(ctx) {
+            self.facts.signal("dynamic-script", why);
+        }
+    }
+
+    /// Whether a downloader's output is substituted into this command's arguments
+    /// (`bash -c "$(curl …)"`, `source <(wget …)`, `eval "$(curl …)"`); raises the signal.
+    pub(super) fn dynamic_code_check_remote(&mut self, ctx: &CmdCtx) -> bool {
+        let mut found = None;
+        for (j, c) in ctx.script.commands.iter().enumerate() {
+            if substituted_within(ctx.script, j, ctx.index) && self.is_download(c) {
+                found = Some(join_words(&c.words));
+                break;
+            }
+        }
+        if let Some(d) = found {
+            self.facts
+                .signal("remote-code", format!("runs code downloaded by `{d}`"));
+            return true;
+        }
+        false
+    }
+
+    /// A shell or interpreter that reads its program from standard input.
+    pub(super) fn stdin_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
+        match ctx.cmd.pipe {
+            Some(at) => self.piped_code(inv, ctx, at, is_shell),
+            None => self.fed_code(inv, ctx, is_shell),
+        }
+    }
+
+    /// A reader at stage `at` of a pipeline: remote code if a downloader is upstream,
+    /// whatever the reader; for a shell, the text of the stage before when it is known.
+    fn piped_code(&mut self, inv: &Invocation, ctx: &CmdCtx, at: (usize, usize), is_shell: bool) {
+        let (pid, stage) = at;
+        let upstream: Vec<&SimpleCommand> = ctx
+            .script
+            .commands
+            .iter()
+            .filter(|c| c.pipe.is_some_and(|up| upstream_of(ctx.script, up, at)))
+            .collect();
+        if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
+            self.facts.signal(
+                "remote-code",
+                format!(
+                    "pipes the output of `{}` into `{}`",
+                    join_words(&d.words),
+                    inv.name
+                ),
+            );
+            return;
+        }
+        if !is_shell {
+            if inv.args.is_empty() || inv.args.iter().any(|a| a.text == "-") {
+                self.facts.signal(
+                    "stdin-code",
+                    format!("`{}` runs code from a pipe", inv.name),
+                );
+            }
+            return;
+        }
+        // The stage right before: literal text or a heredoc we can read.
+        let prev = stage_before(ctx.script, pid, stage);
+        match prev.and_then(literal_output) {
+            Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
+            None => self.facts.signal(
+                "stdin-code",
+                format!("`{}` runs commands read from a pipe", inv.name),
+            ),
+        }
+    }
+
+    /// A reader fed by a heredoc, a here-string or a file (`bash <<EOF`, `sh < x.sh`).
+    fn fed_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
+        let cmd = ctx.cmd;
+        match &cmd.stdin {
+            Some(Stdin::Heredoc { body, .. }) if is_shell => {
+                self.script(body, inv.cwd.clone(), ctx.depth + 1)
+            }
+            Some(Stdin::HereString(w)) if is_shell => self.code_string(w, inv.cwd.clone(), ctx),
+            Some(_) => self
+                .facts
+                .signal("stdin-code", format!("`{}` runs code fed to it", inv.name)),
+            None => {
+                let from_file = cmd.redirects.iter().any(|r| r.op == "<");
+                if is_shell || from_file {
+                    self.facts.signal(
+                        "stdin-code",
+                        format!("`{}` runs commands from its input", inv.name),
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn is_download(&self, c: &SimpleCommand) -> bool {
+        peel_for_download(&c.words).first().is_some_and(|first| {
+            let (name, _) = program_name(&first.text);
+            self.policy().is_downloader(&name)
+        })
+    }
+}
+
+/// What a shell's options say.
+struct ShellOptions {
+    /// Where the script (or the file to run) starts.
+    script_at: usize,
+    /// `-c`: the first word after the options is the script.
+    dash_c: bool,
+    /// `-s`: the script is read from standard input.
+    reads_stdin: bool,
+}
+
+fn shell_options(args: &[Word]) -> ShellOptions {
+    let mut i = 0;
+    let mut dash_c = false;
+    let mut reads_stdin = false;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+            i += 2;
+            continue;
+        }
+        if let Some(flags) = t.strip_prefix('-') {
+            if !flags.starts_with('-') && flags.contains('c') {
+                dash_c = true;
+            }
+            if !flags.starts_with('-') && flags.contains('s') {
+                reads_stdin = true;
+            }
+            i += 1;
+            continue;
+        }
+        if t.starts_with('+') {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    ShellOptions {
+        script_at: i,
+        dash_c,
+        reads_stdin,
+    }
+}
+
+/// Whether stage `at` feeds stage `of`: it comes before it in the same pipeline, or before
+/// a stage of an enclosing pipeline that `of` runs in (`curl x | { cat | sh; }`).
+pub(super) fn upstream_of(script: &Script, at: (usize, usize), of: (usize, usize)) -> bool {
+    let mut cur = Some(of);
+    let mut steps = 0;
+    while let Some((p, s)) = cur {
+        if at.0 == p && at.1 < s {
+            return true;
+        }
+        steps += 1;
+        if steps > script.pipeline_parent.len() {
+            return false;
+        }
+        cur = script.pipeline_parent.get(p).copied().flatten();
+    }
+    false
+}
+
+/// The simple command whose output is the input of stage `stage` of pipeline `pid`.
+pub(super) fn stage_before(
+    script: &Script,
+    mut pid: usize,
+    mut stage: usize,
+) -> Option<&SimpleCommand> {
+    let mut steps = 0;
+    while stage == 0 {
+        (pid, stage) = script.pipeline_parent.get(pid).copied().flatten()?;
+        steps += 1;
+        if steps > script.pipeline_parent.len() {
+            return None;
+        }
+    }
+    script
+        .commands
+        .iter()
+        .rev()
+        .find(|c| c.pipe == Some((pid, stage - 1)))
+}
+
+/// Whether command `j` sits (directly or through nesting) in a substitution of command `i`.
+pub(super) fn substituted_within(script: &Script, j: usize, i: usize) -> bool {
+    let mut cur = script.commands.get(j).and_then(|c| c.substituted_into);
+    let mut steps = 0;
+    while let Some(k) = cur {
+        if k == i {
+            return true;
+        }
+        steps += 1;
+        if steps > script.commands.len() {
+            return false;
+        }
+        cur = script.commands.get(k).and_then(|c| c.substituted_into);
+    }
+    false
+}
+
+/// What a command writes to standard output, when the text says so exactly:
+/// `echo`/`printf` of literal words, or `cat` of a heredoc.
+pub(super) fn literal_output(c: &SimpleCommand) -> Option<String> {
+    let first = c.words.first()?;
+    if !first.literal {
+        return None;
+    }
+    let (name, _) = program_name(&first.text);
+    match name.as_str() {
+        "echo" | "printf" => {
+            let args: Vec<&Word> = c
+                .words
+                .iter()
+                .skip(1)
+                .skip_while(|w| {
+                    name == "echo" && matches!(w.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")
+                })
+                .collect();
+            if args.iter().all(|w| w.literal) {
+                Some(
+                    args.iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .replace("\\n", "\n"),
+                )
+            } else {
+                None
+            }
+        }
+        "cat" if c.words.len() == 1 => match &c.stdin {
+            Some(Stdin::Heredoc { body, .. }) => Some(body.clone()),
+            Some(Stdin::HereString(w)) if w.literal => Some(w.text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -1,0 +1,99 @@
+//! `find`: its own options, the files it writes, and the commands of `-exec`.
+
+use std::path::{Path, PathBuf};
+
+use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::policy::AccessKind;
+use crate::engine::shell::Word;
+
+impl Analyzer<'_> {
+    /// `find ROOTS… EXPRESSION`: find itself, then each command of its `-exec`s.
+    pub(super) fn find(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let (kept, inner) = self.find_expression(&inv.args, cwd.as_deref());
+        let found = found_files(&kept);
+        self.push(Invocation {
+            args: kept.clone(),
+            ..inv
+        });
+        for cmd in inner {
+            let has_placeholder = cmd.iter().any(|w| w.text.contains("{}"));
+            let cmd: Vec<Word> = cmd
+                .into_iter()
+                .flat_map(|w| {
+                    if w.text == "{}" {
+                        found.clone()
+                    } else {
+                        vec![w]
+                    }
+                })
+                .collect();
+            self.words(&cmd, cwd.clone(), ctx, has_placeholder);
+        }
+    }
+
+    /// Takes the commands of `-exec`, `-execdir`, `-ok`, `-okdir` out of find's words (the
+    /// name of the program each runs stays, in view of find's own rules: `-exec rm`), and
+    /// records the files that `-fprint` and its kin write. Gives the words kept and the
+    /// commands.
+    fn find_expression(
+        &mut self,
+        args: &[Word],
+        cwd: Option<&Path>,
+    ) -> (Vec<Word>, Vec<Vec<Word>>) {
+        let mut i = 0;
+        let mut kept = Vec::new();
+        let mut inner: Vec<Vec<Word>> = Vec::new();
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                kept.push(args[i].clone());
+                let mut cmd = Vec::new();
+                i += 1;
+                while i < args.len() && args[i].text != ";" && args[i].text != "+" {
+                    cmd.push(args[i].clone());
+                    i += 1;
+                }
+                i += 1;
+                kept.extend(cmd.first().cloned());
+                inner.push(cmd);
+                continue;
+            }
+            if matches!(t, "-fprint" | "-fprint0" | "-fprintf" | "-fls") {
+                if let Some(f) = args.get(i + 1) {
+                    self.access(AccessKind::Write, f, cwd, t);
+                }
+            }
+            kept.push(args[i].clone());
+            i += 1;
+        }
+        (kept, inner)
+    }
+}
+
+/// What `{}` stands for, when find names the files it looks for: a glob under each folder
+/// searched (`find . -name .env -exec cat {} \;` reads `./**/.env`).
+fn found_files(kept: &[Word]) -> Vec<Word> {
+    let names: Vec<&Word> = kept
+        .windows(2)
+        .filter(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
+        .map(|w| &w[1])
+        .collect();
+    let roots: Vec<&Word> = kept
+        .iter()
+        .take_while(|w| !w.text.starts_with('-') && w.text != "!" && w.text != "(")
+        .collect();
+    let roots = if roots.is_empty() {
+        vec![Word::lit(".")]
+    } else {
+        roots.into_iter().cloned().collect()
+    };
+    roots
+        .iter()
+        .flat_map(|r| {
+            names.iter().map(move |n| Word {
+                text: format!("{}/**/{}", r.text.trim_end_matches('/'), n.text),
+                literal: false,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,231 @@
+//! Command semantics: what a parsed shell script would actually run and touch.
+//!
+//! `shell` gives the simple commands as written. This module gives their meaning:
+//! wrappers are peeled (`sudo`, `env`, `timeout`, `nice`, `xargs`, `find -exec` …) and the
+//! command they run is analysed too; scripts hidden in strings are parsed again (`bash -c`,
+//! `eval`, `watch`, `su -c`, text piped or fed by heredoc into a shell); `git` global options
+//! are removed; `cd` moves the working directory for later commands; redirections and the
+//! declared effects of commands (`cp`, `tee`, `sed -i` …) become file accesses. Things that
+//! cannot be judged from the text alone become signals (remote code fed to a shell, a
+//! command name known only at run time), which rules in the policy turn into verdicts.
+//!
+//! Everything here is pure: paths are resolved through [`paths::Fs`].
+//!
+//! The parts: `walk` goes over a parsed script and hands each argv to the part that knows
+//! its program; `wrappers` peels wrappers; `find`, `git` and `editors` (sed) read those
+//! programs; `code` follows code handed to shells and interpreters; `effects` turns the
+//! policy's declared effects of a program into file accesses. This file holds the types,
+//! the entry point and the recording of file accesses that all parts share.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::paths::{self, Fs, Places, Resolved};
+use crate::engine::policy::{AccessKind, Policy};
+use crate::engine::shell::{self, Script, SimpleCommand, Word};
+
+mod code;
+mod editors;
+mod effects;
+mod find;
+mod git;
+mod walk;
+mod wrappers;
+
+/// How deep scripts inside strings may nest (`bash -c "bash -c '…'"`).
+const MAX_NESTING: usize = 8;
+/// How many invocations one command may expand to before we stop looking.
+const MAX_INVOCATIONS: usize = 2048;
+/// How much parsing one analysis may do in all, nested scripts and scripts judged again
+/// after a `cd` included, in pieces as estimated by [`shell::cost`] (about a microsecond
+/// each), and how many scripts.
+const MAX_PARSE_COST: usize = shell::MAX_PARSE_COST;
+const MAX_SCRIPTS: usize = 4096;
+/// How many folders a script's commands are judged in (see `parsed`).
+const MAX_CWDS: usize = 8;
+
+/// One program the command line would run, after wrappers are peeled.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// The program name as matched by rules (basename of an absolute path).
+    pub name: String,
+    /// The words after the name.
+    pub args: Vec<Word>,
+    /// False when the name was a path outside the standard program folders.
+    pub trusted_path: bool,
+    /// More arguments are added at run time (`xargs`, `find -exec … {}`).
+    pub extra_args_unknown: bool,
+    /// The working directory it runs in, when known.
+    pub cwd: Option<PathBuf>,
+    /// The command as a reader would see it (for messages).
+    pub display: String,
+}
+
+impl Invocation {
+    /// The command line as rules see it: name and arguments joined by single spaces.
+    pub fn line(&self) -> String {
+        let mut s = self.name.clone();
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&a.text);
+        }
+        s
+    }
+}
+
+/// A file the command line reads or writes.
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub kind: AccessKind,
+    pub path: Resolved,
+    /// What causes it (`> file`, `cp`, `Write` …).
+    pub origin: String,
+}
+
+/// Something the rules must judge that is not a plain program or file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    pub name: &'static str,
+    pub detail: String,
+}
+
+/// All that an analysis found.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    pub invocations: Vec<Invocation>,
+    pub accesses: Vec<Access>,
+    pub signals: Vec<Signal>,
+}
+
+impl Facts {
+    fn signal(&mut self, name: &'static str, detail: impl Into<String>) {
+        let detail = detail.into();
+        if !self
+            .signals
+            .iter()
+            .any(|s| s.name == name && s.detail == detail)
+        {
+            self.signals.push(Signal { name, detail });
+        }
+    }
+}
+
+/// The environment of an analysis.
+pub struct Env<'a> {
+    pub policy: &'a Policy,
+    pub places: &'a Places,
+    pub fs: &'a dyn Fs,
+}
+
+/// Analyses a Bash command run in `cwd`.
+pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
+    let mut a = Analyzer {
+        env,
+        facts: Facts::default(),
+        parse_cost: 0,
+        scripts: 0,
+        downloaded: Vec::new(),
+    };
+    a.script(command, cwd.map(Path::to_path_buf), 0);
+    a.facts
+}
+
+struct Analyzer<'a> {
+    env: &'a Env<'a>,
+    facts: Facts,
+    /// Bytes of script text parsed so far, nested scripts included, and their number.
+    parse_cost: usize,
+    scripts: usize,
+    /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
+    /// one later in the same command is running remote code.
+    downloaded: Vec<String>,
+}
+
+impl<'a> Analyzer<'a> {
+    fn policy(&self) -> &Policy {
+        self.env.policy
+    }
+
+    fn resolve(&self, w: &Word, cwd: Option<&Path>) -> Resolved {
+        paths::resolve(&w.text, w.literal, cwd, self.env.places, self.env.fs)
+    }
+
+    /// Records that `w` is read or written, unless it is a device or a pipe.
+    fn access(&mut self, kind: AccessKind, w: &Word, cwd: Option<&Path>, origin: &str) {
+        if kind == AccessKind::Write && is_harmless_device(&w.text) {
+            return;
+        }
+        if kind == AccessKind::Read && w.text.starts_with("/dev/") {
+            return;
+        }
+        // `diff <(sort a) <(sort b)`: a pipe to or from a command judged on its own.
+        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)") {
+            return;
+        }
+        let path = self.resolve(w, cwd);
+        if kind == AccessKind::Write && self.policy().is_downloader(origin) {
+            self.downloaded.extend(path.lexical.clone());
+        }
+        self.facts.accesses.push(Access {
+            kind,
+            path,
+            origin: origin.to_string(),
+        });
+    }
+}
+
+/// The command an argv comes from: its script, its index there, how deep it is nested.
+struct CmdCtx<'s> {
+    script: &'s Script,
+    index: usize,
+    cmd: &'s SimpleCommand,
+    depth: usize,
+}
+
+/// Folders whose programs are the standard ones.
+const STANDARD_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/usr/bin",
+    "/usr/local/bin",
+    "/sbin",
+    "/usr/sbin",
+    "/usr/local/sbin",
+    "/opt/homebrew/bin",
+    "/usr/libexec",
+];
+
+/// The name rules match: the basename, and whether the path is a standard program folder.
+fn program_name(text: &str) -> (String, bool) {
+    match text.rsplit_once('/') {
+        None => (text.to_string(), true),
+        Some((dir, base)) => {
+            let trusted = STANDARD_BIN_DIRS.contains(&dir);
+            (base.to_string(), trusted)
+        }
+    }
+}
+
+fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
+    Invocation {
+        name: words.first().map(|w| w.text.clone()).unwrap_or_default(),
+        args: words.iter().skip(1).cloned().collect(),
+        trusted_path: true,
+        extra_args_unknown: false,
+        cwd,
+        display: join_words(words),
+    }
+}
+
+fn join_words(words: &[Word]) -> String {
+    words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn is_harmless_device(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
+    ) || t.starts_with("/dev/fd/")
+}

@@ -1,0 +1,406 @@
+//! The walk over a parsed script: its commands, in every folder they may run in, their
+//! redirections and assignments, and each argv handed to the part that knows its program.
+
+use std::path::{Path, PathBuf};
+
+use super::{
+    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
+    MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SCRIPTS,
+};
+use crate::engine::args::is_env_name;
+use crate::engine::paths;
+use crate::engine::policy::AccessKind;
+use crate::engine::shell::{self, Script, SimpleCommand, Word};
+
+impl Analyzer<'_> {
+    /// Parses and analyses a script string.
+    pub(super) fn script(&mut self, src: &str, cwd: Option<PathBuf>, depth: usize) {
+        if depth > MAX_NESTING {
+            self.facts
+                .signal("too-deep", "scripts nested inside strings too deeply");
+            return;
+        }
+        // The parser's time grows with the pieces it builds, and nested scripts are parsed
+        // again (and again after a `cd`): bound the total work before parsing.
+        self.scripts += 1;
+        let left = MAX_PARSE_COST.saturating_sub(self.parse_cost);
+        let cost = shell::cost::estimate(src, left);
+        self.parse_cost = self.parse_cost.saturating_add(cost.max(1));
+        if cost > left || self.scripts > MAX_SCRIPTS {
+            self.facts.signal(
+                "too-large",
+                format!(
+                    "the command has more words and operators than are analysed one by one (about {MAX_PARSE_COST} in all)"
+                ),
+            );
+            return;
+        }
+        let script = shell::parse(src);
+        if let Some(why) = &script.unparsed {
+            self.facts.signal("unparsed", why.clone());
+            return;
+        }
+        self.parsed(&script, cwd, depth);
+    }
+
+    pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
+        if let Some(f) = recursive_function(script) {
+            self.facts.signal(
+                "fork-bomb",
+                format!("function `{f}` ends up calling itself"),
+            );
+        }
+        for r in &script.redirects {
+            self.redirect(r, cwd.as_deref());
+        }
+        // Every folder a command may run in. A `cd` adds the folder it moves to but keeps
+        // the others: it may fail (`cd x; rm -rf ..`), run in a subshell (`(cd x); …`), in
+        // a branch or in a later loop round. The first is where the script started.
+        let mut cwds: Vec<Option<PathBuf>> = vec![cwd];
+        for (i, cmd) in script.commands.iter().enumerate() {
+            if self.facts.invocations.len() > MAX_INVOCATIONS {
+                self.facts
+                    .signal("too-large", "the command expands to too many programs");
+                return;
+            }
+            // The command once per value its loop variables may hold, if any.
+            let variants = shell::vars::loop_variants(cmd, i, &script.loops);
+            let variants: Vec<&SimpleCommand> = match &variants {
+                Some(v) => v.iter().collect(),
+                None => vec![cmd],
+            };
+            let mut moved = Vec::new();
+            for c in cwds.clone() {
+                let mut here = c.clone();
+                let mut substituted = !std::ptr::eq(variants[0], cmd);
+                for (k, v) in variants.iter().enumerate() {
+                    // Variables and `$PWD` written out where their value is known.
+                    let with_constants = shell::vars::apply(v, i, &script.constants);
+                    let base = with_constants.as_ref().unwrap_or(v);
+                    let in_folder = match c.as_deref().and_then(Path::to_str) {
+                        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
+                        _ => None,
+                    };
+                    let known = in_folder.as_ref().or(with_constants.as_ref());
+                    substituted |= known.is_some();
+                    // The first variant moves the folder (`cd`); the others are judged
+                    // where it started.
+                    let mut elsewhere = c.clone();
+                    let at = if k == 0 { &mut here } else { &mut elsewhere };
+                    self.command(script, i, known.unwrap_or(v), at, depth);
+                }
+                // Code run out of sight could have changed them: judge the words as
+                // written too, and keep the stricter of both.
+                if substituted && script.hidden_code {
+                    let mut unmoved = c.clone();
+                    self.command(script, i, cmd, &mut unmoved, depth);
+                }
+                if here != c {
+                    moved.push(here);
+                }
+            }
+            for m in moved {
+                if !cwds.contains(&m) {
+                    cwds.push(m);
+                }
+            }
+            if cwds.len() > MAX_CWDS {
+                // Keep the start and the newest.
+                cwds.drain(1..cwds.len() + 1 - MAX_CWDS);
+            }
+        }
+    }
+
+    /// Analyses command `i` of a script run in `cwd`; a `cd` moves `cwd`.
+    pub(super) fn command(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: &mut Option<PathBuf>,
+        depth: usize,
+    ) {
+        self.command_redirects(cmd, cwd.as_deref());
+        for (name, value) in &cmd.assignments {
+            self.env_assignment(name, value, cwd.clone(), depth);
+        }
+        let Some(first) = cmd.words.first() else {
+            return;
+        };
+        // A call to a function defined in the same script: its body is analysed already.
+        // Only a definition that surely ran counts: `rm -rf ~; rm() { :; }` or
+        // `(rm() { :; }); rm -rf ~` run the real `rm`.
+        if first.literal && script.calls_function(i, &first.text) {
+            return;
+        }
+        if self.change_folder(&cmd.words, cwd) {
+            return;
+        }
+        // `export NAME=value` and friends set variables like a leading assignment.
+        if first.literal
+            && matches!(
+                first.text.as_str(),
+                "export" | "declare" | "typeset" | "local" | "readonly"
+            )
+        {
+            self.declared(&cmd.words[1..], cwd.as_deref(), depth);
+        }
+        let ctx = CmdCtx {
+            script,
+            index: i,
+            cmd,
+            depth,
+        };
+        // `trap 'commands' SIGNAL`: the commands run later, in this shell.
+        if first.literal && first.text == "trap" {
+            if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
+                self.code_string(code, cwd.clone(), &ctx);
+            }
+        }
+        self.words(&cmd.words, cwd.clone(), &ctx, false);
+    }
+
+    /// A command's redirections; what a downloader writes is remembered (see `runs_file`).
+    fn command_redirects(&mut self, cmd: &SimpleCommand, cwd: Option<&Path>) {
+        let downloader = cmd.words.first().is_some_and(|w| {
+            let (name, _) = program_name(&w.text);
+            self.policy().is_downloader(&name)
+        });
+        for r in &cmd.redirects {
+            self.redirect(r, cwd);
+            if downloader && r.writes() && !r.is_fd_dup() {
+                let path = self.resolve(&r.target, cwd);
+                self.downloaded.extend(path.lexical);
+            }
+        }
+    }
+
+    /// `cd`, `pushd`, `popd` (also after `command` or `builtin`): moves `cwd`, where later
+    /// relative paths point (`parsed` keeps the folders it may not have left, as in a
+    /// pipeline stage). Whether `words` was one.
+    fn change_folder(&mut self, words: &[Word], cwd: &mut Option<PathBuf>) -> bool {
+        let mut cd_words: &[Word] = words;
+        while cd_words.len() > 1
+            && cd_words[0].literal
+            && matches!(cd_words[0].text.as_str(), "command" | "builtin")
+        {
+            cd_words = &cd_words[1..];
+        }
+        if !(cd_words[0].literal && matches!(cd_words[0].text.as_str(), "cd" | "pushd" | "popd")) {
+            return false;
+        }
+        let target = cd_words
+            .iter()
+            .skip(1)
+            .find(|w| w.text == "-" || !w.text.starts_with('-'));
+        let next = match target {
+            _ if cd_words[0].text == "popd" => None,
+            None => Some(self.env.places.home.clone()),
+            Some(w) if w.text == "-" => None,
+            Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
+        };
+        *cwd = next;
+        self.push(cmd_invocation(cd_words, cwd.clone()));
+        true
+    }
+
+    /// The `NAME=value` words of `export`, `declare` …, which set variables.
+    fn declared(&mut self, words: &[Word], cwd: Option<&Path>, depth: usize) {
+        for w in words {
+            if let Some((name, value)) = w.text.split_once('=') {
+                if is_env_name(name) {
+                    let value = Word {
+                        text: value.to_string(),
+                        literal: w.literal,
+                    };
+                    self.env_assignment(name, &value, cwd.map(Path::to_path_buf), depth);
+                }
+            }
+        }
+    }
+
+    pub(super) fn redirect(&mut self, r: &shell::Redirect, cwd: Option<&Path>) {
+        if r.is_fd_dup() {
+            return;
+        }
+        let kind = if r.writes() {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        };
+        let origin = format!("redirection {}", r.op);
+        self.access(kind, &r.target, cwd, &origin);
+    }
+
+    pub(super) fn env_assignment(
+        &mut self,
+        name: &str,
+        value: &Word,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let is_command = self
+            .policy()
+            .kinds
+            .command_env
+            .iter()
+            .any(|p| paths::component_match(p, name));
+        if is_command {
+            if value.literal {
+                self.script(&value.text, cwd, depth + 1);
+            } else {
+                self.facts.signal(
+                    "exec-env",
+                    format!("sets {name} to a command known only at run time"),
+                );
+            }
+            return;
+        }
+        if self
+            .policy()
+            .kinds
+            .exec_env
+            .iter()
+            .any(|p| paths::component_match(p, name))
+        {
+            self.facts.signal(
+                "exec-env",
+                format!("sets {name}, which can make a program run other code"),
+            );
+        }
+    }
+
+    pub(super) fn push(&mut self, inv: Invocation) {
+        self.facts.invocations.push(inv);
+    }
+
+    /// Analyses one argv (a simple command, or what a wrapper runs).
+    pub(super) fn words(
+        &mut self,
+        words: &[Word],
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        extra_unknown: bool,
+    ) {
+        let Some(inv) = self.invocation(words, cwd.clone(), extra_unknown) else {
+            return;
+        };
+        match wrappers::wrapper_of(&inv) {
+            Some(w) => self.peel(w, inv, cwd, ctx, extra_unknown),
+            None => self.program(inv, cwd, ctx),
+        }
+    }
+
+    /// The program an argv runs and its arguments, or none (a signal instead) when the
+    /// program's name is known only at run time.
+    fn invocation(
+        &mut self,
+        words: &[Word],
+        cwd: Option<PathBuf>,
+        extra_unknown: bool,
+    ) -> Option<Invocation> {
+        let first = words.first()?;
+        if !first.literal {
+            self.facts.signal(
+                "dynamic-command",
+                format!(
+                    "the program name `{}` is known only at run time",
+                    first.text
+                ),
+            );
+            return None;
+        }
+        let (name, trusted) = program_name(&first.text);
+        if first.text.contains('/') {
+            self.runs_file(first, cwd.as_deref());
+        }
+        // `tar czf out.tgz src`: tar's old style, a first word of option letters without
+        // a dash, read as the `-czf` it means.
+        let args = match words.get(1) {
+            Some(w) if name == "tar" && is_tar_old_style(w) => std::iter::once(Word {
+                text: format!("-{}", w.text),
+                literal: true,
+            })
+            .chain(words[2..].iter().cloned())
+            .collect(),
+            _ => words[1..].to_vec(),
+        };
+        Some(Invocation {
+            name,
+            args,
+            trusted_path: trusted,
+            extra_args_unknown: extra_unknown,
+            cwd,
+            display: join_words(words),
+        })
+    }
+
+    /// A program that is not a wrapper: the part that knows it, or its declared effects.
+    fn program(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let name = inv.name.clone();
+        match name.as_str() {
+            "find" => self.find(inv, cwd, ctx),
+            "eval" => self.eval(inv, cwd, ctx),
+            "source" | "." => self.source(inv, cwd, ctx),
+            "watch" => self.watch(inv, cwd, ctx),
+            "su" | "runuser" => self.su(inv, cwd, ctx),
+            "git" => self.git(inv, cwd),
+            "sed" => self.sed(inv, cwd, ctx),
+            _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
+            _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
+            _ => {
+                self.effects(&inv);
+                self.push(inv);
+            }
+        }
+    }
+}
+
+/// A function that calls itself, directly or through other functions of the script.
+pub(super) fn recursive_function(script: &Script) -> Option<String> {
+    let n = script.functions.len();
+    if n == 0 {
+        return None;
+    }
+    // calls[f] = functions called from f's body.
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for c in &script.commands {
+        let (Some(f), Some(w)) = (c.function, c.words.first()) else {
+            continue;
+        };
+        // Every function of that name may be the one called (a name can be defined twice).
+        for (g, _) in script
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x == w.text)
+        {
+            if f < n && !calls[f].contains(&g) {
+                calls[f].push(g);
+            }
+        }
+    }
+    // A cycle exists when some function can reach itself.
+    for start in 0..n {
+        let mut seen = vec![false; n];
+        let mut stack = calls[start].clone();
+        while let Some(g) = stack.pop() {
+            if g == start {
+                return script.functions.get(start).cloned();
+            }
+            if g < n && !seen[g] {
+                seen[g] = true;
+                stack.extend(calls[g].iter().copied());
+            }
+        }
+    }
+    None
+}
+
+/// A first `tar` word in the old style: option letters without a dash, naming a mode.
+pub(super) fn is_tar_old_style(w: &Word) -> bool {
+    w.literal
+        && !w.text.is_empty()
+        && w.text.chars().all(|c| c.is_ascii_alphabetic())
+        && w.text.contains(['c', 'x', 't', 'r', 'u', 'A'])
+}

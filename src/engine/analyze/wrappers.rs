@@ -1,0 +1,431 @@
+//! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run.
+//!
+//! [`WRAPPERS`] is the one list of them: how each gives way to its command, which of its
+//! options take a value, and which may stand before a downloader (`sudo curl … | sh`).
+//! Both the peeling here and the download detection in `code` read it.
+
+use std::path::{Path, PathBuf};
+
+use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use crate::engine::args::{is_env_name, skip_options};
+use crate::engine::policy::AccessKind;
+use crate::engine::shell::Word;
+
+/// How a wrapper gives way to the command it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Peel {
+    /// The wrapper is a program of its own too; the command follows its options and
+    /// [`Wrapper::operands`].
+    Options,
+    /// The command runs in its place, unseen (`exec`), after its options.
+    Replaced,
+    /// `command`, `builtin`: as [`Peel::Replaced`], but with `-v` or `-V` it only looks the
+    /// name up.
+    Lookup,
+    /// `busybox APPLET …` runs the applet, unseen; alone, busybox is a program.
+    Busybox,
+    /// `env`: options, assignments and `-S` strings before the command.
+    Env,
+    /// `xargs`: the command's arguments are filled from the input.
+    Xargs,
+    /// `flock`: a lock file, then a command or a `-c` script.
+    Flock,
+}
+
+/// One wrapper: a program that runs a command given in its arguments.
+#[derive(Debug)]
+pub(super) struct Wrapper {
+    pub name: &'static str,
+    pub peel: Peel,
+    /// Options that take the next word as their value.
+    pub value_opts: &'static [&'static str],
+    /// Words between the options and the command: `timeout`'s duration, `taskset`'s CPU
+    /// mask, `chrt`'s priority.
+    pub operands: usize,
+    /// Options whose value is a file it writes (`time -o FILE`), wherever they stand.
+    pub output_opts: &'static [&'static str],
+    /// Without arguments it is only a program (`arch` prints the machine type).
+    pub needs_command: bool,
+    /// Download detection looks through it (`sudo curl … | sh` runs remote code). It reads
+    /// the words roughly (see [`peel_for_download`]).
+    pub hides_download: bool,
+}
+
+impl Wrapper {
+    const fn new(name: &'static str, peel: Peel, value_opts: &'static [&'static str]) -> Self {
+        Wrapper {
+            name,
+            peel,
+            value_opts,
+            operands: 0,
+            output_opts: &[],
+            needs_command: false,
+            hides_download: false,
+        }
+    }
+
+    const fn operands(self, operands: usize) -> Self {
+        Wrapper { operands, ..self }
+    }
+
+    const fn output_opts(self, output_opts: &'static [&'static str]) -> Self {
+        Wrapper {
+            output_opts,
+            ..self
+        }
+    }
+
+    const fn needs_command(self) -> Self {
+        Wrapper {
+            needs_command: true,
+            ..self
+        }
+    }
+
+    const fn hides_download(self) -> Self {
+        Wrapper {
+            hides_download: true,
+            ..self
+        }
+    }
+
+    /// The command in `args`, the wrapper's own words: after its options and operands.
+    fn command<'w>(&self, args: &'w [Word]) -> &'w [Word] {
+        let rest = skip_options(args, self.value_opts);
+        &rest[self.operands.min(rest.len())..]
+    }
+}
+
+const SUDO_OPTS: &[&str] = &[
+    "-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t",
+];
+
+const XARGS_OPTS: &[&str] = &[
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "-d",
+    "-E",
+    "-a",
+    "--arg-file",
+    "--delimiter",
+    "--max-args",
+    "--max-procs",
+    "--max-lines",
+    "--max-chars",
+    "--replace",
+    "--eof",
+];
+
+/// Every wrapper peeled.
+pub(super) const WRAPPERS: &[Wrapper] = {
+    use Peel::*;
+    &[
+        Wrapper::new("sudo", Options, SUDO_OPTS).hides_download(),
+        Wrapper::new("doas", Options, SUDO_OPTS),
+        Wrapper::new("run0", Options, SUDO_OPTS),
+        Wrapper::new("env", Env, &[]).hides_download(),
+        Wrapper::new("command", Lookup, &[]).hides_download(),
+        Wrapper::new("builtin", Lookup, &[]),
+        Wrapper::new("exec", Replaced, &["-a"]),
+        // macOS `arch -x86_64 CMD` runs CMD.
+        Wrapper::new("arch", Options, &["-e"]).needs_command(),
+        Wrapper::new("nice", Options, &["-n", "--adjustment"]).hides_download(),
+        Wrapper::new(
+            "ionice",
+            Options,
+            &["-c", "-n", "-p", "--class", "--classdata", "--pid"],
+        ),
+        Wrapper::new("nohup", Options, &[]).hides_download(),
+        Wrapper::new("time", Options, &["-f", "--format", "-o", "--output"])
+            .output_opts(&["-o", "--output"])
+            .hides_download(),
+        Wrapper::new("stdbuf", Options, &["-i", "-o", "-e"]),
+        Wrapper::new("setsid", Options, &[]),
+        Wrapper::new("unbuffer", Options, &[]),
+        Wrapper::new("caffeinate", Options, &["-t", "-w"]),
+        Wrapper::new("chronic", Options, &[]),
+        Wrapper::new("coproc", Options, &[]),
+        Wrapper::new("taskset", Options, &[]).operands(1),
+        Wrapper::new("chrt", Options, &[]).operands(1),
+        Wrapper::new(
+            "timeout",
+            Options,
+            &["-s", "--signal", "-k", "--kill-after"],
+        )
+        .operands(1)
+        .hides_download(),
+        Wrapper::new("busybox", Busybox, &[]),
+        Wrapper::new("xargs", Xargs, XARGS_OPTS),
+        Wrapper::new(
+            "flock",
+            Flock,
+            &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
+        ),
+    ]
+};
+
+/// The wrapper that `inv` is, if it runs a command.
+pub(super) fn wrapper_of(inv: &Invocation) -> Option<&'static Wrapper> {
+    WRAPPERS
+        .iter()
+        .find(|w| w.name == inv.name && !(w.needs_command && inv.args.is_empty()))
+}
+
+/// The words after the wrappers that may stand before a downloader (`sudo curl …`), read
+/// roughly: after a wrapper's name, every word that starts with `-` or holds `=` is taken
+/// for an option, then its operands are skipped.
+pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
+    while let Some(w) = words.first().and_then(|first| {
+        let (name, _) = program_name(&first.text);
+        WRAPPERS.iter().find(|w| w.hides_download && w.name == name)
+    }) {
+        words = &words[1..];
+        while words
+            .first()
+            .is_some_and(|w| w.text.starts_with('-') || w.text.contains('='))
+        {
+            words = &words[1..];
+        }
+        words = &words[w.operands.min(words.len())..];
+    }
+    words
+}
+
+impl Analyzer<'_> {
+    /// Peels wrapper `w` off `inv` and analyses the command it runs.
+    pub(super) fn peel(
+        &mut self,
+        w: &Wrapper,
+        inv: Invocation,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        extra: bool,
+    ) {
+        match w.peel {
+            Peel::Options => {
+                self.wrapper_outputs(w, &inv, cwd.as_deref());
+                let rest = w.command(&inv.args).to_vec();
+                self.push(inv);
+                self.words(&rest, cwd, ctx, extra);
+            }
+            Peel::Lookup if looks_up(&inv.args) => self.push(inv),
+            Peel::Replaced | Peel::Lookup => self.words(w.command(&inv.args), cwd, ctx, extra),
+            Peel::Busybox if inv.args.is_empty() => self.push(inv),
+            Peel::Busybox => self.words(&inv.args, cwd, ctx, extra),
+            Peel::Env => self.env_cmd(inv, cwd, ctx, extra),
+            Peel::Xargs => self.xargs(w, inv, cwd, ctx),
+            Peel::Flock => self.flock(w, inv, cwd, ctx, extra),
+        }
+    }
+
+    /// The files a wrapper's options write (`time -o FILE`).
+    fn wrapper_outputs(&mut self, w: &Wrapper, inv: &Invocation, cwd: Option<&Path>) {
+        let Some(first) = w.output_opts.first() else {
+            return;
+        };
+        let origin = format!("{} {first}", w.name);
+        for (i, a) in inv.args.iter().enumerate() {
+            if w.output_opts.contains(&a.text.as_str()) {
+                if let Some(f) = inv.args.get(i + 1) {
+                    self.access(AccessKind::Write, f, cwd, &origin);
+                }
+            }
+        }
+    }
+
+    /// `flock FILE COMMAND…` or `flock FILE -c SCRIPT`.
+    fn flock(
+        &mut self,
+        w: &Wrapper,
+        inv: Invocation,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        extra: bool,
+    ) {
+        let rest = w.command(&inv.args).to_vec();
+        self.push(inv);
+        if let Some(pos) = rest
+            .iter()
+            .position(|a| a.text == "-c" || a.text == "--command")
+        {
+            if let Some(code) = rest.get(pos + 1) {
+                self.code_string(code, cwd, ctx);
+            }
+        } else if rest.len() > 1 {
+            self.words(&rest[1..], cwd, ctx, extra);
+        }
+    }
+
+    /// `env [OPTIONS] [NAME=VALUE…] [COMMAND…]`.
+    pub(super) fn env_cmd(
+        &mut self,
+        mut inv: Invocation,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        extra: bool,
+    ) {
+        let args = inv.args.clone();
+        let opts = self.env_options(&args, cwd, ctx.depth);
+        let rest = &args[opts.command_at.min(args.len())..]; // an option may lack its value
+        if rest.is_empty() && opts.split_string.is_none() {
+            // No command: `env` prints the environment. Its assignments only add to what
+            // it prints, so they are dropped, leaving the options for the rules to read.
+            inv.args.retain(|a| !is_assignment(&a.text));
+            self.push(inv);
+            return;
+        }
+        self.push(inv);
+        match opts.split_string {
+            Some(s) if s.literal => {
+                let text = format!("{} {}", s.text, join_words(rest));
+                self.script(&text, opts.cwd, ctx.depth + 1);
+            }
+            Some(_) => self.dynamic_code(ctx, "env -S runs text known only at run time"),
+            None => self.words(rest, opts.cwd, ctx, extra),
+        }
+    }
+
+    /// Reads `env`'s options and assignments (each assignment is judged as it is read).
+    fn env_options(&mut self, args: &[Word], mut cwd: Option<PathBuf>, depth: usize) -> EnvOptions {
+        let mut i = 0;
+        let mut split_string: Option<Word> = None;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if t == "-u" || t == "--unset" {
+                i += 2;
+                continue;
+            }
+            if t == "-C" || t == "--chdir" {
+                if let Some(d) = args.get(i + 1) {
+                    cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
+                }
+                i += 2;
+                continue;
+            }
+            if t == "-S" || t == "--split-string" {
+                split_string = args.get(i + 1).cloned();
+                i += 2;
+                continue;
+            }
+            if let Some(s) = t.strip_prefix("--split-string=") {
+                split_string = Some(Word {
+                    text: s.to_string(),
+                    literal: args[i].literal,
+                });
+                i += 1;
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                i += 1;
+                continue;
+            }
+            if let Some((name, value)) = t.split_once('=') {
+                let value = Word {
+                    text: value.to_string(),
+                    literal: args[i].literal,
+                };
+                self.env_assignment(name, &value, cwd.clone(), depth);
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        EnvOptions {
+            command_at: i,
+            split_string,
+            cwd,
+        }
+    }
+
+    /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input.
+    fn xargs(&mut self, w: &Wrapper, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let options = leading_options(&inv.args);
+        for (i, a) in options.iter().enumerate() {
+            if a.text == "-a" || a.text == "--arg-file" {
+                if let Some(f) = options.get(i + 1) {
+                    self.access(AccessKind::Read, f, cwd.as_deref(), "xargs -a");
+                }
+            }
+        }
+        let replace = xargs_replace(options);
+        let mut rest = w.command(&inv.args).to_vec();
+        if let Some(r) = replace.filter(|r| !r.is_empty()) {
+            for w in rest.iter_mut().skip(1) {
+                if w.text.contains(&r) {
+                    w.literal = false;
+                }
+            }
+        }
+        self.push(inv);
+        if rest.is_empty() {
+            // With no command, xargs runs `echo` with its input.
+            rest = vec![Word::lit("echo")];
+        }
+        self.words(&rest, cwd, ctx, true);
+    }
+}
+
+/// What `env`'s words before its command say.
+struct EnvOptions {
+    /// Where the command starts.
+    command_at: usize,
+    /// The text of `-S`, to be split into a command.
+    split_string: Option<Word>,
+    /// The folder the command runs in (`-C DIR`).
+    cwd: Option<PathBuf>,
+}
+
+/// `command -v NAME`, `command -V NAME`: looks the name up rather than running it.
+fn looks_up(args: &[Word]) -> bool {
+    args.iter()
+        .take_while(|a| a.text.starts_with('-'))
+        .any(|a| a.text.contains('v') || a.text.contains('V'))
+}
+
+/// The words read as xargs options: up to the first that does not start with `-`.
+fn leading_options(args: &[Word]) -> &[Word] {
+    let end = args
+        .iter()
+        .position(|a| !a.text.starts_with('-'))
+        .map_or(args.len(), |p| p + 1);
+    &args[..end]
+}
+
+/// The replace string (`-I R`, `-iR`, `--replace=R`, `-i` meaning `{}`): every word of the
+/// command holding it is filled from the input, so its value is unknown.
+fn xargs_replace(options: &[Word]) -> Option<String> {
+    let mut replace: Option<String> = None;
+    for (i, a) in options.iter().enumerate() {
+        let t = a.text.as_str();
+        if t == "-I" {
+            replace = options.get(i + 1).map(|w| w.text.clone());
+        } else if let Some(r) = t.strip_prefix("-I") {
+            replace = Some(r.to_string());
+        } else if t == "-i" || t == "--replace" {
+            replace = Some("{}".into());
+        } else if let Some(r) = t
+            .strip_prefix("--replace=")
+            .or_else(|| t.strip_prefix("-i"))
+        {
+            replace = Some(if r.is_empty() {
+                "{}".into()
+            } else {
+                r.to_string()
+            });
+        }
+    }
+    replace
+}
+
+/// Whether a word is a variable assignment (`NAME=value`).
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=')
+        .is_some_and(|(name, _)| is_env_name(name))
+}
