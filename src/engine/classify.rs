@@ -225,7 +225,15 @@ impl<'a> Matcher<'a> {
             .policy()
             .command_rules(&inv.name)
             .filter(|r| self.command_matches(r, inv));
-        self.pick(rules, &inv.display)
+        // An interpreter whose code was read in full (its effects are facts of their own):
+        // the rules for the signal `code-judged` apply to it as ordinary rules, so the
+        // fallback for interpreters does not, and any other rule for it still does.
+        let judged = self
+            .policy()
+            .rules_of(RuleKind::Signal)
+            .filter(|r| r.signal.as_deref() == Some("code-judged"))
+            .filter(|r| inv.code_judged && (inv.trusted_path || r.tier > Tier::Safe));
+        self.pick(rules.chain(judged), &inv.display)
     }
 
     fn access_verdict(&self, a: &Access) -> Option<Verdict> {

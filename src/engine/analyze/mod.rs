@@ -28,6 +28,7 @@ mod editors;
 mod effects;
 mod find;
 mod git;
+mod langs;
 mod walk;
 mod wrappers;
 
@@ -58,6 +59,9 @@ pub struct Invocation {
     pub cwd: Option<PathBuf>,
     /// The command as a reader would see it (for messages).
     pub display: String,
+    /// The code it runs (`python3 -c CODE`, `node -e CODE`, a script) was read in full,
+    /// and what it does is judged in facts of their own (see `engine::code`).
+    pub code_judged: bool,
 }
 
 impl Invocation {
@@ -212,6 +216,7 @@ fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
         extra_args_unknown: false,
         cwd,
         display: join_words(words),
+        code_judged: false,
     }
 }
 
