@@ -295,6 +295,11 @@ const RUBY_LIBS: &[&str] = &[
     "find",
 ];
 
+/// Whether a Ruby library is one whose loading has no effect of its own.
+pub fn ruby_lib(lib: &str) -> bool {
+    RUBY_LIBS.contains(&lib)
+}
+
 fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
     let mut c = CodeCall::new(Lang::Ruby);
     let mut code: Vec<Word> = Vec::new();
