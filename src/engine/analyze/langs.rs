@@ -77,7 +77,9 @@ impl Analyzer<'_> {
                 &mut opaque,
             );
         }
-        for f in &call.inputs {
+        // Files the code's loop reads, unless the program's declared effects name them.
+        let declared = self.policy().effects(&inv.name).is_some();
+        for f in call.inputs.iter().filter(|_| !declared) {
             self.access(AccessKind::Read, f, cwd.as_deref(), &origin);
             if call.in_place {
                 self.access(AccessKind::Write, f, cwd.as_deref(), &origin);
