@@ -14,7 +14,7 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, Env, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, CodeRead, Env, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::paths::{self, component_match, Fs, Places, Resolved};
 use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
@@ -225,15 +225,22 @@ impl<'a> Matcher<'a> {
             .policy()
             .command_rules(&inv.name)
             .filter(|r| self.command_matches(r, inv));
-        // An interpreter whose code was read in full (its effects are facts of their own):
-        // the rules for the signal `code-judged` apply to it as ordinary rules, so the
-        // fallback for interpreters does not, and any other rule for it still does.
-        let judged = self
+        // An interpreter that runs code in another language: when the code was read in full
+        // (its effects are facts of their own) the rules for the signal `code-judged` apply
+        // to it as ordinary rules, and when it could not be followed those for
+        // `code-opaque`; so the fallback for interpreters does not, and any other rule for
+        // the program still does.
+        let signal = match inv.code {
+            Some(CodeRead::Judged) => Some("code-judged"),
+            Some(CodeRead::Opaque) => Some("code-opaque"),
+            None => None,
+        };
+        let code = self
             .policy()
             .rules_of(RuleKind::Signal)
-            .filter(|r| r.signal.as_deref() == Some("code-judged"))
-            .filter(|r| inv.code_judged && (inv.trusted_path || r.tier > Tier::Safe));
-        self.pick(rules.chain(judged), &inv.display)
+            .filter(move |r| signal.is_some() && r.signal.as_deref() == signal)
+            .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
+        self.pick(rules.chain(code), &inv.display)
     }
 
     fn access_verdict(&self, a: &Access) -> Option<Verdict> {

@@ -3,14 +3,14 @@
 //! file accesses; deletes are judged as `rm` of the same path (so the rules for `rm -rf`
 //! apply); the programs it starts are judged as Bash commands, one level deeper; network
 //! use, the whole environment and anything the code cannot be followed in are signals.
-//! When every effect was read, the interpreter's own invocation is marked
-//! [`Invocation::code_judged`], and the Safe rule for judged code applies to it instead of
-//! the fallback for interpreters.
+//! The interpreter's own invocation is marked [`Invocation::code`]: when every effect was
+//! read, the Safe rule for judged code applies to it instead of the fallback for
+//! interpreters; when not, the rule for opaque code does.
 
 use std::path::{Path, PathBuf};
 
 use super::code::{literal_output, stage_before, upstream_of};
-use super::{Analyzer, CmdCtx, Invocation, MAX_NESTING};
+use super::{Analyzer, CmdCtx, CodeRead, Invocation, MAX_NESTING};
 use crate::engine::code::cli::{self, Source};
 use crate::engine::code::{self, Effect, Lang, Text, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
@@ -89,11 +89,14 @@ impl Analyzer<'_> {
         match opaque.first() {
             // awk has rules of its own for what it is not known to do.
             Some(_) if call.lang == Lang::Awk => {}
-            Some(why) => self.facts.signal(
-                "code-opaque",
-                format!("{} code the hook cannot follow: {why}", call.lang.name()),
-            ),
-            None if grammar => inv.code_judged = true,
+            Some(why) => {
+                self.facts.signal(
+                    "code-opaque",
+                    format!("{} code the hook cannot follow: {why}", call.lang.name()),
+                );
+                inv.code = Some(CodeRead::Opaque);
+            }
+            None if grammar => inv.code = Some(CodeRead::Judged),
             None => {}
         }
         Read::Code

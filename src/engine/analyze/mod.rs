@@ -59,9 +59,18 @@ pub struct Invocation {
     pub cwd: Option<PathBuf>,
     /// The command as a reader would see it (for messages).
     pub display: String,
-    /// The code it runs (`python3 -c CODE`, `node -e CODE`, a script) was read in full,
-    /// and what it does is judged in facts of their own (see `engine::code`).
-    pub code_judged: bool,
+    /// What became of the code it runs in another language (`python3 -c CODE`, `node -e
+    /// CODE`, a script), when it runs some (see `engine::code`).
+    pub code: Option<CodeRead>,
+}
+
+/// The code an interpreter runs, as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeRead {
+    /// Read in full: what it does is judged in facts of its own.
+    Judged,
+    /// Not followed in full (computed code, unknown modules, no grammar).
+    Opaque,
 }
 
 impl Invocation {
@@ -216,7 +225,7 @@ fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
         extra_args_unknown: false,
         cwd,
         display: join_words(words),
-        code_judged: false,
+        code: None,
     }
 }
 

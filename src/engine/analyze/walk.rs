@@ -335,7 +335,7 @@ impl Analyzer<'_> {
             extra_args_unknown: extra_unknown,
             cwd,
             display: join_words(words),
-            code_judged: false,
+            code: None,
         })
     }
 

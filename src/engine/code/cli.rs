@@ -455,7 +455,9 @@ fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
                     }
                     break;
                 }
-                'l' | '0' => break,
+                // `-l` and `-0` take an optional octal number, then more flags may follow.
+                'l' | '0' if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
+                'l' | '0' => {}
                 'n' | 'p' | 'a' | 'w' | 'W' | 'X' | 's' | 't' | 'T' | 'U' | 'S' => {}
                 'v' | 'V' | 'h' | 'c' => return None,
                 _ => c.unknown_option(name, t),

@@ -65,6 +65,7 @@ const KERNEL: &[&str] = &[
     "require",
     "__dir__",
     "__method__",
+    "URI",
     "binding?",
 ];
 
