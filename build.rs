@@ -11,12 +11,19 @@ use std::path::Path;
 
 use toml::Value;
 
-/// Each word of a list is preceded by this character (see `policy::List`).
-const SEP: char = '\u{1f}';
+#[path = "src/engine/policy/schema.rs"]
+#[allow(dead_code)]
+mod schema;
+
+use schema::{
+    ACCESS_KINDS, EFFECT_KEYS, EFFECT_LISTS, FILE_KEYS, KIND_LISTS, PATH_CLASSES, PATH_LISTS,
+    RULE_FLAGS, RULE_KEYS, RULE_LISTS, RULE_TEXTS, SELECTIONS, SEP, TIERS, WORKFLOW_KEYS,
+};
 
 fn main() {
     let dir = Path::new("policy");
     println!("cargo:rerun-if-changed=policy");
+    println!("cargo:rerun-if-changed=src/engine/policy/schema.rs");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("policy/ folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -24,11 +31,9 @@ fn main() {
         .collect();
     files.sort();
     let mut out = String::from("pub static DEFAULT_FILES: &[BuiltinFile] = &[\n");
-    // Command rules by program name, over the rules of all files in order (as
-    // `Policy::builtin` lays them out): name -> positions, `*` rules included.
-    let mut by_name: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
-    let mut any: Vec<u32> = Vec::new();
-    let mut position = 0u32;
+    // The `command` names of every rule of all files in order (as `Policy::builtin` lays
+    // them out), for the index of command rules by program name.
+    let mut rule_names: Vec<Vec<String>> = Vec::new();
     // Command effects by name: (file, entry) in `DEFAULT_FILES`, a later file winning.
     let mut effects_at: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     for (file_index, f) in files.iter().enumerate() {
@@ -46,22 +51,15 @@ fn main() {
         }
         let rules = value.get("rule").and_then(Value::as_array);
         for rule in rules.into_iter().flatten() {
-            let names: Vec<&str> = match rule.get("command") {
-                Some(Value::String(s)) => vec![s.as_str()],
-                Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+            rule_names.push(match rule.get("command") {
+                Some(Value::String(s)) => vec![s.clone()],
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
                 _ => Vec::new(),
-            };
-            for name in names {
-                let list = if name == "*" {
-                    &mut any
-                } else {
-                    by_name.entry(name.to_string()).or_default()
-                };
-                if list.last() != Some(&position) {
-                    list.push(position);
-                }
-            }
-            position += 1;
+            });
         }
         writeln!(
             out,
@@ -77,12 +75,11 @@ fn main() {
     }
     out.push_str("];\n");
     // Each name's own rules merged with the `*` rules, in policy order.
+    let (by_name, any) =
+        schema::command_index(rule_names.iter().map(|n| n.iter().map(String::as_str)));
     writeln!(out, "pub static BUILTIN_ANY_RULES: &[u32] = &{any:?};").expect("write");
     out.push_str("pub static BUILTIN_COMMAND_INDEX: &[(&str, &[u32])] = &[\n");
-    for (name, own) in &by_name {
-        let mut all: Vec<u32> = own.iter().chain(&any).copied().collect();
-        all.sort_unstable();
-        all.dedup();
+    for (name, all) in &by_name {
         writeln!(out, "    ({name:?}, &{all:?}),").expect("write");
     }
     out.push_str("];\n");
@@ -144,83 +141,20 @@ fn list(v: Option<&Value>) -> R<String> {
     Ok(format!("List::from_static({joined:?})"))
 }
 
-fn enum_value(v: &Value, allowed: &[(&str, &str)]) -> R<String> {
+/// The Rust value of a closed value of `names`, as a variant of `ty`.
+fn enum_value(v: &Value, names: &[&str], ty: &str) -> R<String> {
     let s = v
         .as_str()
         .ok_or_else(|| format!("expected a string, found {v:?}"))?;
-    allowed
-        .iter()
-        .find(|(k, _)| *k == s)
-        .map(|(_, code)| code.to_string())
-        .ok_or_else(|| format!("unknown value {s:?}"))
+    if names.contains(&s) {
+        Ok(format!("{ty}::{}", schema::variant_name(s)))
+    } else {
+        Err(format!(
+            "unknown value {s:?} (one of: {})",
+            names.join(", ")
+        ))
+    }
 }
-
-const TIERS: &[(&str, &str)] = &[
-    ("safe", "Tier::Safe"),
-    ("confirm", "Tier::Confirm"),
-    ("forbidden", "Tier::Forbidden"),
-];
-const ACCESS: &[(&str, &str)] = &[("read", "AccessKind::Read"), ("write", "AccessKind::Write")];
-const CLASSES: &[(&str, &str)] = &[
-    ("protected", "PathClass::Protected"),
-    ("sensitive", "PathClass::Sensitive"),
-    ("system", "PathClass::System"),
-    ("broad", "PathClass::Broad"),
-    ("unknown", "PathClass::Unknown"),
-];
-
-const RULE_LISTS: &[&str] = &[
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "args_is",
-];
-const RULE_KEYS: &[&str] = &[
-    "id",
-    "tier",
-    "reason",
-    "instead",
-    "fallback",
-    "disabled",
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "line_regex",
-    "line_not_regex",
-    "args_is",
-    "max_positional",
-    "path_class",
-    "access",
-    "signal",
-    "match",
-    "not_match",
-];
-const EFFECT_LISTS: &[&str] = &[
-    "write_keys",
-    "value_flags",
-    "read_flags",
-    "write_flags",
-    "pattern_flags",
-    "in_place_flags",
-    "read_only_flags",
-];
-const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
-const KIND_LISTS: &[&str] = &[
-    "shells",
-    "interpreters",
-    "downloaders",
-    "exec_env",
-    "command_env",
-    "git_safe_config",
-];
 
 fn rule_code(v: &Value) -> R<String> {
     let t = table(v)?;
@@ -232,21 +166,26 @@ fn rule_code(v: &Value) -> R<String> {
     let at = |e: String| format!("rule {id}: {e}");
     let mut c = format!("Rule {{ id: {}, ", text(id));
     let tier = match t.get("tier") {
-        Some(v) => enum_value(v, TIERS).map_err(at)?,
-        None => "Tier::Confirm".into(),
+        Some(v) => enum_value(v, TIERS, "Tier").map_err(at)?,
+        None => format!("Tier::{}", schema::variant_name(schema::DEFAULT_TIER)),
     };
     write!(c, "tier: {tier}, ").ok();
     let reason = t.get("reason").and_then(Value::as_str).unwrap_or("");
     write!(c, "reason: {}, ", text(reason)).ok();
-    for k in ["instead", "line_regex", "line_not_regex", "signal"] {
-        write!(c, "{k}: {}, ", opt_text(t.get(k)).map_err(at)?).ok();
+    for k in RULE_TEXTS {
+        write!(c, "{k}: {}, ", opt_text(t.get(*k)).map_err(at)?).ok();
     }
-    for k in ["fallback", "disabled"] {
-        let b = match t.get(k) {
+    for k in RULE_FLAGS {
+        let b = match t.get(*k) {
             None => false,
             Some(Value::Boolean(b)) => *b,
             Some(other) => return Err(at(format!("`{k}` must be true or false, found {other:?}"))),
         };
+        if *k == "relaxable" && b && tier != "Tier::Confirm" {
+            return Err(at(
+                "only Confirm rules may set `relaxable = true`".to_string()
+            ));
+        }
         write!(c, "{k}: {b}, ").ok();
     }
     for k in RULE_LISTS {
@@ -266,7 +205,7 @@ fn rule_code(v: &Value) -> R<String> {
         None => Vec::new(),
         Some(Value::Array(a)) => a
             .iter()
-            .map(|x| enum_value(x, CLASSES))
+            .map(|x| enum_value(x, PATH_CLASSES, "PathClass"))
             .collect::<R<Vec<_>>>()
             .map_err(at)?,
         Some(other) => return Err(at(format!("`path_class` must be a list, found {other:?}"))),
@@ -274,7 +213,10 @@ fn rule_code(v: &Value) -> R<String> {
     write!(c, "path_class: Cow::Borrowed(&[{}]), ", classes.join(", ")).ok();
     let access = match t.get("access") {
         None => "None".to_string(),
-        Some(v) => format!("Some({})", enum_value(v, ACCESS).map_err(at)?),
+        Some(v) => format!(
+            "Some({})",
+            enum_value(v, ACCESS_KINDS, "AccessKind").map_err(at)?
+        ),
     };
     write!(c, "access: {access}, ").ok();
     // Inline examples stay in the TOML source, read only by `policy test`.
@@ -284,9 +226,7 @@ fn rule_code(v: &Value) -> R<String> {
 
 fn effects_code(v: &Value) -> R<String> {
     let t = table(v)?;
-    let mut known = vec!["reads", "writes", "into_folder"];
-    known.extend_from_slice(EFFECT_LISTS);
-    check_keys(t, &known, "command effects")?;
+    check_keys(t, EFFECT_KEYS, "command effects")?;
     let into_folder = match t.get("into_folder") {
         None => false,
         Some(Value::Boolean(b)) => *b,
@@ -298,14 +238,21 @@ fn effects_code(v: &Value) -> R<String> {
     };
     let mut c = format!(
         "Effects {{ reads: {}, writes: {}, into_folder: {into_folder}, ",
-        opt_text(t.get("reads"))?,
-        opt_text(t.get("writes"))?
+        selection(t.get("reads"))?,
+        selection(t.get("writes"))?
     );
     for k in EFFECT_LISTS {
         write!(c, "{k}: {}, ", list(t.get(*k))?).ok();
     }
     c.push('}');
     Ok(c)
+}
+
+fn selection(v: Option<&Value>) -> R<String> {
+    match v {
+        None => Ok("None".into()),
+        Some(v) => Ok(format!("Some({})", enum_value(v, SELECTIONS, "Select")?)),
+    }
 }
 
 fn lists_code(ty: &str, v: Option<&Value>, keys: &[&str]) -> R<String> {
@@ -325,11 +272,7 @@ fn lists_code(ty: &str, v: Option<&Value>, keys: &[&str]) -> R<String> {
 
 fn file_code(v: &Value) -> R<String> {
     let t = table(v)?;
-    check_keys(
-        t,
-        &["paths", "kinds", "commands", "workflow", "rule"],
-        "a policy file",
-    )?;
+    check_keys(t, FILE_KEYS, "a policy file")?;
     let mut c = String::new();
     write!(
         c,
@@ -359,11 +302,11 @@ fn file_code(v: &Value) -> R<String> {
         None => "None".to_string(),
         Some(w) => {
             let w = table(w)?;
-            check_keys(w, &["max_review_rounds"], "workflow")?;
+            check_keys(w, WORKFLOW_KEYS, "workflow")?;
             let n = w
                 .get("max_review_rounds")
                 .and_then(Value::as_integer)
-                .unwrap_or(3);
+                .unwrap_or(i64::from(schema::DEFAULT_REVIEW_ROUNDS));
             format!("Some(WorkflowSettings {{ max_review_rounds: {n} }})")
         }
     };

@@ -1,6 +1,10 @@
 //! Table-driven checks of the default policy: one line per case, `(decision, rule, command)`.
 //! Cases run in the fixed imaginary machine of `examples` (home `/home/user`, working folder
-//! `/home/user/project`, nothing on disk).
+//! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
+//! binary in a session whose autonomy is `auto`, where it must be denied too.
+
+#[path = "support/sessions.rs"]
+mod sessions;
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::Policy;
@@ -19,6 +23,12 @@ fn check(cases: &[(&str, &str, &str)]) {
             ));
         }
     }
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.to_string())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
     assert!(
         wrong.is_empty(),
         "{} wrong:\n{}",
@@ -459,6 +469,12 @@ fn large_commands() {
             ));
         }
     }
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.clone())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
@@ -473,7 +489,7 @@ fn variables_with_one_known_value() {
         ("ask", "fs.change", "T=build && rm -rf $T"),
         ("ask", "fs.change", "T=build; rm -rf \"${T}/cache\""),
         ("allow", "read.files", "T=src; cat \"$T/main.rs\""),
-        ("ask", "fs.change", "T=build; (cd x && rm -rf ../$T)"),
+        ("ask", "file.write-outside", "T=build; (cd x && rm -rf ../$T)"),
         ("ask", "fs.change", "T=build; bash -c \"rm -rf $T\""),
         ("ask", "fs.change", "T=build; f() { rm -rf $T; }; f"),
         ("deny", "fs.rm-broad", "T=/; rm -rf \"$T\""),
@@ -540,7 +556,7 @@ fn written_files_in_every_spelling() {
         ("deny", "path.protected-write", "sed 's/x/y/w /etc/passwd' f.txt"),
         ("deny", "path.protected-write", "sed 'w /etc/hosts' f.txt"),
         ("deny", "fs.rm-broad", "sed -n '1e rm -rf ~' f.txt"),
-        ("ask", "fs.change", "sed -e 's/a/b/' -e 'w out.txt' f.txt"),
+        ("ask", "fs.runs-command", "sed -e 's/a/b/' -e 'w out.txt' f.txt"),
         ("allow", "read.sed-print", "sed 's/where/when/g' f.txt"),
     ]);
 }
@@ -555,7 +571,7 @@ fn the_working_folder_by_name() {
         ("allow", "read.list", "ls \"$PWD/src\""),
         ("ask", "fs.change", "rm -rf \"$(pwd)/build\""),
         ("ask", "fs.change", "rm -rf ${PWD}/build"),
-        ("ask", "proc.signal", "docker run --rm -v $(pwd):/app node:20 npm test"),
+        ("ask", "run.container", "docker run --rm -v $(pwd):/app node:20 npm test"),
         ("ask", "file.read-secret", "cat \"$(pwd)/.env\""),
         ("deny", "fs.rm-broad", "rm -rf $(pwd)"),
         ("deny", "fs.rm-broad", "rm -rf `pwd`"),
@@ -627,7 +643,7 @@ fn readers_that_can_run_or_reveal() {
         ("deny", "path.protected-write", "git log --output=/etc/passwd"),
         ("deny", "path.protected-write", "shuf -o /etc/hosts a.txt"),
         ("deny", "fs.sync-delete-broad", "rsync -a --delete /tmp/empty/ ~/"),
-        ("ask", "fs.change", "rsync -a --delete ~/ /backup/home/"),
+        ("ask", "file.write-outside", "rsync -a --delete ~/ /backup/home/"),
     ]);
 }
 
@@ -642,7 +658,7 @@ fn loop_variables() {
         ("allow", "shell.builtins", "for f in src/*.rs; do echo \"== $f\"; head -5 \"$f\"; done"),
         ("ask", "file.read-secret", "for f in a.txt .env; do cat $f; done"),
         ("ask", "fs.change", "for d in build dist; do rm -rf \"$d\"; done"),
-        ("ask", "file.write", "for i in 1 2 3; do for j in a b; do echo $i$j > out$i$j; done; done"),
+        ("ask", "file.write-outside", "for i in 1 2 3; do for j in a b; do echo $i$j > out$i$j; done; done"),
         ("deny", "fs.rm-broad", "for d in build /; do rm -rf \"$d\"; done"),
         ("deny", "fs.rm-broad", "for d in ~ build; do rm -rf $d; done"),
         ("deny", "fs.rm-broad", "for f in *; do rm -rf \"$f\"; done"),

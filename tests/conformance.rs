@@ -6,6 +6,13 @@
 //! one-line reason why our verdict is right, in `tests/conformance-disagreements.txt`; the
 //! test fails on any other, so the list only shrinks. An ask on an `allow-preferred` case
 //! is friction, reported as the share of those cases we allow.
+//!
+//! Every case we deny is also sent through the real binary in a session whose autonomy is
+//! `auto`, where it must be denied too. The `not-allow` cases that autonomy `auto` would
+//! let run (a relaxable Confirm verdict) are counted and reported.
+
+#[path = "support/sessions.rs"]
+mod sessions;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -44,6 +51,8 @@ struct Tally {
     disagree: usize,
     allow_preferred: usize,
     allowed: usize,
+    /// `not-allow` cases that autonomy `auto` lets run (relaxable Confirm).
+    relaxed: usize,
 }
 
 #[test]
@@ -58,6 +67,7 @@ fn peer_conformance() {
     let mut unexpected = Vec::new();
     let mut still_listed = BTreeSet::new();
     let mut max_cost = 0;
+    let mut denied = Vec::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("read corpus dir")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -83,6 +93,12 @@ fn peer_conformance() {
             );
             let t = tallies.entry(peer.clone()).or_default();
             t.cases += 1;
+            if got == "deny" {
+                denied.push(cmd.clone());
+            }
+            if expect == "not-allow" && d.verdict.relaxable {
+                t.relaxed += 1;
+            }
             let disagrees = match expect.as_str() {
                 "not-allow" => got == "allow",
                 "not-deny" => got == "deny",
@@ -114,8 +130,13 @@ fn peer_conformance() {
     }
     eprintln!("peer conformance (disagreements listed in tests/conformance-disagreements.txt):");
     eprintln!(
-        "{:<8} {:>6} {:>7} {:>9} {:>22}",
-        "peer", "cases", "agree", "disagree", "allow-preferred allowed"
+        "{:<8} {:>6} {:>7} {:>9} {:>22} {:>26}",
+        "peer",
+        "cases",
+        "agree",
+        "disagree",
+        "allow-preferred allowed",
+        "not-allow relaxable (auto)"
     );
     for (peer, t) in &tallies {
         let share = if t.allow_preferred > 0 {
@@ -129,11 +150,22 @@ fn peer_conformance() {
             "-".into()
         };
         eprintln!(
-            "{peer:<8} {:>6} {:>7} {:>9} {:>22}",
-            t.cases, t.agree, t.disagree, share
+            "{peer:<8} {:>6} {:>7} {:>9} {:>22} {:>26}",
+            t.cases, t.agree, t.disagree, share, t.relaxed
         );
     }
     eprintln!("largest estimated parsing cost of a case: {max_cost} of {MAX_PARSE_COST}");
+    let not_denied = sessions::not_denied_in_auto(&denied);
+    eprintln!(
+        "{} denied cases sent through the binary in an autonomy-auto session",
+        denied.len()
+    );
+    assert!(
+        not_denied.is_empty(),
+        "{} cases denied by default are not denied under autonomy auto:\n{}",
+        not_denied.len(),
+        not_denied.join("\n")
+    );
     let stale: Vec<_> = known.difference(&still_listed).collect();
     assert!(
         stale.is_empty(),

@@ -145,3 +145,116 @@ fn check_lists_each_part_once() {
     );
     assert!(text.lines().count() < 60, "{text}");
 }
+
+/// `relaxable` is for Confirm rules only, and a project file may never set it; the user's
+/// file may (here replacing the fallback for unknown programs by id).
+#[test]
+fn relaxable_is_checked_on_validate() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("p.toml");
+    let validate = |project: bool| {
+        let mut c = bin();
+        c.args(["policy", "validate"]).arg(&f);
+        if project {
+            c.arg("--project");
+        }
+        c.output().expect("runs")
+    };
+    for tier in ["forbidden", "safe"] {
+        std::fs::write(
+            &f,
+            format!(
+                "[[rule]]\nid = 'my.rule'\ntier = '{tier}'\nrelaxable = true\ncommand = ['x']\n"
+            ),
+        )
+        .expect("write");
+        for project in [false, true] {
+            let out = validate(project);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{tier}: {err}");
+            assert!(
+                err.contains("\"my.rule\"") && err.contains("relaxable"),
+                "{tier}: {err}"
+            );
+        }
+    }
+    std::fs::write(
+        &f,
+        "[[rule]]\nid = 'proj.confirm'\ntier = 'confirm'\nrelaxable = true\ncommand = ['x']\n",
+    )
+    .expect("write");
+    let out = validate(true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("\"proj.confirm\"") && err.contains("stricter"),
+        "{err}"
+    );
+    // The same rule without `relaxable` is a valid project rule.
+    std::fs::write(
+        &f,
+        "[[rule]]\nid = 'proj.confirm'\ntier = 'confirm'\ncommand = ['x']\n",
+    )
+    .expect("write");
+    assert!(validate(true).status.success());
+    // The user's file may make the unknown-program fallback relaxable.
+    std::fs::write(
+        &f,
+        "[[rule]]\nid = 'unknown.command'\ntier = 'confirm'\nfallback = true\nrelaxable = true\nreason = 'unknown'\ncommand = ['*']\n",
+    )
+    .expect("write");
+    let out = validate(false);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `policy check` says whether a Confirm verdict is relaxable, in JSON and in text.
+#[test]
+fn check_says_whether_autonomy_relaxes_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let cases: &[(&str, bool, &str)] = &[
+        (
+            "npm install",
+            true,
+            "autonomy auto: allowed without asking (relaxable)",
+        ),
+        (
+            "frobnicate --x",
+            false,
+            "autonomy auto: still asked (not relaxable",
+        ),
+        ("git status", false, ""),
+        ("rm -rf ~", false, ""),
+    ];
+    for (cmd, relaxable, text) in cases {
+        let run = |json: bool| {
+            let mut c = bin();
+            c.env("HOME", home.path()).args(["policy", "check"]);
+            if json {
+                c.arg("--json");
+            }
+            c.args(["--cwd", "/work", "--", cmd])
+                .output()
+                .expect("runs")
+        };
+        let v: serde_json::Value = serde_json::from_slice(&run(true).stdout).expect("json");
+        assert_eq!(v["relaxable"], *relaxable, "{cmd}: {v}");
+        assert!(
+            v["commands"]
+                .as_array()
+                .expect("commands")
+                .iter()
+                .all(|c| c["relaxable"].is_boolean()),
+            "{v}"
+        );
+        let out = String::from_utf8_lossy(&run(false).stdout).to_string();
+        if text.is_empty() {
+            assert!(!out.contains("autonomy auto"), "{cmd}: {out}");
+        } else {
+            assert!(out.contains(text), "{cmd}: {out}");
+        }
+    }
+}

@@ -608,8 +608,9 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Properties of the hook entry (in process: `hook::run` on raw stdin bytes).
 
-/// A private state dir and home for the hook, set once for the whole test binary.
-fn hook_env() {
+/// A private state dir and home for the hook, set once for the whole test binary, with
+/// one session whose autonomy is `auto` ([`AUTO_SESSION`]).
+fn hook_env() -> &'static PathBuf {
     static ONCE: OnceLock<PathBuf> = OnceLock::new();
     ONCE.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -620,9 +621,18 @@ fn hook_env() {
         std::env::set_var("HOME", dir.join("home"));
         std::env::set_var("PROGRAMMER_STATE_DIR", dir.join("state"));
         std::env::remove_var("CLAUDE_CONFIG_DIR");
+        programmer_hook::workflow::state::set_autonomy(
+            &dir.join("state"),
+            AUTO_SESSION,
+            programmer_hook::workflow::Autonomy::Auto,
+        )
+        .expect("autonomy auto");
         dir
-    });
+    })
 }
+
+/// The session of [`hook_env`] whose autonomy is `auto`.
+const AUTO_SESSION: &str = "prop-auto";
 
 const EVENT_NAMES: &[&str] = &[
     "PreToolUse",
@@ -831,6 +841,91 @@ proptest! {
             // Only a gate event may block: any other event that Claude Code could send
             // (a JSON object whose fields have their types) exits 0 with JSON.
             prop_assert_eq!(a.code, 0, "{:?}", a);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Autonomy `auto` relaxes only what the hook understood.
+
+/// A gate call: mostly Bash commands of the grammar, also file tools and other tools.
+fn gate_call() -> impl Strategy<Value = (String, serde_json::Value)> {
+    use serde_json::json;
+    prop_oneof![
+        5 => prop_oneof![command(), mutated()]
+            .prop_map(|c| ("Bash".to_string(), json!({"command": c}))),
+        2 => (
+            prop::sample::select(&["Write", "Edit", "NotebookEdit", "Read", "Glob"][..]),
+            prop::sample::select(PATHS),
+        )
+            .prop_map(|(t, p)| {
+                (t.to_string(), json!({"file_path": p, "notebook_path": p, "path": p, "content": "x", "old_string": "a", "new_string": "b", "new_source": "x", "pattern": "*"}))
+            }),
+        1 => prop::sample::select(TOOLS).prop_map(|t| (t.to_string(), json!({}))),
+    ]
+}
+
+/// The decision the hook answers a PreToolUse call with in a session (`block` for exit 2).
+fn answer_in(
+    session: &str,
+    cwd: &std::path::Path,
+    tool: &str,
+    input: &serde_json::Value,
+) -> String {
+    let ev = serde_json::json!({
+        "hook_event_name": "PreToolUse", "session_id": session, "cwd": cwd,
+        "tool_name": tool, "tool_input": input,
+    });
+    let a = hook::run(ev.to_string().as_bytes());
+    if a.code == 2 {
+        return "block".into();
+    }
+    let v: serde_json::Value = serde_json::from_str(&a.stdout).expect("JSON answer");
+    v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// In a session whose autonomy is `auto` a call is allowed only where the default
+    /// session's verdict is Safe, or Confirm with `relaxable`; an opaque Confirm is asked
+    /// and Forbidden denied, as in the default session.
+    #[test]
+    fn auto_allows_only_safe_or_relaxable((tool, input) in gate_call()) {
+        let dir = hook_env();
+        let cwd = dir.join("home/project");
+        let places = programmer_hook::workflow::state::places().expect("places");
+        let policy = hook::load_policy(&places, Some(&cwd)).expect("policy");
+        let ctx = programmer_hook::engine::classify::Context {
+            policy: &policy,
+            places: &places,
+            fs: &programmer_hook::engine::paths::RealFs,
+            cwd: Some(&cwd),
+        };
+        let by_default = answer_in("prop-confirm", &cwd, &tool, &input);
+        let in_auto = answer_in(AUTO_SESSION, &cwd, &tool, &input);
+        match programmer_hook::engine::classify::classify(&tool, &input, &ctx) {
+            Err(_) => {
+                prop_assert_eq!(&by_default, "block");
+                prop_assert_eq!(&in_auto, "block");
+            }
+            Ok(d) => {
+                let v = &d.verdict;
+                prop_assert_eq!(&by_default, hook::decision_word(v.tier), "{} {}", tool, input);
+                let want = match v.tier {
+                    Tier::Safe => "allow",
+                    Tier::Confirm if v.relaxable => "allow",
+                    Tier::Confirm => "ask",
+                    Tier::Forbidden => "deny",
+                };
+                prop_assert_eq!(&in_auto, want, "{} {} ({}, relaxable {})", tool, input, v.rule, v.relaxable);
+                if in_auto == "allow" {
+                    prop_assert!(v.tier == Tier::Safe || (v.tier == Tier::Confirm && v.relaxable));
+                }
+            }
         }
     }
 }

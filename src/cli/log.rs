@@ -66,9 +66,13 @@ pub fn run_log(a: LogArgs) -> Result<()> {
         if a.json {
             writeln!(out, "{}", serde_json::to_string(e)?)?;
         } else {
+            let relaxed = match &e.relaxed_by {
+                Some(by) => format!("  [Confirm, relaxed by {by}]"),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "{}  {:<5} {:<28} {:<10} {:<18} {:<9} {}",
+                "{}  {:<5} {:<28} {:<10} {:<18} {:<9} {}{relaxed}",
                 e.time.get(..19).unwrap_or(&e.time),
                 e.decision,
                 e.rule,

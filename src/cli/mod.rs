@@ -55,7 +55,7 @@ pub enum Command {
     Continue(SessionArg),
     /// End a session's workflow (as `/programmer abort`).
     Abort(SessionArg),
-    /// Set a session's autonomy: `auto` lets Confirm actions run without asking.
+    /// Set a session's autonomy: `auto` lets relaxable Confirm actions (whose effect the hook understood) run without asking.
     Autonomy(AutonomyArgs),
     /// Register a project (or update it): path, description, stack, conventions, test command.
     AddProject(AddProjectArgs),

@@ -157,6 +157,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
                 "decision": hook::decision_word(p.tier),
                 "tier": p.tier,
                 "rule": p.rule,
+                "relaxable": p.relaxable,
                 "reason": p.reason,
             })
         })
@@ -166,6 +167,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
         "decision": hook::decision_word(d.verdict.tier),
         "tier": d.verdict.tier,
         "rule": d.verdict.rule,
+        "relaxable": d.verdict.relaxable,
         "reason": d.verdict.reason,
         "instead": d.verdict.instead,
         "message": hook::reason_text(d, None),
@@ -183,6 +185,16 @@ fn print_decision(what: &str, d: &Decision) {
     );
     println!("  input:  {}", clip(what, 300));
     println!("  reason: {}", v.reason);
+    if v.tier == Tier::Confirm {
+        println!(
+            "  autonomy auto: {}",
+            if v.relaxable {
+                "allowed without asking (relaxable)"
+            } else {
+                "still asked (not relaxable: the hook could not see what this runs, or it reaches outside the project)"
+            }
+        );
+    }
     if let Some(i) = &v.instead {
         println!("  instead: {i}");
     }

@@ -28,6 +28,10 @@ pub struct Verdict {
     pub instead: Option<String>,
     /// What was judged: a command, a path, a tool.
     pub subject: String,
+    /// A Confirm verdict whose effect the hook understood (its rule is `relaxable`), which
+    /// autonomy `auto` may let run without asking. Always false for Safe and Forbidden,
+    /// and for a whole call with any opaque Confirm part.
+    pub relaxable: bool,
 }
 
 /// The decision on a tool call: the deciding verdict and the verdict of each part.
@@ -94,13 +98,23 @@ fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Fact
             reason: "nothing to run".into(),
             instead: None,
             subject: tool.to_string(),
+            relaxable: false,
         });
-    // The first part with the highest tier decides, so messages name the earliest culprit.
-    let verdict = parts
+    // The first part with the highest tier decides, so messages name the earliest culprit;
+    // among Confirm parts the first opaque one, so a relaxable part never hides it. A call
+    // is relaxable only when every Confirm part is.
+    let top = verdict.tier;
+    let mut verdict = parts
         .iter()
-        .find(|p| p.tier == verdict.tier)
+        .find(|p| p.tier == top && !p.relaxable)
+        .or_else(|| parts.iter().find(|p| p.tier == top))
         .cloned()
         .unwrap_or(verdict);
+    verdict.relaxable = top == Tier::Confirm
+        && parts
+            .iter()
+            .filter(|p| p.tier == Tier::Confirm)
+            .all(|p| p.relaxable);
     Decision {
         verdict,
         parts,
@@ -154,6 +168,8 @@ struct Matcher<'a> {
     regexes: RefCell<HashMap<String, Option<Regex>>>,
     matched: RefCell<Vec<String>>,
     lists: OnceCell<ExpandedLists>,
+    /// The call's folder, as given and with its symlinks followed.
+    workspace: OnceCell<Vec<String>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -188,6 +204,7 @@ impl<'a> Matcher<'a> {
             regexes: RefCell::new(HashMap::new()),
             matched: RefCell::new(Vec::new()),
             lists: OnceCell::new(),
+            workspace: OnceCell::new(),
         }
     }
 
@@ -240,7 +257,45 @@ impl<'a> Matcher<'a> {
             .rules_of(RuleKind::Signal)
             .filter(move |r| signal.is_some() && r.signal.as_deref() == signal)
             .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
-        self.pick(rules.chain(code), &inv.display)
+        let mut v = self.pick(rules.chain(code), &inv.display)?;
+        // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
+        // command one that a Forbidden rule denies: such a verdict is not relaxable.
+        if v.relaxable && args_unknown(inv) && self.forbidden_could_apply(inv) {
+            v.relaxable = false;
+            v.reason = format!(
+                "{}, with arguments known only at run time that could make it a forbidden one",
+                v.reason
+            );
+        }
+        Some(v)
+    }
+
+    /// Whether a Forbidden rule for this program could match once its unknown arguments
+    /// are known: one whose subcommand the known words do not already rule out.
+    fn forbidden_could_apply(&self, inv: &Invocation) -> bool {
+        let empty = crate::engine::policy::List::default();
+        let value_flags = self
+            .policy()
+            .effects(&inv.name)
+            .map(|e| &e.value_flags)
+            .unwrap_or(&empty);
+        let pos = positionals(&inv.args, value_flags);
+        let unknown = |w: &crate::engine::shell::Word| !w.literal;
+        self.policy()
+            .command_rules(&inv.name)
+            .filter(|r| r.tier == Tier::Forbidden)
+            .any(|r| {
+                r.subcommand.is_empty()
+                    || r.subcommand.iter().any(|s| {
+                        let want: Vec<&str> = s.split_whitespace().collect();
+                        // A subcommand longer than the known words may come from the
+                        // unknown ones; a known word that differs rules it out.
+                        want.iter().enumerate().all(|(i, w)| match pos.get(i) {
+                            Some(p) => unknown(p) || p.text == *w,
+                            None => true,
+                        })
+                    })
+            })
     }
 
     fn access_verdict(&self, a: &Access) -> Option<Verdict> {
@@ -419,6 +474,7 @@ impl<'a> Matcher<'a> {
             reason: r.reason.to_string(),
             instead: r.instead.as_deref().map(str::to_string),
             subject: subject.to_string(),
+            relaxable: r.tier == Tier::Confirm && r.relaxable,
         })
     }
 
@@ -449,9 +505,32 @@ impl<'a> Matcher<'a> {
                     || paths::is_broad(p, self.ctx.cwd, &places.home, system)
             }
             PathClass::Unknown => p.lexical.is_none(),
+            PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
         }
     }
+
+    /// Whether an absolute path is the folder the call runs in (as given, or with its
+    /// symlinks followed) or inside it, or inside a temporary folder.
+    fn in_workspace(&self, path: &str) -> bool {
+        let inside = |base: &str| path.starts_with(&format!("{}/", base.trim_end_matches('/')));
+        let cwd = self.workspace.get_or_init(|| {
+            self.ctx.cwd.map_or_else(Vec::new, |cwd| {
+                let r = paths::resolve(
+                    &cwd.to_string_lossy(),
+                    true,
+                    None,
+                    self.ctx.places,
+                    self.ctx.fs,
+                );
+                r.forms().map(str::to_string).collect()
+            })
+        });
+        cwd.iter().any(|c| c == path || inside(c)) || TEMP_FOLDERS.iter().any(|t| inside(t))
+    }
 }
+
+/// Folders outside the project where writes are still ordinary work.
+const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
 fn has_glob(t: &str) -> bool {
     t.contains(['*', '?', '[', '{'])

@@ -33,6 +33,12 @@ pub struct Entry {
     pub tier: String,
     #[serde(default)]
     pub rule: String,
+    /// Whether the decision was a relaxable Confirm (one autonomy `auto` may let run).
+    #[serde(default)]
+    pub relaxable: bool,
+    /// What let a Confirm call run without asking (`autonomy`); the tier stays Confirm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relaxed_by: Option<String>,
     #[serde(default)]
     pub subject: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -252,6 +258,8 @@ mod tests {
                 tool: "Bash".into(),
                 tier: String::new(),
                 rule: "r".into(),
+                relaxable: false,
+                relaxed_by: None,
                 phase: None,
             };
             append(dir.path(), &e).expect("append");

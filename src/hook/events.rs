@@ -16,6 +16,7 @@ use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::workflow::pack;
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
 use crate::workflow::state::{self, Loaded, SessionFile};
@@ -103,7 +104,31 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         reason: format!("{} ({who})", r.reason),
         instead: Some(r.instead),
         subject: decision.verdict.subject.clone(),
+        relaxable: false,
     };
+}
+
+/// Starting the planner, implementer or reviewer is refused when the definition Claude Code
+/// would load for that name is not the pack's own (a project's `.claude/agents/` wins over
+/// the user's agents): the gates trust these agents, so an impostor may not stand in for
+/// one. A plugin's agents (`PLUGIN:NAME`) are loaded from the plugin and are not shadowed.
+fn definition_gate(env: &Env, event: &Event, call: &Call) -> Option<Refusal> {
+    let name = call.subagent_type.as_deref()?;
+    let raw = event
+        .tool_input
+        .get("subagent_type")
+        .and_then(Value::as_str)?;
+    if raw.contains(':') || ![roles::PLANNER, roles::IMPLEMENTER, roles::REVIEWER].contains(&name) {
+        return None;
+    }
+    let places = env.places;
+    let dirs = pack::agent_dirs(event.cwd.as_deref(), &places.home, &places.config_dir);
+    let problem = pack::definition_problem(name, &dirs)?;
+    Some(Refusal {
+        rule: "gate.agent-definition",
+        reason: format!("the `{name}` agent cannot be trusted: {problem}"),
+        instead: "ask the user to remove or rename that file (or reinstall the pack with `./install.sh`); `programmer-hook doctor` shows every such file".into(),
+    })
 }
 
 /// What the workflow adds to a gate answer.
@@ -113,7 +138,23 @@ pub struct GateOutcome {
     pub context: Option<String>,
     /// The workflow phase the call was judged in, when a workflow is active.
     pub phase: Option<&'static str>,
+    /// What let a relaxable Confirm call run without asking (`autonomy`); its tier stays
+    /// Confirm, the answer is `allow`.
+    pub relaxed_by: Option<&'static str>,
 }
+
+impl GateOutcome {
+    /// The tier the answer is given for: Safe for a Confirm call that was relaxed.
+    pub fn answer_tier(&self, decision: &Decision) -> Tier {
+        match (decision.verdict.tier, self.relaxed_by) {
+            (Tier::Confirm, Some(_)) if decision.verdict.relaxable => Tier::Safe,
+            (t, _) => t,
+        }
+    }
+}
+
+/// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
+pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
 /// Applies roles, phases, the review gate and autonomy to a gate decision.
 pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
@@ -169,6 +210,10 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         if let Some(n) = note {
             decision.verdict.reason.push_str(&format!(". {n}"));
         }
+        return out;
+    }
+    if let Some(r) = definition_gate(env, event, &call) {
+        refuse(decision, r, "the agent pack");
         return out;
     }
     let mut context = None;
@@ -234,19 +279,60 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
             }
         }
     }
-    // Session autonomy `auto`: Confirm runs without asking; Forbidden never changes.
+    // The project's test command, run exactly as registered, is a test run: relaxable
+    // however little of it the hook can see (`sh test.sh`), never when a part is Forbidden.
+    if decision.verdict.tier == Tier::Confirm
+        && !decision.verdict.relaxable
+        && is_registered_test(env, event, wf.as_ref())
+    {
+        decision.verdict.relaxable = true;
+        decision.verdict.reason = format!(
+            "{} (the project's registered test command)",
+            decision.verdict.reason
+        );
+    }
+    // Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
+    // (the hook could not see what it runs) is still asked; Forbidden never changes.
     if decision.verdict.tier == Tier::Confirm
         && !event.session_id.is_empty()
         && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto
     {
-        decision.verdict.tier = Tier::Safe;
-        decision.verdict.reason = format!(
-            "{} (Confirm, allowed because this session's autonomy is auto)",
-            decision.verdict.reason
-        );
+        let v = &mut decision.verdict;
+        if v.relaxable {
+            out.relaxed_by = Some("autonomy");
+            v.reason = format!(
+                "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
+                v.reason
+            );
+        } else {
+            v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        }
     }
     out.context = context;
     out
+}
+
+/// Whether a Bash call is exactly the test command of the project it runs in (the
+/// workflow's project, else the registered project of its folder).
+fn is_registered_test(env: &Env, event: &Event, wf: Option<&Workflow>) -> bool {
+    if event.tool_name.as_deref() != Some("Bash") || event.kind() != Some(EventName::PreToolUse) {
+        return false;
+    }
+    let Some(command) = event.tool_input.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let project = match wf.filter(|w| w.active() && w.project.is_some()) {
+        Some(w) => project_of(env, Some(Path::new(&w.root))),
+        None => project_of(env, event.cwd.as_deref()),
+    };
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match project {
+        Some((_, Ok(p))) => p
+            .test
+            .as_deref()
+            .is_some_and(|t| !norm(t).is_empty() && norm(t) == norm(command)),
+        _ => false,
+    }
 }
 
 /// The answer to a non-gate event.

@@ -113,12 +113,12 @@ fn gate(event: &Event) -> Result<Answer> {
     let mut decision = decision;
     let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
-    let logged = log_decision(&places, event, &decision, outcome.phase);
+    let logged = log_decision(&places, event, &decision, &outcome);
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
     let mut answer = gate_answer(
         &event.name,
-        decision.verdict.tier,
+        outcome.answer_tier(&decision),
         &reason,
         outcome.context.as_deref(),
     );
@@ -164,18 +164,31 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
     None
 }
 
-fn log_decision(places: &Places, event: &Event, d: &Decision, phase: Option<&str>) -> Result<()> {
+/// Logs a gate decision: the answer given, and the tier the policy gave (a Confirm call
+/// that autonomy let run is logged as `allow`, tier Confirm, `relaxed_by: autonomy`).
+fn log_decision(
+    places: &Places,
+    event: &Event,
+    d: &Decision,
+    outcome: &events::GateOutcome,
+) -> Result<()> {
+    let answer = outcome.answer_tier(d);
     let entry = audit::Entry {
         time: clock::now(),
         session: event.session_id.clone(),
         agent: event.agent(),
         event: event.name.clone(),
         tool: event.tool_name.clone().unwrap_or_default(),
-        decision: decision_word(d.verdict.tier).into(),
+        decision: decision_word(answer).into(),
         tier: d.verdict.tier.to_string(),
         rule: d.verdict.rule.clone(),
+        relaxable: d.verdict.relaxable,
+        relaxed_by: (answer != d.verdict.tier)
+            .then_some(outcome.relaxed_by)
+            .flatten()
+            .map(str::to_string),
         subject: audit::subject(&subject_of(event)),
-        phase: phase.map(str::to_string),
+        phase: outcome.phase.map(str::to_string),
     };
     audit::append(&places.state_dir, &entry)
 }

@@ -349,7 +349,7 @@ pub fn apply_command(
         }
         PromptCommand::Autonomy(a) => {
             let m = match a {
-                Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions run without asking; Forbidden ones stay refused.",
+                Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions whose effect the hook understood run without asking; the ones it cannot see through are still asked; Forbidden ones stay refused.",
                 Autonomy::Confirm => "programmer-hook: autonomy is now `confirm` for this session: changes ask the user first.",
             };
             same(wf, m.into())

@@ -5,7 +5,7 @@ use std::path::Path;
 use super::{Analyzer, Invocation};
 use crate::engine::args::{flag_matches, flag_value, positionals};
 use crate::engine::paths;
-use crate::engine::policy::{AccessKind, Effects, List};
+use crate::engine::policy::{AccessKind, Effects, List, Select};
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
@@ -27,11 +27,11 @@ impl Analyzer<'_> {
         } else {
             AccessKind::Write
         };
-        if let Some(spec) = &eff.reads {
-            let spec = if spec == "after-first" && has_flag(&eff.pattern_flags) {
-                "all"
+        if let Some(spec) = eff.reads {
+            let spec = if spec == Select::AfterFirst && has_flag(&eff.pattern_flags) {
+                Select::All
             } else {
-                spec.as_ref()
+                spec
             };
             for w in select(&positional, spec) {
                 self.access(AccessKind::Read, w, inv.cwd.as_deref(), &inv.name);
@@ -40,7 +40,7 @@ impl Analyzer<'_> {
                 }
             }
         }
-        if let Some(spec) = &eff.writes {
+        if let Some(spec) = eff.writes {
             for w in select(&positional, spec) {
                 self.access(write, w, inv.cwd.as_deref(), &inv.name);
             }
@@ -127,25 +127,13 @@ impl Analyzer<'_> {
     }
 }
 
-pub(super) fn select<'w>(pos: &[&'w Word], spec: &str) -> Vec<&'w Word> {
+pub(super) fn select<'w>(pos: &[&'w Word], spec: Select) -> Vec<&'w Word> {
     match spec {
-        "all" => pos.to_vec(),
-        "after-first" => pos.iter().skip(1).copied().collect(),
-        "all-but-last" => {
-            if pos.len() > 1 {
-                pos[..pos.len() - 1].to_vec()
-            } else {
-                Vec::new()
-            }
-        }
-        "last" => {
-            if pos.len() > 1 {
-                pos.last().copied().into_iter().collect()
-            } else {
-                Vec::new()
-            }
-        }
-        "first" => pos.first().copied().into_iter().collect(),
-        _ => pos.to_vec(),
+        Select::All => pos.to_vec(),
+        Select::AfterFirst => pos.iter().skip(1).copied().collect(),
+        Select::AllButLast if pos.len() > 1 => pos[..pos.len() - 1].to_vec(),
+        Select::Last if pos.len() > 1 => pos.last().copied().into_iter().collect(),
+        Select::AllButLast | Select::Last => Vec::new(),
+        Select::First => pos.first().copied().into_iter().collect(),
     }
 }

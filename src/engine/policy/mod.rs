@@ -48,8 +48,9 @@ pub type Text = Cow<'static, str>;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct List(Text);
 
-/// Separates the words of a [`List`]: a character no policy word contains.
-pub const SEP: char = '\u{1f}';
+pub mod schema;
+
+pub use schema::SEP;
 
 impl List {
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
@@ -186,6 +187,8 @@ pub enum PathClass {
     Broad,
     /// Not known before the shell runs (a variable, a substitution).
     Unknown,
+    /// Outside the folder the call runs in and the temporary folders (`/tmp`, `/var/tmp`).
+    Outside,
 }
 
 /// One rule. Every matcher that is given must hold.
@@ -203,6 +206,11 @@ pub struct Rule {
     /// Applies only when no other rule of its kind matched.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fallback: bool,
+    /// For a Confirm rule: what it matches was understood (a named write in the project,
+    /// an install, a build, a git write…), so a session whose autonomy is `auto` may run
+    /// it without asking. Without it a Confirm rule is opaque: always asked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub relaxable: bool,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -287,16 +295,32 @@ impl Rule {
     }
 }
 
+/// Which of a command's positional arguments an effect applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Select {
+    /// Every one.
+    All,
+    /// All but the first (`grep PATTERN FILE…`).
+    AfterFirst,
+    /// All but the last, when there are several (`cp SRC… DEST` reads).
+    AllButLast,
+    /// The last, when there are several (`cp SRC… DEST` writes).
+    Last,
+    /// The first.
+    First,
+}
+
 /// What a command does to the paths in its arguments.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Effects {
-    /// Which positional arguments it reads: `all`, `after-first`, `all-but-last`, `last`.
+    /// Which positional arguments it reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reads: Option<Text>,
-    /// Which positional arguments it writes (same forms).
+    pub reads: Option<Select>,
+    /// Which positional arguments it writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub writes: Option<Text>,
+    pub writes: Option<Select>,
     /// It copies or moves its other arguments into the last one, or into the folder given
     /// with a `write_flags` option, when that is a folder: `cp a b/` writes `b/a`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -395,11 +419,11 @@ pub struct WorkflowSettings {
 
 impl WorkflowSettings {
     /// Rounds of requested changes before a workflow halts, unless a policy says otherwise.
-    pub const DEFAULT_REVIEW_ROUNDS: u32 = 3;
+    pub const DEFAULT_REVIEW_ROUNDS: u32 = schema::DEFAULT_REVIEW_ROUNDS;
 }
 
 fn default_rounds() -> u32 {
-    WorkflowSettings::DEFAULT_REVIEW_ROUNDS
+    schema::DEFAULT_REVIEW_ROUNDS
 }
 
 impl Default for WorkflowSettings {
@@ -484,29 +508,11 @@ struct CommandIndex {
 
 impl CommandIndex {
     fn build(rules: &[Cow<'static, Rule>]) -> CommandIndex {
-        let mut index = CommandIndex::default();
-        for (i, r) in rules.iter().enumerate() {
-            let i = i as u32;
-            for name in r.command.iter() {
-                if name == "*" {
-                    index.any.push(i);
-                    for list in index.by_name.values_mut() {
-                        if list.last() != Some(&i) {
-                            list.push(i);
-                        }
-                    }
-                } else {
-                    let list = index
-                        .by_name
-                        .entry(name.to_string())
-                        .or_insert_with(|| index.any.clone());
-                    if list.last() != Some(&i) {
-                        list.push(i);
-                    }
-                }
-            }
+        let (by_name, any) = schema::command_index(rules.iter().map(|r| r.command.iter()));
+        CommandIndex {
+            by_name: by_name.into_iter().collect(),
+            any,
         }
-        index
     }
 }
 
@@ -568,6 +574,13 @@ impl Policy {
                     r.id
                 );
             }
+            if r.relaxable && r.tier != Tier::Confirm {
+                bail!(
+                    "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
+                    r.id,
+                    r.tier
+                );
+            }
             // The defaults' regexes are checked by the test suite, not on every hook call.
             if layer != Layer::Default {
                 for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
@@ -582,6 +595,12 @@ impl Policy {
                 if self.rules.iter().any(|x| x.id == r.id) {
                     bail!(
                         "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                        r.id
+                    );
+                }
+                if r.relaxable {
+                    bail!(
+                        "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
                         r.id
                     );
                 }
@@ -750,6 +769,125 @@ pub fn project_policy_path(project_root: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
+    /// The keys a value serialises to, every field set.
+    fn keys(v: serde_json::Value) -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().expect("object").keys().cloned().collect();
+        k.sort();
+        k
+    }
+
+    fn sorted(names: &[&str]) -> Vec<String> {
+        let mut k: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        k.sort();
+        k
+    }
+
+    /// The serde types read exactly the keys of `schema`, so `build.rs` (which checks the
+    /// default files against `schema`) and the loader accept the same files.
+    #[test]
+    fn serde_types_have_the_schema_keys() {
+        let l: List = ["x"].into_iter().collect();
+        let t = || Some(Text::Borrowed("x"));
+        let rule = Rule {
+            id: "x".into(),
+            reason: "x".into(),
+            instead: t(),
+            fallback: true,
+            relaxable: true,
+            disabled: true,
+            tool: l.clone(),
+            command: l.clone(),
+            subcommand: l.clone(),
+            flags_any: l.clone(),
+            flags_none: l.clone(),
+            args_any: l.clone(),
+            args_none: l.clone(),
+            line_regex: t(),
+            line_not_regex: t(),
+            args_is: l.clone(),
+            max_positional: Some(1),
+            path_class: Cow::Owned(vec![PathClass::Broad]),
+            access: Some(AccessKind::Read),
+            signal: t(),
+            examples_match: vec!["x".into()],
+            not_match: vec!["x".into()],
+            ..Rule::default()
+        };
+        let json = |v: &dyn erased::Ser| v.value();
+        assert_eq!(keys(json(&rule)), sorted(schema::RULE_KEYS));
+        let effects = Effects {
+            reads: Some(Select::All),
+            writes: Some(Select::Last),
+            into_folder: true,
+            write_keys: l.clone(),
+            value_flags: l.clone(),
+            read_flags: l.clone(),
+            write_flags: l.clone(),
+            pattern_flags: l.clone(),
+            in_place_flags: l.clone(),
+            read_only_flags: l.clone(),
+        };
+        assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
+        assert_eq!(
+            keys(json(&PathLists::default())),
+            sorted(schema::PATH_LISTS)
+        );
+        assert_eq!(keys(json(&Kinds::default())), sorted(schema::KIND_LISTS));
+        assert_eq!(
+            keys(json(&WorkflowSettings::default())),
+            sorted(schema::WORKFLOW_KEYS)
+        );
+        let file = PolicyFile {
+            workflow: Some(WorkflowSettings::default()),
+            ..PolicyFile::default()
+        };
+        assert_eq!(keys(json(&file)), sorted(schema::FILE_KEYS));
+        assert_eq!(
+            WorkflowSettings::default().max_review_rounds,
+            schema::DEFAULT_REVIEW_ROUNDS
+        );
+        assert_eq!(Rule::default().tier, default_tier());
+        assert_eq!(
+            default_tier().to_string().to_lowercase(),
+            schema::DEFAULT_TIER
+        );
+    }
+
+    /// Every closed value of `schema` reads as the variant `build.rs` names for it, and
+    /// a word outside them is refused at load.
+    #[test]
+    fn closed_values_are_the_schema_values() {
+        fn check<T: serde::de::DeserializeOwned + fmt::Debug>(names: &[&str]) {
+            for n in names {
+                let v: T = serde_json::from_value(serde_json::json!(n)).expect(n);
+                assert_eq!(format!("{v:?}"), schema::variant_name(n), "{n}");
+            }
+            assert!(serde_json::from_value::<T>(serde_json::json!("nonsense")).is_err());
+        }
+        check::<Tier>(schema::TIERS);
+        check::<AccessKind>(schema::ACCESS_KINDS);
+        check::<PathClass>(schema::PATH_CLASSES);
+        check::<Select>(schema::SELECTIONS);
+        let err = parse_file(
+            "[commands]\ncp = { reads = \"every\" }\n",
+            Path::new("user.toml"),
+        )
+        .expect_err("unknown selection");
+        assert!(format!("{err:#}").contains("every"), "{err:#}");
+    }
+
+    mod erased {
+        /// Serialises any of the schema's types to JSON (one function for all of them).
+        pub trait Ser {
+            fn value(&self) -> serde_json::Value;
+        }
+        impl<T: serde::Serialize> Ser for T {
+            fn value(&self) -> serde_json::Value {
+                serde_json::to_value(self).expect("serialises")
+            }
+        }
+    }
+
     fn file(toml_text: &str) -> PolicyFile {
         toml::from_str(toml_text).expect("valid test TOML")
     }
@@ -913,6 +1051,49 @@ mod tests {
         let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
         assert!(p.merge(file(ok), Layer::Project, "p").is_ok());
         assert!(p.command_rules("docker").any(|r| r.id == "proj.no-docker"));
+    }
+
+    #[test]
+    fn relaxable_only_on_confirm_and_never_in_a_project() {
+        for (t, layer, ok) in [
+            ("tier='forbidden'\nrelaxable=true", Layer::User, false),
+            ("tier='safe'\nrelaxable=true", Layer::User, false),
+            ("tier='confirm'\nrelaxable=true", Layer::User, true),
+            ("relaxable=true", Layer::User, true),
+            ("tier='confirm'\nrelaxable=true", Layer::Project, false),
+            ("tier='forbidden'\nrelaxable=true", Layer::Project, false),
+            ("tier='confirm'", Layer::Project, true),
+        ] {
+            let text = format!("[[rule]]\nid='x.rule'\n{t}\ncommand=['foo']");
+            let mut p = Policy::builtin().expect("defaults");
+            let got = p.merge(file(&text), layer, "f");
+            assert_eq!(got.is_ok(), ok, "{t} in {layer:?}: {got:?}");
+            if let Err(e) = got {
+                let e = e.to_string();
+                assert!(e.contains("\"x.rule\"") && e.contains("relaxable"), "{e}");
+            }
+        }
+        // Replacing a default rule by id in the user's file makes it relaxable.
+        let mut p = Policy::builtin().expect("defaults");
+        let t = "[[rule]]\nid='unknown.command'\nfallback=true\nrelaxable=true\ncommand=['*']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        assert!(p
+            .rules()
+            .iter()
+            .any(|r| r.id == "unknown.command" && r.relaxable));
+        let run = |p: &Policy, cmd: &str| {
+            crate::engine::examples::run_example(p, cmd)
+                .expect("classifies")
+                .verdict
+        };
+        let v = run(&p, "frobnicate --x");
+        assert!(v.tier == Tier::Confirm && v.relaxable, "{v:?}");
+        // And the reverse: a relaxable default replaced without `relaxable` is opaque.
+        assert!(run(&p, "git commit -m x").relaxable);
+        let t = "[[rule]]\nid='git.write'\nfallback=true\ncommand=['git']\nsubcommand=['commit']";
+        p.merge(file(t), Layer::User, "u").expect("merge");
+        let v = run(&p, "git commit -m x");
+        assert!(v.tier == Tier::Confirm && !v.relaxable, "{v:?}");
     }
 
     #[test]

@@ -1,0 +1,167 @@
+//! The schema of policy files, written once: the keys each table may hold, the closed
+//! values, the defaults, the word separator of lists, and the index of command rules.
+//!
+//! `build.rs` compiles the default policy with it (it includes this file by path), and the
+//! loader reads user and project files with it, so the two can never disagree about what a
+//! file may say. This file uses nothing but `std`, for that reason. Tests in the loader
+//! check that the serde types accept exactly these keys and values.
+
+use std::collections::BTreeMap;
+
+/// Separates the words of a list in its stored form (each word is preceded by it): a
+/// character no policy word contains.
+pub const SEP: char = '\u{1f}';
+
+/// The tables of a policy file.
+pub const FILE_KEYS: &[&str] = &["paths", "kinds", "commands", "workflow", "rule"];
+
+/// The keys of a rule that hold lists of words.
+pub const RULE_LISTS: &[&str] = &[
+    "tool",
+    "command",
+    "subcommand",
+    "flags_any",
+    "flags_none",
+    "args_any",
+    "args_none",
+    "args_is",
+];
+
+/// The keys of a rule that hold one text.
+pub const RULE_TEXTS: &[&str] = &["instead", "line_regex", "line_not_regex", "signal"];
+
+/// The keys of a rule that hold true or false (all false unless given).
+pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable"];
+
+/// Every key a rule may have.
+pub const RULE_KEYS: &[&str] = &[
+    "id",
+    "tier",
+    "reason",
+    "instead",
+    "fallback",
+    "disabled",
+    "relaxable",
+    "tool",
+    "command",
+    "subcommand",
+    "flags_any",
+    "flags_none",
+    "args_any",
+    "args_none",
+    "line_regex",
+    "line_not_regex",
+    "args_is",
+    "max_positional",
+    "path_class",
+    "access",
+    "signal",
+    "match",
+    "not_match",
+];
+
+/// The keys of a command's effects that hold lists of words.
+pub const EFFECT_LISTS: &[&str] = &[
+    "write_keys",
+    "value_flags",
+    "read_flags",
+    "write_flags",
+    "pattern_flags",
+    "in_place_flags",
+    "read_only_flags",
+];
+
+/// Every key a command's effects may have.
+pub const EFFECT_KEYS: &[&str] = &[
+    "reads",
+    "writes",
+    "into_folder",
+    "write_keys",
+    "value_flags",
+    "read_flags",
+    "write_flags",
+    "pattern_flags",
+    "in_place_flags",
+    "read_only_flags",
+];
+
+/// The path lists (`[paths]`).
+pub const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
+
+/// The program kinds (`[kinds]`).
+pub const KIND_LISTS: &[&str] = &[
+    "shells",
+    "interpreters",
+    "downloaders",
+    "exec_env",
+    "command_env",
+    "git_safe_config",
+];
+
+/// The keys of `[workflow]`.
+pub const WORKFLOW_KEYS: &[&str] = &["max_review_rounds"];
+
+/// The tiers, least restrictive first.
+pub const TIERS: &[&str] = &["safe", "confirm", "forbidden"];
+/// The tier of a rule that names none.
+pub const DEFAULT_TIER: &str = "confirm";
+/// The kinds of file access an access rule names.
+pub const ACCESS_KINDS: &[&str] = &["read", "write"];
+/// The path classes a rule may name.
+pub const PATH_CLASSES: &[&str] = &[
+    "protected",
+    "sensitive",
+    "system",
+    "broad",
+    "unknown",
+    "outside",
+];
+/// Which positional arguments a command's effects read or write.
+pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
+
+/// Rounds of requested changes before a workflow halts, unless a policy says otherwise.
+pub const DEFAULT_REVIEW_ROUNDS: u32 = 3;
+
+/// The Rust name of a closed value: `after-first` is `AfterFirst`.
+pub fn variant_name(value: &str) -> String {
+    value
+        .split('-')
+        .map(|part| {
+            let mut c = part.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The index of command rules by program name: for each name, the positions (in policy
+/// order) of its own rules merged with the `*` rules; and the positions of the `*` rules,
+/// for names no rule names. `rules` gives each rule's `command` names, in policy order.
+pub fn command_index<'a, R, N>(rules: R) -> (BTreeMap<String, Vec<u32>>, Vec<u32>)
+where
+    R: IntoIterator<Item = N>,
+    N: IntoIterator<Item = &'a str>,
+{
+    let mut own: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    let mut any: Vec<u32> = Vec::new();
+    for (position, names) in rules.into_iter().enumerate() {
+        let position = position as u32;
+        for name in names {
+            let list = if name == "*" {
+                &mut any
+            } else {
+                own.entry(name.to_string()).or_default()
+            };
+            if list.last() != Some(&position) {
+                list.push(position);
+            }
+        }
+    }
+    for list in own.values_mut() {
+        list.extend_from_slice(&any);
+        list.sort_unstable();
+        list.dedup();
+    }
+    (own, any)
+}

@@ -1,0 +1,211 @@
+//! Hook calls through the real binary in two sessions of one scratch machine: `confirm`
+//! (the default autonomy) and `auto` (after `programmer-hook autonomy auto --session auto`).
+//!
+//! The machine mirrors the imaginary one of `engine::examples` (home `…/home/user`,
+//! working folder `…/home/user/project`, the state in `~/.claude/state/programmer`, the
+//! binary installed as `~/.local/bin/programmer-hook`), under `CARGO_TARGET_TMPDIR` so that
+//! it is not inside a temporary folder. A table case written for the imaginary machine
+//! runs here with `/home/user` replaced by the scratch home.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::{json, Value};
+
+/// The session whose autonomy is `auto`.
+pub const AUTO: &str = "auto";
+/// A session with the default autonomy.
+pub const CONFIRM: &str = "confirm";
+
+pub struct Machine {
+    pub home: PathBuf,
+    pub project: PathBuf,
+    pub bin: PathBuf,
+}
+
+/// One answer of the hook.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub decision: String,
+    pub reason: String,
+    /// The whole JSON answer (Null for a blocked call).
+    pub raw: Value,
+}
+
+impl Answer {
+    /// The rule id the reason names (`programmer-hook: Tier [rule] …`).
+    pub fn rule(&self) -> &str {
+        self.reason
+            .split_once('[')
+            .and_then(|(_, r)| r.split_once(']'))
+            .map_or("", |(id, _)| id)
+    }
+}
+
+impl Machine {
+    /// The machine of this test binary, made once.
+    pub fn get() -> &'static Machine {
+        static M: OnceLock<Machine> = OnceLock::new();
+        M.get_or_init(|| {
+            let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("sessions-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            let home = root.join("home/user");
+            let project = home.join("project");
+            std::fs::create_dir_all(&project).expect("scratch project");
+            let bin_dir = home.join(".local/bin");
+            std::fs::create_dir_all(&bin_dir).expect("scratch bin dir");
+            let bin = bin_dir.join("programmer-hook");
+            std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
+            let m = Machine { home, project, bin };
+            let out = m
+                .command()
+                .args(["autonomy", "auto", "--session", AUTO])
+                .output()
+                .expect("runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            m
+        })
+    }
+
+    pub fn command(&self) -> Command {
+        let mut c = Command::new(&self.bin);
+        c.env("HOME", &self.home)
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .current_dir(&self.project);
+        c
+    }
+
+    pub fn state_dir(&self) -> PathBuf {
+        self.home.join(".claude/state/programmer")
+    }
+
+    /// Text of the imaginary machine in this one.
+    pub fn here(&self, text: &str) -> String {
+        text.replace("/home/user", &self.home.to_string_lossy())
+    }
+
+    /// Sends one PreToolUse event in a session.
+    pub fn pre(&self, session: &str, tool: &str, input: Value) -> Answer {
+        let ev = json!({
+            "session_id": session,
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.project,
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": input,
+            "tool_use_id": "toolu_1",
+        });
+        let mut child = self
+            .command()
+            .arg("hook")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        let bytes = ev.to_string().into_bytes();
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+        let out = child.wait_with_output().expect("runs");
+        let _ = writer.join();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if out.status.code() == Some(2) {
+            // A call that could not be checked is blocked: a denial.
+            return Answer {
+                decision: "deny".into(),
+                reason: String::from_utf8_lossy(&out.stderr).to_string(),
+                raw: Value::Null,
+            };
+        }
+        assert_eq!(out.status.code(), Some(0), "{tool}: {stdout}");
+        let v: Value = serde_json::from_str(&stdout).expect("JSON answer");
+        let o = &v["hookSpecificOutput"];
+        Answer {
+            decision: o["permissionDecision"].as_str().unwrap_or("").to_string(),
+            reason: o["permissionDecisionReason"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+            raw: v.clone(),
+        }
+    }
+
+    /// Runs a table case (a Bash command, or `tool:NAME PATH`) in a session.
+    pub fn example(&self, session: &str, example: &str) -> Answer {
+        let example = self.here(example);
+        match example.strip_prefix("tool:") {
+            Some(rest) => {
+                let (tool, path) = match rest.split_once(' ') {
+                    Some((t, p)) => (t, Some(self.path(p))),
+                    None => (rest, None),
+                };
+                let input = match (tool, path) {
+                    ("NotebookEdit", Some(p)) => json!({"notebook_path": p, "new_source": ""}),
+                    ("Glob" | "Grep", Some(p)) => json!({"path": p, "pattern": "x"}),
+                    (_, Some(p)) => {
+                        json!({"file_path": p, "content": "", "old_string": "", "new_string": ""})
+                    }
+                    (_, None) => json!({}),
+                };
+                self.pre(session, tool, input)
+            }
+            None => self.pre(session, "Bash", json!({ "command": example })),
+        }
+    }
+
+    /// A path of a table case: absolute, `~/…`, or relative to the project.
+    fn path(&self, p: &str) -> String {
+        if let Some(rest) = p.strip_prefix("~/") {
+            self.home.join(rest).to_string_lossy().to_string()
+        } else if Path::new(p).is_absolute() {
+            p.to_string()
+        } else {
+            self.project.join(p).to_string_lossy().to_string()
+        }
+    }
+}
+
+/// Runs every case in the `auto` session, on two threads, and returns those not denied
+/// there, with what they got.
+pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
+    let m = Machine::get();
+    let half = cases.len().div_ceil(2).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = cases
+            .chunks(half)
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|c| {
+                            let a = m.example(AUTO, c);
+                            (a.decision != "deny").then(|| {
+                                let head: String = c.chars().take(120).collect();
+                                format!(
+                                    "{head:?}: {} in the auto session ({})",
+                                    a.decision, a.reason
+                                )
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("thread"))
+            .collect()
+    })
+}
