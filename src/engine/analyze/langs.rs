@@ -49,6 +49,15 @@ impl Analyzer<'_> {
             }
         };
         let Some((src, known)) = source else {
+            // A script that could not be read, or options that load other code (awk has
+            // rules of its own for these).
+            if let Some(why) = opaque.first().filter(|_| call.lang != Lang::Awk) {
+                self.facts.signal(
+                    "code-opaque",
+                    format!("{} code the hook cannot follow: {why}", call.lang.name()),
+                );
+                inv.code = Some(CodeRead::Opaque);
+            }
             return Read::Nothing;
         };
         if !known {

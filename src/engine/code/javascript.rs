@@ -787,7 +787,6 @@ impl<'t> Walker<'t> {
                 self.out.push(Effect::EnvDump(
                     "uses the whole environment (`process.env`)".into(),
                 ));
-                return;
             }
             _ if q.starts_with("global.process.")
                 && matches!(

@@ -317,7 +317,7 @@ impl<'t> Walker<'t> {
                 if kids.iter().any(|k| k.kind() == "variadic_unpacking") {
                     splat = true;
                 }
-                if let Some(e) = kids.into_iter().filter(|k| k.kind() != "name").last() {
+                if let Some(e) = kids.into_iter().rfind(|k| k.kind() != "name") {
                     pos.push(e);
                 }
             }
