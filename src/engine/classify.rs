@@ -227,6 +227,13 @@ impl<'a> Matcher<'a> {
         for s in &facts.signals {
             parts.extend(self.signal_verdict(s));
         }
+        // Project scripts a build tool runs: what is forbidden there is denied; the rest
+        // leaves the tool's own verdict as it is.
+        for sub in &facts.within {
+            let mut inner = Vec::new();
+            self.judge_facts(sub, &mut inner);
+            parts.extend(inner.into_iter().filter(|v| v.tier == Tier::Forbidden));
+        }
     }
 
     fn tool_verdict(&self, tool: &str) -> Option<Verdict> {

@@ -200,7 +200,7 @@ impl Analyzer<'_> {
     }
 
     /// Names the code as the origin of the programs found from invocation `at` on.
-    fn mark_origin(&mut self, at: usize, origin: &str) {
+    pub(super) fn mark_origin(&mut self, at: usize, origin: &str) {
         for inv in self.facts.invocations.iter_mut().skip(at) {
             if !inv.display.starts_with(origin) {
                 inv.display = format!("{origin}: {}", inv.display);

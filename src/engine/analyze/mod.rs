@@ -29,6 +29,7 @@ mod effects;
 mod find;
 mod git;
 mod langs;
+mod scripts;
 mod walk;
 mod wrappers;
 
@@ -107,6 +108,9 @@ pub struct Facts {
     pub invocations: Vec<Invocation>,
     pub accesses: Vec<Access>,
     pub signals: Vec<Signal>,
+    /// The facts of project scripts a build tool runs (`npm run X`, `make T`, git hooks),
+    /// analysed apart: only what is forbidden in them counts.
+    pub within: Vec<Facts>,
 }
 
 impl Facts {

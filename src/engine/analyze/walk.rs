@@ -348,7 +348,11 @@ impl Analyzer<'_> {
             "source" | "." => self.source(inv, cwd, ctx),
             "watch" => self.watch(inv, cwd, ctx),
             "su" | "runuser" => self.su(inv, cwd, ctx),
-            "git" => self.git(inv, cwd),
+            "git" => {
+                self.git(inv, cwd);
+                self.git_hooks(ctx);
+            }
+            "npm" | "yarn" | "pnpm" | "make" | "gmake" => self.build_tool(inv, ctx),
             "sed" => self.sed(inv, cwd, ctx),
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(inv, ctx),
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
