@@ -40,6 +40,9 @@ const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 const MAX_TREE_DEPTH: usize = 120;
 /// The most effects one snippet may list before it is judged as a whole.
 const MAX_EFFECTS: usize = 512;
+/// The most values the walkers may compute for one snippet (a name is computed again
+/// where it is used, so chains of names could cost more than the text's size).
+const MAX_STEPS: usize = 100_000;
 
 /// The languages read here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,6 +246,8 @@ pub enum Effect {
 #[derive(Debug, Clone, Default)]
 pub struct Judged {
     pub effects: Vec<Effect>,
+    /// Values computed so far (see [`MAX_STEPS`]).
+    steps: usize,
 }
 
 impl Judged {
@@ -260,6 +265,14 @@ impl Judged {
     }
     pub fn opaque(&mut self, why: impl Into<String>) {
         self.push(Effect::Opaque(why.into()));
+    }
+    /// Counts one computed value; false (and opaque) once the budget is spent.
+    pub(crate) fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps == MAX_STEPS {
+            self.opaque("the code computes more values than are followed");
+        }
+        self.steps < MAX_STEPS
     }
     pub fn is_opaque(&self) -> bool {
         self.effects.iter().any(|e| matches!(e, Effect::Opaque(_)))
@@ -446,6 +459,46 @@ mod tests {
             Some("~/x")
         );
         assert!(!Text::lit("a").join(Text::unknown()).is_known());
+    }
+
+    /// Deep nesting is refused before the walkers recurse, and what is under the bound is
+    /// walked within a test thread's stack.
+    #[test]
+    fn deep_code_is_bounded() {
+        for n in [50usize, 200, 5000] {
+            let py = format!("print({}1{})", "(".repeat(n), ")".repeat(n));
+            let js = format!("console.log({}1{})", "[".repeat(n), "]".repeat(n));
+            let rb = format!("puts {}1{}", "[".repeat(n), "]".repeat(n));
+            let php = format!("echo {}1{};", "(".repeat(n), ")".repeat(n));
+            for (lang, src) in [
+                (Lang::Python, py),
+                (Lang::JavaScript, js),
+                (Lang::Ruby, rb),
+                (Lang::Php, php),
+            ] {
+                let j = analyze(lang, &src);
+                if n > MAX_TREE_DEPTH {
+                    assert!(j.is_opaque(), "{lang:?} nested {n}");
+                }
+            }
+        }
+    }
+
+    /// Names built from names (`b = a + a; c = b + b …`) cost a bounded amount of work.
+    #[test]
+    fn chains_of_names_are_bounded() {
+        let mut py = String::from("a0 = 'x'\n");
+        let mut js = String::from("const a0 = 'x';\n");
+        for i in 1..40 {
+            py.push_str(&format!("a{i} = a{} + a{}\n", i - 1, i - 1));
+            js.push_str(&format!("const a{i} = a{} + a{};\n", i - 1, i - 1));
+        }
+        py.push_str("open(a39)\n");
+        js.push_str("require('fs').readFileSync(a39);\n");
+        let start = std::time::Instant::now();
+        analyze(Lang::Python, &py);
+        analyze(Lang::JavaScript, &js);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]

@@ -326,7 +326,7 @@ impl<'t> Walker<'t> {
     }
 
     fn eval(&mut self, n: Node<'t>) -> V {
-        if self.depth > 24 {
+        if self.depth > 24 || !self.out.step() {
             return V::Other;
         }
         self.depth += 1;

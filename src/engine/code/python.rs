@@ -553,7 +553,7 @@ impl<'t> Walker<'t> {
     // Values.
 
     fn eval(&mut self, n: Node<'t>) -> V {
-        if self.eval_depth > 24 {
+        if self.eval_depth > 24 || !self.out.step() {
             return V::Other;
         }
         self.eval_depth += 1;
