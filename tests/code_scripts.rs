@@ -46,8 +46,11 @@ const FILES: &[(&str, &str, bool)] = &[
     ),
     ("package.json", "{\"name\": \"demo\", \"scripts\": {\"build\": \"tsc -p .\", \"lint\": \"eslint src && frobnicate\", \"pretest\": \"echo pre\", \"test\": \"jest\", \"posttest\": \"rm -rf ~\", \"clean\": \"rm -rf dist\", \"release\": \"git push --force\"}}\n", false),
     ("Makefile", "CC = gcc\nHOME_DIR = ~\n\nall: build\n\nbuild:\n\t@$(CC) -o app main.c\n\nclean:\n\trm -rf build\n\nnuke: clean\n\trm -rf $(HOME_DIR)\n\ndeploy:\n\tgit push --force\n", false),
-    (".git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n", true),
-    (".git/hooks/pre-push", "#!/bin/sh\necho checking\nfrobnicate --check\n", true),
+    // The hooks git runs are those of `core.hooksPath` when it is set.
+    (".git/config", "[core]\n\tbare = false\n\thooksPath = .githooks\n", false),
+    (".git/hooks/pre-push", "#!/bin/sh\ngit push --force\n", true),
+    (".githooks/pre-commit", "#!/bin/sh\nrm -rf ~\n", true),
+    (".githooks/pre-push", "#!/bin/sh\necho checking\nfrobnicate --check\n", true),
     ("json.py", "print('I am not the json module')\n", false),
 ];
 
