@@ -373,8 +373,13 @@ command = ["*"]
             .env_remove("CLAUDE_CONFIG_DIR");
         c
     };
+    let prompt = json!({
+        "session_id": "u-auto", "cwd": project, "hook_event_name": "UserPromptSubmit",
+        "prompt": "/programmer autonomy auto",
+    });
     let out = bin()
-        .args(["autonomy", "auto", "--session", "u-auto"])
+        .arg("hook")
+        .write_stdin(prompt.to_string())
         .output()
         .expect("runs");
     assert!(out.status.success());

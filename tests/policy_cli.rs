@@ -258,3 +258,32 @@ fn check_says_whether_autonomy_relaxes_it() {
         }
     }
 }
+
+/// A mistake in how a command is called is a usage error (exit 2) that says what was
+/// wrong; a failure while doing what was asked is exit 1. One case per line:
+/// `(arguments, exit status, text the message must hold)`.
+#[test]
+#[rustfmt::skip]
+fn usage_errors_and_failures_say_what_was_wrong() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`"),
+        (&["policy", "check"], 2, "nothing to check"),
+        (&["policy", "check", "--tool", "Write"], 2, "--tool Write needs the file it acts on"),
+        (&["policy", "check", "--tool", "Write", "--path", "a", "--", "ls"], 2, "not both"),
+        (&["policy", "nonsense"], 2, "unrecognized subcommand"),
+        (&["autonomy", "auto", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["abort", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["approve", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["continue", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["status", "--session", "nope"], 1, "no session \"nope\" is known"),
+    ];
+    for (args, code, text) in cases {
+        let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {stderr}");
+        assert!(stderr.contains(text), "{args:?}: {stderr}");
+    }
+    // Nothing was recorded for the unknown session.
+    assert!(!home.path().join(".claude/state/programmer/session-autonomy.json").exists());
+}

@@ -966,7 +966,7 @@ proptest! {
         let cwd = dir.join("home/project");
         let places = programmer_hook::workflow::state::places().expect("places");
         let policy = hook::load_policy(&places, Some(&cwd)).expect("policy");
-        let ctx = programmer_hook::engine::classify::Context {
+        let ctx = programmer_hook::engine::Context {
             policy: &policy,
             places: &places,
             fs: &programmer_hook::engine::paths::RealFs,

@@ -3,16 +3,20 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::usage;
 use crate::engine::classify::{self, Decision};
 use crate::engine::examples;
 use crate::engine::paths::RealFs;
 use crate::engine::policy::{self, Layer, Policy, Tier};
 use crate::hook;
 use crate::workflow::state;
+
+/// The tools whose call names a file: `policy check --tool` needs `--path` for them.
+const TOOLS_WITH_PATH: &[&str] = &["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// How many parts the text output of `policy check` lists.
 const MAX_PARTS_SHOWN: usize = 40;
@@ -103,7 +107,7 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
     let policy = hook::load_policy(&places, Some(&cwd))?;
-    let ctx = classify::Context {
+    let ctx = crate::engine::Context {
         policy: &policy,
         places: &places,
         fs: &RealFs,
@@ -112,7 +116,14 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
     let (what, decision) = match &a.tool {
         Some(tool) => {
             if !a.command.is_empty() {
-                bail!("give either --tool (with --path) or a command after `--`, not both");
+                return Err(usage(
+                    "give either --tool (with --path) or a command after `--`, not both",
+                ));
+            }
+            if a.path.is_none() && TOOLS_WITH_PATH.contains(&tool.as_str()) {
+                return Err(usage(format!(
+                    "--tool {tool} needs the file it acts on: --path FILE"
+                )));
             }
             let input = match &a.path {
                 Some(p) => {
@@ -128,7 +139,14 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
         }
         None => {
             if a.command.is_empty() {
-                bail!("nothing to check: give a command after `--`, e.g. programmer-hook policy check -- 'git status'");
+                return Err(usage("nothing to check: give a command after `--`, e.g. programmer-hook policy check -- 'git status'"));
+            }
+            // Options come before `--`; a word that looks like one after the options is a
+            // mistyped option (`--jsn`), not a command.
+            if let Some(opt) = a.command.first().filter(|w| w.starts_with('-')) {
+                return Err(usage(format!(
+                    "unexpected option `{opt}` (the options are --json, --cwd, --tool and --path; the command goes after `--`)"
+                )));
             }
             let cmd = a.command.join(" ");
             let d = classify::classify_command(&cmd, &ctx);

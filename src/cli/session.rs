@@ -1,7 +1,7 @@
 //! `status`, `approve`, `continue`, `abort` and `autonomy`: a session's workflow, steered
 //! from the user's own terminal.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
@@ -55,7 +55,10 @@ fn status_json(s: &state::SessionFile, autonomy: Autonomy) -> serde_json::Value 
 pub fn run_status(a: StatusArgs) -> Result<i32> {
     let places = state::places()?;
     let sessions = match &a.session {
-        Some(id) => vec![state::load_session(&places.state_dir, id)?],
+        Some(id) => vec![state::load_session(
+            &places.state_dir,
+            &known_session(&places, id)?,
+        )?],
         None => state::recent_sessions(&places.state_dir, 10),
     };
     if a.json {
@@ -110,7 +113,7 @@ pub enum Control {
 /// The session a control command acts on: the given one, or the most recent active one.
 fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Result<String> {
     if let Some(id) = &arg.session {
-        return Ok(id.clone());
+        return known_session(places, id);
     }
     state::recent_sessions(&places.state_dir, 50)
         .into_iter()
@@ -119,6 +122,17 @@ fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Resu
         .context(
             "no session has an active workflow; pass --session ID (see `programmer-hook status`)",
         )
+}
+
+/// A session id given on the command line, checked the same way by every command that
+/// takes one: the hook must have seen the session (it keeps a state file for each).
+fn known_session(places: &crate::engine::paths::Places, id: &str) -> Result<String> {
+    if state::session_path(&places.state_dir, id).is_file() {
+        return Ok(id.to_string());
+    }
+    bail!(
+        "no session {id:?} is known (the hook records a session at its first prompt); `programmer-hook status` lists the recent ones"
+    )
 }
 
 pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
@@ -159,7 +173,7 @@ pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
 pub fn run_autonomy(a: AutonomyArgs) -> Result<i32> {
     let places = state::places()?;
     let id = match &a.session.session {
-        Some(id) => id.clone(),
+        Some(id) => known_session(&places, id)?,
         None => state::recent_sessions(&places.state_dir, 1)
             .into_iter()
             .next()

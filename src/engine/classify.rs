@@ -14,10 +14,12 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, CodeRead, Env, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
-use crate::engine::paths::{self, component_match, Fs, Places, Resolved};
+use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
+use crate::engine::shell::Word;
+use crate::engine::Context;
 
 /// The verdict on one fact, or on the whole call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,14 +47,6 @@ pub struct Decision {
     pub facts: Facts,
 }
 
-/// What classification needs besides the call itself.
-pub struct Context<'a> {
-    pub policy: &'a Policy,
-    pub places: &'a Places,
-    pub fs: &'a dyn Fs,
-    pub cwd: Option<&'a Path>,
-}
-
 /// Classifies a tool call by name and input.
 pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
     let m = Matcher::new(ctx);
@@ -68,18 +62,10 @@ pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
 /// Classifies a Bash command (what `policy check -- CMD` runs).
 pub fn classify_command(command: &str, ctx: &Context) -> Decision {
     let m = Matcher::new(ctx);
-    let facts = analyze::analyze_command(command, ctx.cwd, &env(ctx));
+    let facts = analyze::analyze_command(command, ctx);
     let mut parts = Vec::new();
     m.judge_facts(&facts, &mut parts);
     decide(parts, "Bash", m.matched.into_inner(), facts)
-}
-
-fn env<'a>(ctx: &'a Context) -> Env<'a> {
-    Env {
-        policy: ctx.policy,
-        places: ctx.places,
-        fs: ctx.fs,
-    }
 }
 
 fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
@@ -144,7 +130,7 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
     match tool {
         "Bash" => {
             let cmd = str_field("command")?;
-            return Ok(analyze::analyze_command(cmd, ctx.cwd, &env(ctx)));
+            return Ok(analyze::analyze_command(cmd, ctx));
         }
         "Read" => access(AccessKind::Read, str_field("file_path")?, tool),
         "Write" | "Edit" | "MultiEdit" => access(AccessKind::Write, str_field("file_path")?, tool),
@@ -287,7 +273,7 @@ impl<'a> Matcher<'a> {
             .map(|e| &e.value_flags)
             .unwrap_or(&empty);
         let pos = positionals(&inv.args, value_flags);
-        let unknown = |w: &crate::engine::shell::Word| !w.literal;
+        let unknown = |w: &Word| !w.literal;
         self.policy()
             .command_rules(&inv.name)
             .filter(|r| r.tier == Tier::Forbidden)
@@ -357,96 +343,36 @@ impl<'a> Matcher<'a> {
             .map(|e| &e.value_flags)
             .unwrap_or(&empty);
         let pos = positionals(&inv.args, value_flags);
-        if !r.subcommand.is_empty() {
-            let ok = r.subcommand.iter().any(|s| {
-                let want: Vec<&str> = s.split_whitespace().collect();
-                want.len() <= pos.len() && want.iter().zip(&pos).all(|(w, p)| *w == p.text)
-            });
-            if !ok {
-                return false;
-            }
-        }
-        let flags = flag_words(&inv.args);
-        if !r.flags_any.is_empty()
-            && !flags
-                .iter()
-                .any(|a| r.flags_any.iter().any(|f| flag_matches(f, a)))
-        {
-            return false;
-        }
-        if flags
-            .iter()
-            .any(|a| r.flags_none.iter().any(|f| flag_matches(f, a)))
-        {
-            return false;
-        }
-        if !r.args_any.is_empty()
-            && !inv
-                .args
-                .iter()
-                .any(|a| r.args_any.iter().any(|g| component_match(g, &a.text)))
-        {
-            return false;
-        }
-        if inv
-            .args
-            .iter()
-            .any(|a| r.args_none.iter().any(|g| component_match(g, &a.text)))
-        {
-            return false;
-        }
-        if !r.args_is.is_empty() {
-            let joined = inv
-                .args
-                .iter()
-                .map(|a| a.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
-            if inv.extra_args_unknown || !r.args_is.contains(&joined) {
-                return false;
-            }
-        }
-        if let Some(max) = r.max_positional {
-            if pos.len() > max || inv.extra_args_unknown {
-                return false;
-            }
-        }
-        if !r.path_class.is_empty() {
-            let hit = pos.iter().any(|w| {
-                let res = paths::resolve(
-                    &w.text,
-                    w.literal,
-                    inv.cwd.as_deref(),
-                    self.ctx.places,
-                    self.ctx.fs,
-                );
-                r.path_class
-                    .iter()
-                    .any(|c| self.in_class(&res, *c, inv.cwd.as_deref()))
-            }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown));
-            if !hit {
-                return false;
-            }
-        }
-        if r.line_regex.is_some() || r.line_not_regex.is_some() {
-            let line = inv.line();
-            if let Some(re) = &r.line_regex {
-                match self.regex(re) {
-                    Some(x) if x.is_match(&line) => {}
-                    // An invalid regex never lets a Safe rule match.
-                    _ => return false,
-                }
-            }
-            if let Some(re) = &r.line_not_regex {
-                match self.regex(re) {
-                    Some(x) if !x.is_match(&line) => {}
-                    _ => return false,
-                }
-            }
-        }
-        true
+        subcommand_matches(r, &pos)
+            && flags_match(r, inv)
+            && args_match(r, inv, pos.len())
+            && (r.path_class.is_empty() || self.path_class_matches(r, inv, &pos))
+            && self.line_matches(r, inv)
     }
 
+    /// Some positional argument (or an argument added at run time, for `unknown`) is in
+    /// one of the rule's path classes.
+    fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
+        let cwd = inv.cwd.as_deref();
+        pos.iter().any(|w| {
+            let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
+            r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
+        }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
+    }
+
+    /// The rule's `line_regex` matches the command line and its `line_not_regex` does not.
+    /// An invalid regex never lets a rule match.
+    fn line_matches(&self, r: &Rule, inv: &Invocation) -> bool {
+        if r.line_regex.is_none() && r.line_not_regex.is_none() {
+            return true;
+        }
+        let line = inv.line();
+        let regex_ok = |re: &Option<crate::engine::policy::Text>, want: bool| match re {
+            None => true,
+            Some(re) => self.regex(re).is_some_and(|x| x.is_match(&line) == want),
+        };
+        regex_ok(&r.line_regex, true) && regex_ok(&r.line_not_regex, false)
+    }
     /// The most restrictive matching rule, with fallbacks when no ordinary rule matched.
     fn pick<'r>(&self, rules: impl Iterator<Item = &'r Rule>, subject: &str) -> Option<Verdict> {
         let mut ordinary: Vec<&Rule> = Vec::new();
@@ -538,6 +464,52 @@ impl<'a> Matcher<'a> {
 
 /// Folders outside the project where writes are still ordinary work.
 const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
+
+/// The leading positional words are one of the rule's subcommands (when it names any).
+fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
+    r.subcommand.is_empty()
+        || r.subcommand.iter().any(|s| {
+            let want: Vec<&str> = s.split_whitespace().collect();
+            want.len() <= pos.len() && want.iter().zip(pos).all(|(w, p)| *w == p.text)
+        })
+}
+
+/// Some option matches `flags_any` (when given) and none matches `flags_none`.
+fn flags_match(r: &Rule, inv: &Invocation) -> bool {
+    let flags = flag_words(&inv.args);
+    let any = |list: &crate::engine::policy::List| {
+        flags
+            .iter()
+            .any(|a| list.iter().any(|f| flag_matches(f, a)))
+    };
+    (r.flags_any.is_empty() || any(&r.flags_any)) && !any(&r.flags_none)
+}
+
+/// `args_any`, `args_none`, `args_is` and `max_positional` hold for the arguments; the last
+/// two never hold when arguments are added at run time.
+fn args_match(r: &Rule, inv: &Invocation, positional: usize) -> bool {
+    let any = |list: &crate::engine::policy::List| {
+        inv.args
+            .iter()
+            .any(|a| list.iter().any(|g| component_match(g, &a.text)))
+    };
+    if (!r.args_any.is_empty() && !any(&r.args_any)) || any(&r.args_none) {
+        return false;
+    }
+    if !r.args_is.is_empty() {
+        let joined = inv
+            .args
+            .iter()
+            .map(|a| a.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if inv.extra_args_unknown || !r.args_is.contains(&joined) {
+            return false;
+        }
+    }
+    r.max_positional
+        .is_none_or(|max| positional <= max && !inv.extra_args_unknown)
+}
 
 fn has_glob(t: &str) -> bool {
     t.contains(['*', '?', '[', '{'])

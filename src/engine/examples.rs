@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::engine::classify::{self, Context, Decision};
+use crate::engine::classify::{self, Decision};
 use crate::engine::paths::{NoFs, Places};
 use crate::engine::policy::{Policy, Rule, Tier};
+use crate::engine::Context;
 
 /// The imaginary machine examples run in.
 pub fn example_places() -> Places {

@@ -10,7 +10,10 @@ pub mod analyze;
 pub mod args;
 pub mod classify;
 pub mod code;
+mod context;
 pub mod examples;
 pub mod paths;
 pub mod policy;
 pub mod shell;
+
+pub use context::Context;

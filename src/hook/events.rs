@@ -171,41 +171,10 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         }
         return out;
     }
-    let role = role_of(event);
-    let who = match (role, &event.agent_type) {
-        (Some(r), _) => format!("role {}", r.name),
-        (None, Some(t)) => format!("agent {t}"),
-        (None, None) => "unknown subagent".into(),
-    };
-    let session = if event.session_id.is_empty() {
-        Ok(SessionFile::default())
-    } else {
-        state::load_session(env.state_dir(), &event.session_id)
-    };
-    let wf = match session {
-        Ok(s) => s.workflow,
-        Err(e) => {
-            // The phase cannot be known: hold to read-only, and say why.
-            Some(Workflow::halted(
-                format!("The workflow state could not be read: {e:#}."),
-                &env.now,
-            ))
-        }
-    };
+    let wf = session_workflow(env, event);
     out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());
     let call = call_view(event, decision);
-    if let Some(r) = workflow::restrict(&call, role, wf.as_ref()) {
-        let phase_note = wf
-            .as_ref()
-            .filter(|w| w.active())
-            .map(|w| format!("phase {}", w.phase.name()))
-            .unwrap_or_default();
-        let by = if r.rule.starts_with("role.") {
-            who
-        } else {
-            phase_note
-        };
-        let note = wf.as_ref().and_then(|w| w.note.clone());
+    if let Some((r, by, note)) = restriction(event, &call, wf.as_ref()) {
         refuse(decision, r, &by);
         if let Some(n) = note {
             decision.verdict.reason.push_str(&format!(". {n}"));
@@ -216,64 +185,13 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         refuse(decision, r, "the agent pack");
         return out;
     }
-    let mut context = None;
     // Spawning the reviewer moves the workflow to review, behind the test gate.
-    if call.subagent_type.as_deref() == Some(roles::REVIEWER)
-        && decision.verdict.tier < Tier::Forbidden
-    {
+    if call.subagent_type.as_deref() == Some(roles::REVIEWER) {
         if let Some(w) = wf.as_ref().filter(|w| w.active()) {
-            let project = w
-                .project
-                .as_ref()
-                .and_then(|_| project_of(env, Some(Path::new(&w.root))));
-            let test = match &project {
-                Some((_, Ok(p))) => Ok(p.test.clone()),
-                Some((_, Err(e))) => Err(e.clone()),
-                None => Ok(None),
-            };
-            let plan_now = w
-                .plan
-                .as_ref()
-                .and_then(|p| std::fs::read(&p.path).ok())
-                .map(|b| workflow::fingerprint(&b));
-            let gate = match &test {
-                Ok(t) => workflow::plan_gate(w, plan_now.as_deref())
-                    .or_else(|| workflow::review_gate(w, t.as_deref())),
-                Err(e) => Some(Refusal {
-                    rule: "gate.project-unreadable",
-                    reason: format!("the review cannot be gated on the project's tests: {e}"),
-                    instead: "fix or re-register the project (`programmer-hook add-project`), then spawn the reviewer again".into(),
-                }),
-            };
-            if let Some(r) = gate {
-                let phase = format!("phase {}", w.phase.name());
-                refuse(decision, r, &phase);
-                return out;
-            }
-            let now = env.now.clone();
-            let moved = state::update_session(env.state_dir(), &event.session_id, |s| {
-                if let Some(w) = s.workflow.as_mut().filter(|w| w.phase == Phase::Implement) {
-                    w.phase = Phase::Review;
-                    w.reviewer = None;
-                    w.updated = now;
-                    true
-                } else {
-                    false
-                }
-            });
-            match moved {
-                Ok(true) => context = Some("programmer-hook: the workflow is now in phase review. Nothing is written until the reviewer's verdict.".to_string()),
-                Ok(false) => {}
-                Err(e) => {
-                    refuse(
-                        decision,
-                        Refusal {
-                            rule: "gate.state-unwritable",
-                            reason: format!("the move to phase review could not be recorded: {e:#}"),
-                            instead: "fix the state folder (see `programmer-hook doctor`), then try again".into(),
-                        },
-                        "phase implement",
-                    );
+            match start_review(env, event, w) {
+                Ok(context) => out.context = context,
+                Err((r, by)) => {
+                    refuse(decision, r, &by);
                     return out;
                 }
             }
@@ -291,25 +209,128 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
             decision.verdict.reason
         );
     }
-    // Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
-    // (the hook could not see what it runs) is still asked; Forbidden never changes.
-    if decision.verdict.tier == Tier::Confirm
-        && !event.session_id.is_empty()
-        && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto
-    {
-        let v = &mut decision.verdict;
-        if v.relaxable {
-            out.relaxed_by = Some("autonomy");
-            v.reason = format!(
-                "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
-                v.reason
-            );
-        } else {
-            v.reason = format!("{} ({STILL_ASKED})", v.reason);
-        }
-    }
-    out.context = context;
+    apply_autonomy(env, event, decision, &mut out);
     out
+}
+
+/// The session's workflow; when its state cannot be read, a halted one, so that the
+/// phase (unknown) holds the call to read-only work, with a note saying why.
+fn session_workflow(env: &Env, event: &Event) -> Option<Workflow> {
+    let session = if event.session_id.is_empty() {
+        Ok(SessionFile::default())
+    } else {
+        state::load_session(env.state_dir(), &event.session_id)
+    };
+    match session {
+        Ok(s) => s.workflow,
+        Err(e) => Some(Workflow::halted(
+            format!("The workflow state could not be read: {e:#}."),
+            &env.now,
+        )),
+    }
+}
+
+/// The role or phase restriction the call breaks, if any: the refusal, who or what
+/// refuses it (`role code-reviewer`, `phase plan`), and the workflow's note.
+fn restriction(
+    event: &Event,
+    call: &Call,
+    wf: Option<&Workflow>,
+) -> Option<(Refusal, String, Option<String>)> {
+    let role = role_of(event);
+    let r = workflow::restrict(call, role, wf)?;
+    let by = if r.rule.starts_with("role.") {
+        match (role, &event.agent_type) {
+            (Some(r), _) => format!("role {}", r.name),
+            (None, Some(t)) => format!("agent {t}"),
+            (None, None) => "unknown subagent".into(),
+        }
+    } else {
+        wf.filter(|w| w.active())
+            .map(|w| format!("phase {}", w.phase.name()))
+            .unwrap_or_default()
+    };
+    Some((r, by, wf.and_then(|w| w.note.clone())))
+}
+
+/// The reviewer is spawned in workflow `w`: the plan and test gates must pass, and the
+/// workflow moves from implement to review. Gives the context to tell the agent, or the
+/// refusal and who refuses.
+fn start_review(
+    env: &Env,
+    event: &Event,
+    w: &Workflow,
+) -> Result<Option<String>, (Refusal, String)> {
+    let project = w
+        .project
+        .as_ref()
+        .and_then(|_| project_of(env, Some(Path::new(&w.root))));
+    let test = match &project {
+        Some((_, Ok(p))) => Ok(p.test.clone()),
+        Some((_, Err(e))) => Err(e.clone()),
+        None => Ok(None),
+    };
+    let plan_now = w
+        .plan
+        .as_ref()
+        .and_then(|p| std::fs::read(&p.path).ok())
+        .map(|b| workflow::fingerprint(&b));
+    let gate = match &test {
+        Ok(t) => workflow::plan_gate(w, plan_now.as_deref())
+            .or_else(|| workflow::review_gate(w, t.as_deref())),
+        Err(e) => Some(Refusal {
+            rule: "gate.project-unreadable",
+            reason: format!("the review cannot be gated on the project's tests: {e}"),
+            instead: "fix or re-register the project (`programmer-hook add-project`), then spawn the reviewer again".into(),
+        }),
+    };
+    if let Some(r) = gate {
+        return Err((r, format!("phase {}", w.phase.name())));
+    }
+    let now = env.now.clone();
+    let moved = state::update_session(env.state_dir(), &event.session_id, |s| {
+        if let Some(w) = s.workflow.as_mut().filter(|w| w.phase == Phase::Implement) {
+            w.phase = Phase::Review;
+            w.reviewer = None;
+            w.updated = now;
+            true
+        } else {
+            false
+        }
+    });
+    match moved {
+        Ok(true) => Ok(Some("programmer-hook: the workflow is now in phase review. Nothing is written until the reviewer's verdict.".to_string())),
+        Ok(false) => Ok(None),
+        Err(e) => Err((
+            Refusal {
+                rule: "gate.state-unwritable",
+                reason: format!("the move to phase review could not be recorded: {e:#}"),
+                instead: "fix the state folder (see `programmer-hook doctor`), then try again".into(),
+            },
+            "phase implement".to_string(),
+        )),
+    }
+}
+
+/// Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
+/// (the hook could not see what it runs) is still asked; Forbidden never changes.
+fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut GateOutcome) {
+    if decision.verdict.tier != Tier::Confirm
+        || event.session_id.is_empty()
+        || state::autonomy(env.state_dir(), &event.session_id) != Autonomy::Auto
+    {
+        return;
+    }
+    let v = &mut decision.verdict;
+    if v.relaxable {
+        out.relaxed_by = Some("autonomy");
+        v.reason = format!(
+            "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
+            v.reason
+        );
+    } else {
+        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+    }
 }
 
 /// Whether a Bash call is exactly the test command of the project it runs in (the
@@ -644,7 +665,7 @@ fn post_bash(
         .and_then(|p| p.test);
     let is_test = test.as_deref().is_some_and(|t| runs_test(&command, t));
     let policy = policy()?;
-    let ctx = classify::Context {
+    let ctx = crate::engine::Context {
         policy: &policy,
         places: env.places,
         fs: &RealFs,

@@ -89,7 +89,7 @@ fn gate(event: &Event) -> Result<Answer> {
     let places = state::places()?;
     let policy = load_policy(&places, event.cwd.as_deref())?;
     let tool = event.tool_name.as_deref().unwrap_or_default();
-    let ctx = classify::Context {
+    let ctx = crate::engine::Context {
         policy: &policy,
         places: &places,
         fs: &RealFs,

@@ -19,9 +19,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::paths::{self, Fs, Places, Resolved};
+use crate::engine::paths::{self, Resolved};
 use crate::engine::policy::{AccessKind, Policy};
 use crate::engine::shell::{self, Script, SimpleCommand, Word};
+use crate::engine::Context;
 
 mod code;
 mod editors;
@@ -126,28 +127,21 @@ impl Facts {
     }
 }
 
-/// The environment of an analysis.
-pub struct Env<'a> {
-    pub policy: &'a Policy,
-    pub places: &'a Places,
-    pub fs: &'a dyn Fs,
-}
-
-/// Analyses a Bash command run in `cwd`.
-pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
+/// Analyses a Bash command run in the context's folder.
+pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
     let mut a = Analyzer {
-        env,
+        env: ctx,
         facts: Facts::default(),
         parse_cost: 0,
         scripts: 0,
         downloaded: Vec::new(),
     };
-    a.script(command, cwd.map(Path::to_path_buf), 0);
+    a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.facts
 }
 
 struct Analyzer<'a> {
-    env: &'a Env<'a>,
+    env: &'a Context<'a>,
     facts: Facts,
     /// Bytes of script text parsed so far, nested scripts included, and their number.
     parse_cost: usize,

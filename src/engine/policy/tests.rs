@@ -1,0 +1,350 @@
+//! Tests of the policy loader, the built-in policy and the schema.
+
+use super::*;
+
+/// The keys a value serialises to, every field set.
+fn keys(v: serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().expect("object").keys().cloned().collect();
+    k.sort();
+    k
+}
+
+fn sorted(names: &[&str]) -> Vec<String> {
+    let mut k: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    k.sort();
+    k
+}
+
+/// The serde types read exactly the keys of `schema`, so `build.rs` (which checks the
+/// default files against `schema`) and the loader accept the same files.
+#[test]
+fn serde_types_have_the_schema_keys() {
+    let l: List = ["x"].into_iter().collect();
+    let t = || Some(Text::Borrowed("x"));
+    let rule = Rule {
+        id: "x".into(),
+        reason: "x".into(),
+        instead: t(),
+        fallback: true,
+        relaxable: true,
+        disabled: true,
+        tool: l.clone(),
+        command: l.clone(),
+        subcommand: l.clone(),
+        flags_any: l.clone(),
+        flags_none: l.clone(),
+        args_any: l.clone(),
+        args_none: l.clone(),
+        line_regex: t(),
+        line_not_regex: t(),
+        args_is: l.clone(),
+        max_positional: Some(1),
+        path_class: Cow::Owned(vec![PathClass::Broad]),
+        access: Some(AccessKind::Read),
+        signal: t(),
+        examples_match: vec!["x".into()],
+        not_match: vec!["x".into()],
+        ..Rule::default()
+    };
+    let json = |v: &dyn erased::Ser| v.value();
+    assert_eq!(keys(json(&rule)), sorted(schema::RULE_KEYS));
+    let effects = Effects {
+        reads: Some(Select::All),
+        writes: Some(Select::Last),
+        into_folder: true,
+        write_keys: l.clone(),
+        value_flags: l.clone(),
+        read_flags: l.clone(),
+        write_flags: l.clone(),
+        pattern_flags: l.clone(),
+        in_place_flags: l.clone(),
+        read_only_flags: l.clone(),
+    };
+    assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
+    assert_eq!(
+        keys(json(&PathLists::default())),
+        sorted(schema::PATH_LISTS)
+    );
+    assert_eq!(keys(json(&Kinds::default())), sorted(schema::KIND_LISTS));
+    assert_eq!(
+        keys(json(&WorkflowSettings::default())),
+        sorted(schema::WORKFLOW_KEYS)
+    );
+    let file = PolicyFile {
+        workflow: Some(WorkflowSettings::default()),
+        ..PolicyFile::default()
+    };
+    assert_eq!(keys(json(&file)), sorted(schema::FILE_KEYS));
+    assert_eq!(
+        WorkflowSettings::default().max_review_rounds,
+        schema::DEFAULT_REVIEW_ROUNDS
+    );
+    assert_eq!(Rule::default().tier, default_tier());
+    assert_eq!(
+        default_tier().to_string().to_lowercase(),
+        schema::DEFAULT_TIER
+    );
+}
+
+/// Every closed value of `schema` reads as the variant `build.rs` names for it, and
+/// a word outside them is refused at load.
+#[test]
+fn closed_values_are_the_schema_values() {
+    fn check<T: serde::de::DeserializeOwned + fmt::Debug>(names: &[&str]) {
+        for n in names {
+            let v: T = serde_json::from_value(serde_json::json!(n)).expect(n);
+            assert_eq!(format!("{v:?}"), schema::variant_name(n), "{n}");
+        }
+        assert!(serde_json::from_value::<T>(serde_json::json!("nonsense")).is_err());
+    }
+    check::<Tier>(schema::TIERS);
+    check::<AccessKind>(schema::ACCESS_KINDS);
+    check::<PathClass>(schema::PATH_CLASSES);
+    check::<Select>(schema::SELECTIONS);
+    let err = parse_file(
+        "[commands]\ncp = { reads = \"every\" }\n",
+        Path::new("user.toml"),
+    )
+    .expect_err("unknown selection");
+    assert!(format!("{err:#}").contains("every"), "{err:#}");
+}
+
+mod erased {
+    /// Serialises any of the schema's types to JSON (one function for all of them).
+    pub trait Ser {
+        fn value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn value(&self) -> serde_json::Value {
+            serde_json::to_value(self).expect("serialises")
+        }
+    }
+}
+
+fn file(toml_text: &str) -> PolicyFile {
+    toml::from_str(toml_text).expect("valid test TOML")
+}
+
+#[test]
+fn lists() {
+    let cases: &[(&str, &[&str])] = &[
+        ("[]", &[]),
+        ("['a']", &["a"]),
+        ("['a', 'b c']", &["a", "b c"]),
+        ("['']", &[""]),
+        ("['', 'x']", &["", "x"]),
+        ("'git'", &["git"]),
+    ];
+    for (toml_value, want) in cases {
+        #[derive(Deserialize)]
+        struct T {
+            l: List,
+        }
+        let t: T = toml::from_str(&format!("l = {toml_value}")).expect("parses");
+        assert_eq!(t.l.iter().collect::<Vec<_>>(), *want, "{toml_value}");
+        let json = serde_json::to_string(&t.l).expect("json");
+        let back: List = serde_json::from_str(&json).expect("back");
+        assert_eq!(back, t.l);
+    }
+}
+
+#[test]
+fn list_words_may_not_hold_the_separator() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct T {
+        l: List,
+    }
+    for text in [r#"l = "\u001fgit\u001fls""#, r#"l = ["a\u001fb"]"#] {
+        let err = toml::from_str::<T>(text).expect_err(text);
+        assert!(err.to_string().contains("U+001F"), "{text}: {err}");
+    }
+}
+
+/// The statics `build.rs` generates must equal what serde reads from the same TOML.
+#[test]
+fn generated_defaults_equal_the_toml() {
+    for f in DEFAULT_FILES {
+        let mut parsed = parse_file(f.source, Path::new(f.name)).expect("valid TOML");
+        for r in &mut parsed.rules {
+            r.examples_match.clear();
+            r.not_match.clear();
+        }
+        let generated = PolicyFile {
+            paths: f.paths.clone(),
+            kinds: f.kinds.clone(),
+            commands: f
+                .commands
+                .iter()
+                .map(|(k, e)| (Cow::Borrowed(*k), e.clone()))
+                .collect(),
+            workflow: f.workflow.clone(),
+            rules: f.rules.to_vec(),
+        };
+        let a = serde_json::to_value(&parsed).expect("json");
+        let b = serde_json::to_value(&generated).expect("json");
+        assert_eq!(a, b, "{}", f.name);
+    }
+}
+
+#[test]
+fn builtin_loads() {
+    let p = Policy::builtin().expect("defaults load");
+    assert!(p.rules().len() > 20);
+    assert!(p.rules().iter().all(|r| r.kind().is_some()));
+    let mut ids: Vec<&str> = p.rules().iter().map(|r| r.id.as_ref()).collect();
+    ids.sort();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "rule ids are unique");
+    for r in p.rules() {
+        for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+            assert!(
+                regex_lite::Regex::new(re).is_ok(),
+                "rule {}: bad regex {re}",
+                r.id
+            );
+        }
+    }
+}
+
+/// The index gives, for every name, exactly the rules a scan of all rules would, in
+/// the same order, before and after a layer changes the rules.
+#[test]
+fn command_index_agrees_with_a_scan() {
+    let scan = |p: &Policy, name: &str| -> Vec<String> {
+        p.rules()
+            .iter()
+            .filter(|r| r.command.iter().any(|c| c == name || c == "*"))
+            .map(|r| r.id.to_string())
+            .collect()
+    };
+    let indexed = |p: &Policy, name: &str| -> Vec<String> {
+        p.command_rules(name).map(|r| r.id.to_string()).collect()
+    };
+    let mut p = Policy::builtin().expect("defaults");
+    let mut names: Vec<String> = p
+        .rules()
+        .iter()
+        .flat_map(|r| r.command.iter().map(str::to_string))
+        .collect();
+    names.extend(["no-such-program".to_string(), "new-tool".to_string()]);
+    for n in &names {
+        assert_eq!(indexed(&p, n), scan(&p, n), "{n}");
+    }
+    let layer = "[[rule]]\nid='u.any'\ntier='confirm'\ncommand=['new-tool', '*']\n\n[[rule]]\nid='u.new'\ntier='forbidden'\ncommand=['new-tool', 'new-tool']";
+    p.merge(file(layer), Layer::User, "u").expect("merge");
+    for n in &names {
+        assert_eq!(indexed(&p, n), scan(&p, n), "{n} after a layer");
+    }
+    assert!(indexed(&p, "new-tool").ends_with(&["u.any".into(), "u.new".into()]));
+}
+
+/// Every built-in command's effects are found through the index, the last file that
+/// names a command winning, as when layers are merged.
+#[test]
+fn effects_index_agrees_with_the_files() {
+    let p = Policy::builtin().expect("defaults");
+    let mut names = 0;
+    for f in DEFAULT_FILES {
+        for (name, _) in f.commands {
+            names += 1;
+            let last = DEFAULT_FILES
+                .iter()
+                .rev()
+                .flat_map(|f| f.commands.iter())
+                .find(|(n, _)| n == name)
+                .map(|(_, e)| e);
+            assert!(
+                std::ptr::eq(p.effects(name).expect("indexed"), last.expect("named")),
+                "{name}"
+            );
+        }
+    }
+    assert!(names > 50);
+    assert!(p.effects("no-such-program").is_none());
+}
+
+#[test]
+fn project_layer_only_tightens() {
+    let refused = [
+        "[[rule]]\nid='x'\ntier='safe'\ncommand=['foo']",
+        "[[rule]]\nid='x'\ntier='confirm'\nfallback=true\ncommand=['foo']",
+        "[paths]\nnot_sensitive=['**/.env']",
+        "[workflow]\nmax_review_rounds=100",
+    ];
+    for t in refused {
+        let mut p = Policy::builtin().expect("defaults");
+        assert!(p.merge(file(t), Layer::Project, "p").is_err(), "{t}");
+    }
+    let mut p = Policy::builtin().expect("defaults");
+    let existing = p.rules()[0].id.clone();
+    let t = format!("[[rule]]\nid='{existing}'\ntier='forbidden'\ncommand=['foo']");
+    assert!(p.merge(file(&t), Layer::Project, "p").is_err());
+    let ok = "[[rule]]\nid='proj.no-docker'\ntier='forbidden'\ncommand=['docker']";
+    assert!(p.merge(file(ok), Layer::Project, "p").is_ok());
+    assert!(p.command_rules("docker").any(|r| r.id == "proj.no-docker"));
+}
+
+#[test]
+fn relaxable_only_on_confirm_and_never_in_a_project() {
+    for (t, layer, ok) in [
+        ("tier='forbidden'\nrelaxable=true", Layer::User, false),
+        ("tier='safe'\nrelaxable=true", Layer::User, false),
+        ("tier='confirm'\nrelaxable=true", Layer::User, true),
+        ("relaxable=true", Layer::User, true),
+        ("tier='confirm'\nrelaxable=true", Layer::Project, false),
+        ("tier='forbidden'\nrelaxable=true", Layer::Project, false),
+        ("tier='confirm'", Layer::Project, true),
+    ] {
+        let text = format!("[[rule]]\nid='x.rule'\n{t}\ncommand=['foo']");
+        let mut p = Policy::builtin().expect("defaults");
+        let got = p.merge(file(&text), layer, "f");
+        assert_eq!(got.is_ok(), ok, "{t} in {layer:?}: {got:?}");
+        if let Err(e) = got {
+            let e = e.to_string();
+            assert!(e.contains("\"x.rule\"") && e.contains("relaxable"), "{e}");
+        }
+    }
+    // Replacing a default rule by id in the user's file makes it relaxable.
+    let mut p = Policy::builtin().expect("defaults");
+    let t = "[[rule]]\nid='unknown.command'\nfallback=true\nrelaxable=true\ncommand=['*']";
+    p.merge(file(t), Layer::User, "u").expect("merge");
+    assert!(p
+        .rules()
+        .iter()
+        .any(|r| r.id == "unknown.command" && r.relaxable));
+    let run = |p: &Policy, cmd: &str| {
+        crate::engine::examples::run_example(p, cmd)
+            .expect("classifies")
+            .verdict
+    };
+    let v = run(&p, "frobnicate --x");
+    assert!(v.tier == Tier::Confirm && v.relaxable, "{v:?}");
+    // And the reverse: a relaxable default replaced without `relaxable` is opaque.
+    assert!(run(&p, "git commit -m x").relaxable);
+    let t = "[[rule]]\nid='git.write'\nfallback=true\ncommand=['git']\nsubcommand=['commit']";
+    p.merge(file(t), Layer::User, "u").expect("merge");
+    let v = run(&p, "git commit -m x");
+    assert!(v.tier == Tier::Confirm && !v.relaxable, "{v:?}");
+}
+
+#[test]
+fn user_layer_replaces_and_disables() {
+    let mut p = Policy::builtin().expect("defaults");
+    let id = p.rules()[0].id.clone();
+    let n = p.rules().len();
+    let t = format!("[[rule]]\nid='{id}'\ndisabled=true");
+    p.merge(file(&t), Layer::User, "u").expect("merge");
+    assert_eq!(p.rules().len(), n - 1);
+}
+
+#[test]
+fn errors_have_line_numbers() {
+    let err = parse_file(
+        "[[rule]]\nid = 'x'\ntier = 'sometimes'\n",
+        Path::new("f.toml"),
+    )
+    .expect_err("bad tier");
+    assert!(err.to_string().starts_with("f.toml:3:"), "{err}");
+}
