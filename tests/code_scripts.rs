@@ -4,9 +4,10 @@
 
 use std::path::Path;
 
-use programmer_hook::engine::classify::{classify_command, Context};
+use programmer_hook::engine::classify::classify_command;
 use programmer_hook::engine::paths::{Places, RealFs};
 use programmer_hook::engine::policy::Policy;
+use programmer_hook::engine::Context;
 use programmer_hook::hook::decision_word;
 
 /// The files of the project: name, content, executable.

@@ -57,6 +57,8 @@ fn python() {
         ("deny", "fs.rm-broad", "python3 -c 'import shutil, os; h = os.environ[\"HOME\"]; shutil.rmtree(h)'"),
         ("deny", "fs.rm-broad", "python3 -c 'from shutil import rmtree as r; r(\".\")'"),
         ("ask", "fs.change", "python3 -c 'import shutil; shutil.rmtree(\"build\")'"),
+        ("deny", "fs.rm-broad", "python3 -c 'import pathlib; [p.unlink() for p in pathlib.Path.home().rglob(\"*\")]'"),
+        ("deny", "path.secret-write", "python3 -c 'import glob, os; [os.remove(f) for f in glob.glob(\".env*\")]'"),
         ("deny", "path.protected-write", "python3 -c 'import os; os.remove(os.path.join(os.path.expanduser(\"~\"), \".ssh\", \"id_rsa\"))'"),
         // Secrets.
         ("ask", "file.read-secret", "python3 -c 'print(open(\".env\").read())'"),

@@ -140,7 +140,18 @@ impl Analyzer<'_> {
                 if !path.is_known() {
                     opaque.push("a file whose name is computed at run time".into());
                 }
-                let flags = if *recursive { "-r " } else { "" };
+                // A delete of what a recursive glob names (`Path.rglob`) empties the
+                // folders under its root: the same as a recursive delete of that root's
+                // contents.
+                let mut path = path.clone();
+                let mut recursive = *recursive;
+                if let Some(crate::engine::code::Part::Lit(t)) = path.0.first_mut() {
+                    if t.contains("/**/") || t.ends_with("/**") {
+                        *t = t.replace("/**/", "/").trim_end_matches("/**").to_string();
+                        recursive = true;
+                    }
+                }
+                let flags = if recursive { "-r " } else { "" };
                 let line = format!("rm {flags}-- {}", path.shell_word());
                 self.code_command(&line, cwd, ctx, origin);
             }

@@ -175,8 +175,20 @@ impl Text {
                         out.push('~');
                         t = &t[1..];
                     }
-                    if !t.is_empty() {
-                        out.push_str(&shell_quote(t));
+                    // Glob characters stay bare, so the shell's reading of a glob applies.
+                    let mut run = String::new();
+                    for c in t.chars() {
+                        if c == '*' || c == '?' {
+                            if !run.is_empty() {
+                                out.push_str(&shell_quote(&std::mem::take(&mut run)));
+                            }
+                            out.push(c);
+                        } else {
+                            run.push(c);
+                        }
+                    }
+                    if !run.is_empty() {
+                        out.push_str(&shell_quote(&run));
                     }
                 }
                 Part::Unknown => out.push_str("\"${CODE_VALUE}\""),
@@ -511,5 +523,7 @@ mod tests {
             "/x/\"${CODE_VALUE}\""
         );
         assert_eq!(Text::lit("").shell_word(), "''");
+        assert_eq!(Text::lit("~/a b/*.txt").shell_word(), "~'/a b/'*.txt");
+        assert_eq!(Text::lit("./*").shell_word(), "./*");
     }
 }
