@@ -1175,7 +1175,14 @@ impl<'t> Walker<'t> {
                         .next()
                         .unwrap_or(""),
                 )
-                && !matches!(q, "global.require" | "global.module") => {}
+                && ![
+                    "global.require",
+                    "global.module",
+                    "global.exports",
+                    "global.arguments",
+                ]
+                .iter()
+                .any(|g| q == *g || q.starts_with(&format!("{g}."))) => {}
             _ if in_list(q, NETWORK) => self.out.push(Effect::Network(q.to_string())),
             _ if in_list(q, PURE) => {}
             _ => self.out.opaque(format!(
@@ -1291,6 +1298,9 @@ mod tests {
             "foo()",
             "x = (",
             "require('child_process')['exec' + 'Sync']('ls')",
+            "module.require('child_process').execSync('rm -rf /')",
+            "require.main.require('child_process').execSync('ls')",
+            "process.mainModule.require('child_process').execSync('ls')",
         ] {
             assert!(analyze(src).is_opaque(), "{src}");
         }

@@ -547,6 +547,29 @@ impl<'t> Walker<'t> {
             return;
         }
         let name = self.t(f).trim_start_matches('\\').to_ascii_lowercase();
+        // Functions that call a function given as an argument: by a closure written here,
+        // or by the name of a function that only computes.
+        let callback = match name.as_str() {
+            "array_map" => Some(0),
+            "array_filter" | "usort" | "uasort" | "uksort" | "array_walk" | "array_reduce"
+            | "iterator_apply" => Some(1),
+            _ => None,
+        };
+        if let Some(cb) = callback.and_then(|i| pos.get(i).copied()) {
+            let ok = match cb.kind() {
+                "anonymous_function" | "arrow_function" => true,
+                "string" | "encapsed_string" => self
+                    .eval(cb)
+                    .text()
+                    .known()
+                    .is_some_and(|f| PURE.contains(&f.to_ascii_lowercase().as_str())),
+                _ => false,
+            };
+            if !ok {
+                self.out
+                    .opaque(format!("`{name}` calls a function given by name or value"));
+            }
+        }
         let arg = |w: &mut Walker<'t>, i: usize| {
             pos.get(i)
                 .map(|a| w.eval(*a).text())

@@ -348,8 +348,54 @@ fn is_network(q: &str) -> bool {
 }
 
 fn is_pure(q: &str) -> bool {
-    PURE.iter()
-        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
+    PURE.iter().any(|m| match q.strip_prefix(m) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('.') && plain_members(&rest[1..]),
+        None => false,
+    })
+}
+
+/// Whether the members after a module's name reach no other module: many modules import
+/// `os` or `sys` and so have them as members (`shlex.os.system`), and names with an
+/// underscore are the module's internals.
+fn plain_members(rest: &str) -> bool {
+    rest.split('.').all(|m| {
+        !m.starts_with('_')
+            && !matches!(
+                m,
+                "os" | "sys"
+                    | "subprocess"
+                    | "shutil"
+                    | "builtins"
+                    | "importlib"
+                    | "ctypes"
+                    | "socket"
+                    | "pathlib"
+                    | "io"
+                    | "codecs"
+                    | "posix"
+                    | "nt"
+                    | "pty"
+                    | "runpy"
+                    | "pickle"
+                    | "marshal"
+                    | "tempfile"
+                    | "glob"
+                    | "urllib"
+                    | "http"
+                    | "multiprocessing"
+                    | "genericpath"
+                    | "posixpath"
+                    | "stat"
+                    | "signal"
+                    | "threading"
+                    | "asyncio"
+                    | "inspect"
+                    | "types"
+                    | "gc"
+                    | "code"
+            )
+    })
 }
 
 impl<'t> Walker<'t> {
@@ -1376,7 +1422,9 @@ impl<'t> Walker<'t> {
             | "pathlib.Path.home"
             | "pathlib.Path.cwd"
             | "os.path.join" => {}
-            _ if q.starts_with("os.path.") => {}
+            _ if q
+                .strip_prefix("os.path.")
+                .is_some_and(|rest| !rest.contains('.') && plain_members(rest)) => {}
             "io.open" | "codecs.open" | "gzip.open" | "bz2.open" | "lzma.open" => self.open(a, 0),
             "tarfile.open" | "zipfile.ZipFile" | "tarfile.TarFile" => {
                 let p = self.arg_text(a, 0, "name");
@@ -1626,6 +1674,10 @@ mod tests {
     #[test]
     fn dynamic_code_is_opaque() {
         for src in [
+            "import shlex; shlex.os.system('rm -rf /')",
+            "from shlex import os; os.system('ls')",
+            "import os.path as p; p.os.system('ls')",
+            "import json; json.codecs.open('x', 'w')",
             "exec('print(1)')",
             "import base64; exec(base64.b64decode('cHJpbnQoMSk='))",
             "__import__('os').system('ls')",
