@@ -1053,10 +1053,11 @@ impl<'t> Walker<'t> {
                 "rm" | "rmdir" | "unlink" | "remove" => {
                     let p = a(self, 0);
                     let o = opts(self, 1);
-                    let recursive = match o.field("recursive") {
-                        Some(V::Bool(b)) => *b,
-                        None => false,
-                        Some(_) => true,
+                    // Options not known, or spread from elsewhere, may say recursive.
+                    let recursive = match (&o, o.field("recursive")) {
+                        (_, Some(V::Bool(b))) => *b,
+                        (V::Obj(f), None) => f.iter().any(|(k, _)| k == "..."),
+                        _ => true,
                     };
                     self.out.push(Effect::Delete { path: p, recursive });
                     return;
@@ -1194,6 +1195,9 @@ impl<'t> Walker<'t> {
 
     /// Options of `child_process` calls that change what runs.
     fn spawn_options(&mut self, o: &V) {
+        if !matches!(o, V::Obj(_)) {
+            self.out.opaque("starts a program with options not known");
+        }
         for k in ["env", "argv0", "input", "stdio", "uid", "gid"] {
             if o.field(k).is_some() && k != "stdio" {
                 self.out.opaque(format!(
@@ -1245,6 +1249,14 @@ mod tests {
 
     #[test]
     fn deletes_resolve_home() {
+        let e = effects("function o() { return {recursive: true} }; require('fs').rmSync(require('os').homedir(), o())");
+        assert!(
+            e.contains(&Effect::Delete {
+                path: lit("~"),
+                recursive: true
+            }),
+            "{e:?}"
+        );
         let e = effects("require('fs').rmSync(require('os').homedir(), {recursive: true})");
         assert!(
             e.contains(&Effect::Delete {
