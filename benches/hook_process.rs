@@ -52,6 +52,8 @@ fn mix() -> Vec<(String, Vec<u8>)> {
         "sed -n '1,80p' src/lib.rs",
         "cd web && npm run build && cd ..",
         "python3 -m pytest -q tests/test_api.py",
+        "python3 -c 'import json; print(json.load(open(\"package.json\"))[\"version\"])'",
+        "node -p 'require(\"./package.json\").version'",
     ];
     let mut v: Vec<(String, Vec<u8>)> = cmds.iter().map(|c| (c.to_string(), bash(c))).collect();
     v.push((
@@ -217,7 +219,7 @@ fn main() {
     // through a heredoc, a long commit message) and the shapes that cost the parser most
     // (thousands of short commands, words, pipeline stages or expansions).
     let fill = |unit: &str, size: usize| unit.repeat((size / unit.len()).max(1));
-    let shapes: [(&str, &dyn Fn(usize) -> String); 6] = [
+    let shapes: [(&str, &dyn Fn(usize) -> String); 8] = [
         ("a file written through a heredoc", &|n| {
             let line = "let total = items.iter().map(|x| x.price * x.count).sum::<u64>();\n";
             format!("cat > src/generated.rs <<'EOF'\n{}EOF", fill(line, n))
@@ -239,6 +241,17 @@ fn main() {
         }),
         ("a heredoc full of expansions", &|n| {
             format!("cat > out.txt <<EOF\n{}EOF", fill("home is $HOME\n", n))
+        }),
+        ("Python code fed by a heredoc", &|n| {
+            let line = "data = json.loads(open('package.json').read())\nprint(data['name'])\n";
+            format!("python3 - <<'EOF'\nimport json\n{}EOF", fill(line, n))
+        }),
+        ("JavaScript code fed by a heredoc", &|n| {
+            let line = "console.log(JSON.parse(fs.readFileSync('package.json')).name);\n";
+            format!(
+                "node - <<'EOF'\nconst fs = require('fs');\n{}EOF",
+                fill(line, n)
+            )
         }),
     ];
     let sizes = [100usize, 1_000, 10_000, 100_000, 1_000_000];
