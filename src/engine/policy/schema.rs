@@ -128,6 +128,11 @@ pub const SIGNALS: &[&str] = &[
     "unparsed",
     "too-deep",
     "too-large",
+    "code-judged",
+    "code-opaque",
+    "code-env",
+    "code-secret-env",
+    "code-network",
     "*",
 ];
 /// Which positional arguments a command's effects read or write.
