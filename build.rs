@@ -213,6 +213,8 @@ const EFFECT_LISTS: &[&str] = &[
     "pattern_flags",
     "in_place_flags",
     "read_only_flags",
+    "git_actions",
+    "git_actions_unless",
 ];
 const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
 const KIND_LISTS: &[&str] = &[
@@ -222,6 +224,7 @@ const KIND_LISTS: &[&str] = &[
     "exec_env",
     "command_env",
     "git_safe_config",
+    "git_command_config",
 ];
 
 fn rule_code(v: &Value) -> R<String> {

@@ -28,6 +28,8 @@ mod editors;
 mod effects;
 mod find;
 mod git;
+mod git_args;
+mod git_tables;
 mod walk;
 mod wrappers;
 

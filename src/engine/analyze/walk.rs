@@ -121,9 +121,7 @@ impl Analyzer<'_> {
         depth: usize,
     ) {
         self.command_redirects(cmd, cwd.as_deref());
-        for (name, value) in &cmd.assignments {
-            self.env_assignment(name, value, cwd.clone(), depth);
-        }
+        self.env_assignments(&cmd.assignments, cwd.clone(), depth);
         let Some(first) = cmd.words.first() else {
             return;
         };
@@ -344,7 +342,7 @@ impl Analyzer<'_> {
             "source" | "." => self.source(inv, cwd, ctx),
             "watch" => self.watch(inv, cwd, ctx),
             "su" | "runuser" => self.su(inv, cwd, ctx),
-            "git" => self.git(inv, cwd),
+            "git" => self.git(inv, cwd, ctx),
             "sed" => self.sed(inv, cwd, ctx),
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),

@@ -292,6 +292,7 @@ impl Analyzer<'_> {
     fn env_options(&mut self, args: &[Word], mut cwd: Option<PathBuf>, depth: usize) -> EnvOptions {
         let mut i = 0;
         let mut split_string: Option<Word> = None;
+        let mut assignments: Vec<(String, Word)> = Vec::new();
         while i < args.len() {
             let t = args[i].text.as_str();
             if t == "--" {
@@ -331,12 +332,14 @@ impl Analyzer<'_> {
                     text: value.to_string(),
                     literal: args[i].literal,
                 };
-                self.env_assignment(name, &value, cwd.clone(), depth);
+                assignments.push((name.to_string(), value));
                 i += 1;
                 continue;
             }
             break;
         }
+        // Judged together: git's numbered settings come in several variables.
+        self.env_assignments(&assignments, cwd.clone(), depth);
         EnvOptions {
             command_at: i,
             split_string,
