@@ -178,3 +178,21 @@ fn effects() {
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
     ]);
 }
+
+/// Programs that run commands given in their options: what they run is a program of its own.
+#[test]
+#[rustfmt::skip]
+fn runners() {
+    check(&[
+        ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar"),
+        ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar"),
+        ("zip -TT 'unzip -t' a.zip b", "run unzip -t | run zip -TT unzip -t a.zip b | write /home/user/project/a.zip"),
+        ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
+        ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
+        ("parallel gzip ::: a b", "run gzip a | run gzip b | run parallel gzip ::: a b | write /home/user/project/a | write /home/user/project/b"),
+        ("script -q -c ls /dev/null", "run ls | run script -q -c ls /dev/null"),
+        ("strace -o t.txt ls", "run strace -o t.txt ls | run ls | write /home/user/project/t.txt"),
+        ("coproc { ls; }", "run coproc { ls | run ls | run }"),
+        ("echo ls > >(sh)", "run echo ls | run ls | run sh"),
+    ]);
+}

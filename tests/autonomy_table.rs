@@ -40,7 +40,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "shell.dynamic-script", "git rebase -x \"$X\" main"),
     ("ask", "ask", "git.write", "git push $(echo --force)"),
     ("ask", "ask", "fs.change", "xargs rm"),
-    ("ask", "ask", "fs.runs-command", "tar --to-command='sh -c x' -xf a.tar"),
+    ("ask", "ask", "fs.runs-command", "tar --rsh-command=/x -cf h:a.tar src"),
     ("ask", "ask", "run.editor", "vim -c '!ls' f"),
     ("ask", "ask", "pager.commands", "less +F app.log"),
     ("ask", "ask", "shell.alias", "alias ll='ls -l'"),

@@ -30,6 +30,7 @@ mod find;
 mod git;
 mod git_args;
 mod git_tables;
+mod runners;
 mod walk;
 mod wrappers;
 

@@ -347,6 +347,7 @@ impl Analyzer<'_> {
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {
+                self.option_commands(&inv, ctx);
                 self.effects(&inv);
                 self.push(inv);
             }
