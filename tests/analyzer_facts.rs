@@ -1,9 +1,9 @@
 //! The analyser's facts, pinned: for each part of the analyser, what it finds in a command
 //! (the programs run, the files read and written, the signals raised), one case per line.
-//! A case reads `(command, facts)`, where facts are `run LINE`, `read PATH`, `write PATH`
-//! and `signal NAME`, joined by ` | ` in the order the analyser reports them. Cases run in
-//! the fixed imaginary machine of `examples` (home `/home/user`, working folder
-//! `/home/user/project`, nothing on disk).
+//! A case reads `(command, facts)`, where facts are `run LINE`, `read PATH`, `write PATH`,
+//! `signal NAME` and `git-action ACTION` (done on git's behalf), joined by ` | ` in the
+//! order the analyser reports them. Cases run in the fixed imaginary machine of `examples`
+//! (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::{AccessKind, Policy};
@@ -28,6 +28,9 @@ fn summary(command: &str, policy: &Policy) -> String {
     }
     for g in &facts.signals {
         s.push(format!("signal {}", g.name));
+    }
+    for g in &facts.git_actions {
+        s.push(format!("git-action {}", g.action));
     }
     s.join(" | ")
 }
@@ -176,6 +179,11 @@ fn effects() {
         ("cat ~/.ssh/id_rsa", "run cat ~/.ssh/id_rsa | read /home/user/.ssh/id_rsa"),
         ("zstd -c a -o b", "run zstd -c a -o b | write /home/user/project/a | write /home/user/project/b | write /home/user/project/b"),
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
+        ("npm version patch", "run npm version patch | git-action commit | git-action tag"),
+        ("npm version", "run npm version"),
+        ("npm version minor --no-git-tag-version", "run npm version minor --no-git-tag-version"),
+        ("gh pr merge 12", "run gh pr merge 12 | git-action merge"),
+        ("gh release create v1.0", "run gh release create v1.0 | git-action tag | git-action push"),
     ]);
 }
 

@@ -164,7 +164,10 @@ impl Analyzer<'_> {
                             literal: a.literal,
                         })
                     };
-                    if let (Some(v), 'I' | 'F') = (value, c) {
+                    // `-xIf zstd` reads as `-I f` to getopt and `-I zstd` in tar's old
+                    // style: left to the rule (fs.runs-command); the other forms read alike.
+                    let clear = at == 0 || attached.is_empty();
+                    if let (Some(v), 'I' | 'F', true) = (value, c, clear) {
                         self.code_string(&v, inv.cwd.clone(), ctx);
                     }
                 }
