@@ -606,44 +606,7 @@ impl Policy {
             }
         }
         if strict {
-            for r in &file.rules {
-                if self.rules.iter().any(|x| x.id == r.id) {
-                    bail!(
-                        "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
-                        r.id
-                    );
-                }
-                if r.relaxable {
-                    bail!(
-                        "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
-                        r.id
-                    );
-                }
-                if r.disabled || r.tier == Tier::Safe || r.fallback {
-                    bail!(
-                        "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
-                        r.id
-                    );
-                }
-            }
-            if !file.paths.not_sensitive.is_empty() {
-                bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
-            }
-            for name in file.commands.keys() {
-                if self.effects(name).is_some() {
-                    bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
-                }
-            }
-            if file.workflow.is_some() {
-                bail!("{source}: a project policy may not change workflow settings");
-            }
-            let k = &file.kinds;
-            if !k.git_safe_config.is_empty() {
-                bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
-            }
-            if !k.git_command_config.is_empty() {
-                bail!("{source}: `kinds.git_command_config` would relax the policy (a setting judged as a command instead of asked about); a project policy may not add to it");
-            }
+            self.check_project_layer(&file, source)?;
         }
         self.index = OnceLock::new();
         self.scans = Counter::default();
@@ -664,6 +627,49 @@ impl Policy {
         self.commands.extend(file.commands);
         if let Some(w) = file.workflow {
             self.workflow = w;
+        }
+        Ok(())
+    }
+
+    /// A project layer (an untrusted repository's file) may only make the policy stricter.
+    fn check_project_layer(&self, file: &PolicyFile, source: &str) -> Result<()> {
+        for r in &file.rules {
+            if self.rules.iter().any(|x| x.id == r.id) {
+                bail!(
+                    "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
+                    r.id
+                );
+            }
+            if r.relaxable {
+                bail!(
+                    "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
+                    r.id
+                );
+            }
+            if r.disabled || r.tier == Tier::Safe || r.fallback {
+                bail!(
+                    "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
+                    r.id
+                );
+            }
+        }
+        if !file.paths.not_sensitive.is_empty() {
+            bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
+        }
+        for name in file.commands.keys() {
+            if self.effects(name).is_some() {
+                bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
+            }
+        }
+        if file.workflow.is_some() {
+            bail!("{source}: a project policy may not change workflow settings");
+        }
+        let k = &file.kinds;
+        if !k.git_safe_config.is_empty() {
+            bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
+        }
+        if !k.git_command_config.is_empty() {
+            bail!("{source}: `kinds.git_command_config` would relax the policy (a setting judged as a command instead of asked about); a project policy may not add to it");
         }
         Ok(())
     }
@@ -938,6 +944,8 @@ mod tests {
             "[[rule]]\nid='x'\ntier='confirm'\nfallback=true\ncommand=['foo']",
             "[paths]\nnot_sensitive=['**/.env']",
             "[workflow]\nmax_review_rounds=100",
+            "[kinds]\ngit_safe_config=['core.pager']",
+            "[kinds]\ngit_command_config=['core.hookspath']",
         ];
         for t in refused {
             let mut p = Policy::builtin().expect("defaults");
