@@ -227,19 +227,18 @@ pub fn expand_pattern_all<'a, 'p>(
 where
     'a: 'p,
 {
-    let binaries: Vec<Option<&Path>> = if pattern.contains("{binary}") {
-        places
-            .binary
+    // A cheap test first: this runs for every pattern of the path lists on every call.
+    let installed =
+        if !places.installed.is_empty() && pattern.contains('{') && pattern.contains("{binary}") {
+            places.installed.as_slice()
+        } else {
+            &[]
+        };
+    expand_pattern(pattern, places).into_iter().chain(
+        installed
             .iter()
-            .chain(places.installed.iter())
-            .map(|b| Some(b.as_path()))
-            .collect()
-    } else {
-        vec![None]
-    };
-    binaries
-        .into_iter()
-        .filter_map(move |b| expand_with(pattern, places, b))
+            .filter_map(move |b| expand_with(pattern, places, Some(b))),
+    )
 }
 
 fn expand_with<'a>(

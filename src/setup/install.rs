@@ -227,19 +227,31 @@ pub fn is_ours(handler: &Value) -> bool {
 /// protects more.
 pub fn installed_binaries(text: &str, home: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
     let mut from = 0;
-    while let Some(at) = text.get(from..).and_then(|t| t.find(BINARY_NAME)) {
-        let pos = from + at;
-        from = pos + BINARY_NAME.len();
+    for (pos, _) in text.match_indices(BINARY_NAME) {
+        if pos < from {
+            continue;
+        }
         let Some((start, end)) = json_string_around(text, pos) else {
             continue;
         };
-        from = from.max(end + 1);
-        let Some(value) = text
-            .get(start..=end)
-            .and_then(|q| serde_json::from_str::<String>(q).ok())
-        else {
+        from = end + 1;
+        let Some(quoted) = text.get(start..=end) else {
             continue;
+        };
+        // Our handlers repeat one command for every event: each string is read once.
+        if seen.contains(&quoted) {
+            continue;
+        }
+        seen.push(quoted);
+        let value: std::borrow::Cow<str> = if quoted.contains('\\') {
+            match serde_json::from_str::<String>(quoted) {
+                Ok(v) => v.into(),
+                Err(_) => continue,
+            }
+        } else {
+            quoted[1..quoted.len() - 1].into()
         };
         let program = first_word(&value);
         let path = match program.strip_prefix("~/") {
