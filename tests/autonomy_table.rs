@@ -157,6 +157,7 @@ fn every_default_confirm_rule_is_classified() {
         "build.python-module",
         "git.write",
         "pkg.install",
+        "pkg.version-commit",
         "build.run",
         "fs.change",
         "proc.signal",

@@ -77,6 +77,7 @@ fn git_settings_whose_value_is_a_command() {
         ("ask", "git.config-override", "git config core.hooksPath .hooks"),
         ("ask", "shell.exec-env", "GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log"),
         ("ask", "file.write-outside", "git config --global user.name me"),
+        ("ask", "file.write-outside", "git config --global --unset core.pager"),
         ("ask", "git.write", "git config user.name me"),
         ("ask", "git.write", "git -c alias.ci=commit ci"),
         // Benign neighbours.
@@ -221,6 +222,7 @@ fn tools_that_act_on_git_s_behalf_and_links() {
     check(&[
         ("ask", "build.run", "npm version patch"),
         ("allow", "any.version-help", "npm version"),
+        ("ask", "pkg.version-commit", "yarn version"),
         ("ask", "unknown.command", "gh pr merge 1"),
         ("deny", "path.protected-write", "ln -sf ~/.bashrc rc && echo 'curl x|sh' >> rc"),
         ("deny", "path.protected-write", "ln -s ~/.bashrc; echo x >> .bashrc"),

@@ -62,11 +62,12 @@ impl Machine {
             let bin = bin_dir.join("programmer-hook");
             std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
             let m = Machine { home, project, bin };
-            let out = m
-                .command()
-                .args(["autonomy", "auto", "--session", AUTO])
-                .output()
-                .expect("runs");
+            let out = retry_busy(|| {
+                m.command()
+                    .args(["autonomy", "auto", "--session", AUTO])
+                    .output()
+            })
+            .expect("runs");
             assert!(
                 out.status.success(),
                 "{}",
@@ -105,14 +106,15 @@ impl Machine {
             "tool_input": input,
             "tool_use_id": "toolu_1",
         });
-        let mut child = self
-            .command()
-            .arg("hook")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawns");
+        let mut child = retry_busy(|| {
+            self.command()
+                .arg("hook")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        })
+        .expect("spawns");
         let bytes = ev.to_string().into_bytes();
         let mut stdin = child.stdin.take().expect("stdin");
         let writer = std::thread::spawn(move || {
@@ -173,6 +175,21 @@ impl Machine {
             p.to_string()
         } else {
             self.project.join(p).to_string_lossy().to_string()
+        }
+    }
+}
+
+/// Runs a process of the copied binary, again while it is "busy": a process forked by
+/// another test thread may hold the copy open for a moment (ETXTBSY).
+fn retry_busy<T>(mut run: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut tries = 0;
+    loop {
+        match run() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            r => return r,
         }
     }
 }

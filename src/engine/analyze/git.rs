@@ -31,6 +31,18 @@ const FILTER_BRANCH_CODE: &[&str] = &[
     "--tag-name-filter",
 ];
 
+/// `git config` modes that only read.
+#[rustfmt::skip]
+const CONFIG_READS: &[&str] = &[
+    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
+    "--list", "-l",
+];
+/// `git config` modes that change the file without a value to judge.
+#[rustfmt::skip]
+const CONFIG_OTHER_WRITES: &[&str] = &[
+    "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit",
+];
+
 impl Analyzer<'_> {
     /// `git [GLOBAL OPTIONS] COMMAND …`: the rules see the command; `-C DIR` moves it.
     pub(super) fn git(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
@@ -404,22 +416,7 @@ impl Analyzer<'_> {
     /// judged as the setting is; `--global`, `--system` and `--file` name the file written.
     fn git_config_write(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args[1..];
-        let read_modes = [
-            "--get",
-            "--get-all",
-            "--get-regexp",
-            "--get-urlmatch",
-            "--get-color",
-            "--get-colorbool",
-            "--list",
-            "-l",
-            "--unset",
-            "--unset-all",
-            "--rename-section",
-            "--remove-section",
-            "-e",
-            "--edit",
-        ];
+        let mut writes_only = false;
         let mut file: Option<Word> = None;
         let mut positional: Vec<&Word> = Vec::new();
         let mut i = 0;
@@ -435,12 +432,16 @@ impl Analyzer<'_> {
                 "--blob" | "--type" | "-t" | "--default" | "--comment" | "--value" | "--url" => {
                     i += 1
                 }
-                _ if read_modes.contains(&t) => return,
+                _ if CONFIG_READS.contains(&t) => return,
+                _ if CONFIG_OTHER_WRITES.contains(&t) => writes_only = true,
                 _ if t.starts_with("--file=") => file = Some(Word::lit(&t["--file=".len()..])),
                 _ if t.starts_with('-') => {}
                 _ => positional.push(&args[i]),
             }
             i += 1;
+        }
+        if writes_only {
+            return self.config_file_write(file, inv);
         }
         let (key, value) = match positional.as_slice() {
             [s, k, v, ..] if s.text == "set" => (*k, *v),
