@@ -179,6 +179,8 @@ fn effects() {
         ("cat ~/.ssh/id_rsa", "run cat ~/.ssh/id_rsa | read /home/user/.ssh/id_rsa"),
         ("zstd -c a -o b", "run zstd -c a -o b | write /home/user/project/a | write /home/user/project/b | write /home/user/project/b"),
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
+        ("ln -s ~/.aws/credentials c && cat c", "run ln -s ~/.aws/credentials c | run cat c | write /home/user/project/c | read /home/user/project/c | read /home/user/.aws/credentials"),
+        ("ln -s ../x y; echo hi > y", "run ln -s ../x y | run echo hi | write /home/user/project/y | write /home/user/project/y | write /home/user/x"),
         ("npm version patch", "run npm version patch | git-action commit | git-action tag"),
         ("npm version", "run npm version"),
         ("npm version minor --no-git-tag-version", "run npm version minor --no-git-tag-version"),
