@@ -78,6 +78,9 @@ fn git_settings_whose_value_is_a_command() {
         ("ask", "shell.exec-env", "GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log"),
         ("ask", "file.write-outside", "git config --global user.name me"),
         ("ask", "file.write-outside", "git config --global --unset core.pager"),
+        // Git hands these commands arguments of its own, unknown here.
+        ("ask", "fs.change", "git -c diff.x.textconv=rm diff"),
+        ("ask", "run.editor", "git -c core.editor=vim commit"),
         ("ask", "git.write", "git config user.name me"),
         ("ask", "git.write", "git -c alias.ci=commit ci"),
         // Benign neighbours.
@@ -247,6 +250,7 @@ fn understood_ones_are_relaxable() {
         ("npm version patch", true),
         ("git --config-env=core.pager=X log", false),
         ("git -c core.hooksPath=h commit", false),
+        ("git -c diff.x.textconv=rm diff", false),
         ("vim -c '!ls' f.txt", false),
         ("parallel gzip ::: a b", false),
         ("echo ls > >(sh)", false),

@@ -190,31 +190,21 @@ impl Analyzer<'_> {
         ctx: &CmdCtx,
     ) {
         match self.git_setting_kind(key) {
-            SettingKind::Harmless => {}
-            SettingKind::Alias => {
-                if let Some(code) = value.text.strip_prefix('!') {
-                    let code = Word {
-                        text: code.to_string(),
-                        literal: value.literal,
-                    };
-                    self.code_string(&code, cwd, ctx);
-                }
-            }
-            SettingKind::Command => {
-                if !is_git_bool(&value.text) {
-                    self.code_string(&credential_helper(key, value), cwd, ctx);
-                }
-            }
             SettingKind::Unknown => self.facts.signal(
                 "git-config",
                 format!("the git setting {key} may make git run other programs"),
             ),
+            kind => {
+                if let Some(code) = setting_code(&kind, key, value) {
+                    self.code_string(&code, cwd, ctx);
+                }
+            }
         }
     }
 
     /// The same as [`Analyzer::git_setting`] for a setting given in the environment of a
     /// command (`GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=… make`), outside any git
-    /// command: aliases are only judged where git uses them.
+    /// command.
     pub(super) fn git_env_setting(
         &mut self,
         key: &str,
@@ -222,24 +212,16 @@ impl Analyzer<'_> {
         cwd: Option<PathBuf>,
         depth: usize,
     ) {
-        let code = match self.git_setting_kind(key) {
-            SettingKind::Harmless => return,
-            SettingKind::Alias => match value.text.strip_prefix('!') {
-                Some(c) => Word {
-                    text: c.to_string(),
-                    literal: value.literal,
-                },
-                None => return,
-            },
-            SettingKind::Command if is_git_bool(&value.text) => return,
-            SettingKind::Command => credential_helper(key, value),
-            SettingKind::Unknown => {
-                self.facts.signal(
-                    "git-config",
-                    format!("the git setting {key} may make git run other programs"),
-                );
-                return;
-            }
+        let kind = self.git_setting_kind(key);
+        if let SettingKind::Unknown = kind {
+            self.facts.signal(
+                "git-config",
+                format!("the git setting {key} may make git run other programs"),
+            );
+            return;
+        }
+        let Some(code) = setting_code(&kind, key, value) else {
+            return;
         };
         if !code.literal {
             self.facts.signal(
@@ -535,22 +517,38 @@ fn is_git_bool(v: &str) -> bool {
     )
 }
 
+/// The shell text of the command a setting makes git run, or none. Git hands most such
+/// commands arguments of its own (the file to edit, the files to compare, the action of a
+/// credential helper), which stand as `"$@"`, unknown; a pager gets none.
+fn setting_code(kind: &SettingKind, key: &str, value: &Word) -> Option<Word> {
+    let code = match kind {
+        SettingKind::Alias => value.text.strip_prefix('!')?.to_string(),
+        SettingKind::Command if !is_git_bool(&value.text) => credential_helper(key, &value.text),
+        _ => return None,
+    };
+    let pager = key == "core.pager" || key.starts_with("pager.");
+    Some(Word {
+        text: if pager {
+            code
+        } else {
+            format!("{code} \"$@\"")
+        },
+        literal: value.literal,
+    })
+}
+
 /// `credential.helper=NAME` runs `git credential-NAME`, `!TEXT` runs TEXT, a path runs
 /// that program; any other command setting is its value.
-fn credential_helper(key: &str, value: &Word) -> Word {
+fn credential_helper(key: &str, value: &str) -> String {
     let is_helper =
         key == "credential.helper" || (key.starts_with("credential.") && key.ends_with(".helper"));
     if !is_helper {
-        return value.clone();
+        return value.to_string();
     }
-    let text = match value.text.strip_prefix('!') {
+    match value.strip_prefix('!') {
         Some(code) => code.to_string(),
-        None if value.text.starts_with('/') || value.text.starts_with('~') => value.text.clone(),
-        None => format!("git credential-{}", value.text),
-    };
-    Word {
-        text,
-        literal: value.literal,
+        None if value.starts_with('/') || value.starts_with('~') => value.to_string(),
+        None => format!("git credential-{value}"),
     }
 }
 
