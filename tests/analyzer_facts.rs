@@ -196,7 +196,8 @@ fn runners() {
     check(&[
         ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar"),
         ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar"),
-        ("zip -TT 'unzip -t' a.zip b", "run unzip -t | run zip -TT unzip -t a.zip b | write /home/user/project/a.zip"),
+        ("zip -TT 'unzip -t' a.zip b", "run unzip -t $@ | run zip -TT unzip -t a.zip b | write /home/user/project/a.zip"),
+        ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | write /home/user/project/a.zip"),
         ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
         ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
         ("parallel gzip ::: a b", "run gzip a | run gzip b | run parallel gzip ::: a b | write /home/user/project/a | write /home/user/project/b"),

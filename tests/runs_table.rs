@@ -142,7 +142,8 @@ fn git_subcommands_that_run_commands() {
         ("ask", "build.run", "git rebase -x 'cargo test' main"),
         ("ask", "build.run", "git bisect run make test"),
         ("ask", "git.write", "git submodule foreach 'git pull'"),
-        ("allow", "read.files", "git difftool -x 'diff -u' HEAD~1"),
+        ("ask", "file.read-unknown", "git difftool -x 'diff -u' HEAD~1"),
+        ("allow", "shell.builtins", "git difftool -x echo HEAD~1"),
         ("ask", "git.write", "git rebase main"),
     ]);
 }
@@ -175,6 +176,9 @@ fn archivers_editors_and_debuggers() {
         ("ask", "fs.change", "tar -I zstd -xf a.tar"),
         ("ask", "fs.change", "tar --to-command=cat -xf a.tar"),
         ("ask", "fs.change", "zip -r a.zip src"),
+        // The files are added after the command, unknown here.
+        ("ask", "fs.change", "git difftool -x rm HEAD~1"),
+        ("ask", "fs.change", "zip -TT rm a.zip b"),
         ("ask", "run.editor", "vim file.txt"),
     ]);
 }
@@ -251,6 +255,8 @@ fn understood_ones_are_relaxable() {
         ("git --config-env=core.pager=X log", false),
         ("git -c core.hooksPath=h commit", false),
         ("git -c diff.x.textconv=rm diff", false),
+        ("git difftool -x rm HEAD~1", false),
+        ("zip -TT rm a.zip b", false),
         ("vim -c '!ls' f.txt", false),
         ("parallel gzip ::: a b", false),
         ("echo ls > >(sh)", false),

@@ -336,7 +336,14 @@ impl Analyzer<'_> {
         let code_of = |flags: &[&str]| option_values(rest, flags);
         let code = match sub.text.as_str() {
             "rebase" => code_of(&["-x", "--exec"]),
-            "difftool" => code_of(&["-x", "--extcmd"]),
+            // Run with the two files to compare after it.
+            "difftool" => code_of(&["-x", "--extcmd"])
+                .into_iter()
+                .map(|c| Word {
+                    text: format!("{} \"$@\"", c.text),
+                    literal: c.literal,
+                })
+                .collect(),
             "grep" => open_files_pager(rest),
             "filter-branch" => code_of(FILTER_BRANCH_CODE),
             "bisect" if rest.first().is_some_and(|w| w.text == "run") => {

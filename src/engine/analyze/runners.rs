@@ -189,7 +189,7 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `zip -TT CMD` and `--unzip-command CMD` test the archive with CMD.
+    /// `zip -TT CMD` and `--unzip-command CMD` test the archive with CMD (`{}` the archive).
     fn zip_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args;
         for (i, a) in args.iter().enumerate() {
@@ -218,7 +218,11 @@ impl Analyzer<'_> {
             } else {
                 None
             };
-            if let Some(v) = value {
+            if let Some(mut v) = value {
+                // `{}` is the archive; without it, the archive is added at the end.
+                if !v.text.contains("{}") {
+                    v.text.push_str(" \"$@\"");
+                }
                 self.code_string(&v, inv.cwd.clone(), ctx);
             }
         }
