@@ -11,7 +11,21 @@ command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not insta
 [ $# -ge 1 ] || { echo "usage: benches/instructions.sh BINARY [BINARY2]" >&2; exit 2; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/home" "$scratch/project"
+mkdir -p "$scratch/home/.claude" "$scratch/project"
+# Claude Code's settings as an install leaves them: the hook reads them on every call (the
+# binaries its entries run are protected). They name a binary other than the one measured,
+# the dearer case.
+python3 - "$scratch/home" <<'PY'
+import json, sys
+home = sys.argv[1]
+events = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
+          "SessionStart", "SubagentStart", "SubagentStop", "Stop", "SessionEnd"]
+handler = {"type": "command", "command": home + "/.local/bin/programmer-hook", "args": ["hook"],
+           "timeout": 10, "onFailure": "block"}
+settings = {"permissions": {"allow": ["Bash(npm run test:%d)" % i for i in range(30)]},
+            "hooks": {e: [{"matcher": "*", "hooks": [handler]}] for e in events}}
+open(home + "/.claude/settings.json", "w").write(json.dumps(settings, indent=2))
+PY
 
 count() { # BINARY EVENT-JSON
   printf '%s' "$2" | HOME="$scratch/home" PROGRAMMER_STATE_DIR="$scratch/state" \

@@ -1,9 +1,9 @@
 //! The analyser's facts, pinned: for each part of the analyser, what it finds in a command
 //! (the programs run, the files read and written, the signals raised), one case per line.
-//! A case reads `(command, facts)`, where facts are `run LINE`, `read PATH`, `write PATH`
-//! and `signal NAME`, joined by ` | ` in the order the analyser reports them. Cases run in
-//! the fixed imaginary machine of `examples` (home `/home/user`, working folder
-//! `/home/user/project`, nothing on disk).
+//! A case reads `(command, facts)`, where facts are `run LINE`, `read PATH`, `write PATH`,
+//! `signal NAME` and `git-action ACTION` (done on git's behalf), joined by ` | ` in the
+//! order the analyser reports them. Cases run in the fixed imaginary machine of `examples`
+//! (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::{AccessKind, Policy};
@@ -28,6 +28,9 @@ fn summary(command: &str, policy: &Policy) -> String {
     }
     for g in &facts.signals {
         s.push(format!("signal {}", g.name));
+    }
+    for g in &facts.git_actions {
+        s.push(format!("git-action {}", g.action));
     }
     s.join(" | ")
 }
@@ -111,7 +114,13 @@ fn git() {
         ("git -C /tmp log", "run git log"),
         ("git commit -m 'x'", "run git commit -m x"),
         ("git push --force", "run git push --force"),
-        ("git -c core.pager=less log", "run git log | signal git-config"),
+        ("git -c core.pager=less log", "run less | run git log"),
+        ("git -c core.hooksPath=h log", "run git log | signal git-config"),
+        ("git -c alias.ci=commit ci", "run git commit"),
+        ("git -c alias.x='!rm -rf /tmp/x' x", "run rm -rf /tmp/x | write /tmp/x"),
+        ("git push --mirr origin", "run git push --mirror origin"),
+        ("git rebase -x 'make test' main", "run make test | run git rebase -x make test main"),
+        ("git clone 'ext::sh -c ls' x", "run sh -c ls | run ls | run git clone ext::sh -c ls x"),
         ("git diff .env", "run git diff .env"),
         ("git --output=/etc/x diff", "run git --output=/etc/x diff | write /etc/x"),
         ("git config user.name me", "run git config user.name me"),
@@ -170,5 +179,31 @@ fn effects() {
         ("cat ~/.ssh/id_rsa", "run cat ~/.ssh/id_rsa | read /home/user/.ssh/id_rsa"),
         ("zstd -c a -o b", "run zstd -c a -o b | write /home/user/project/a | write /home/user/project/b | write /home/user/project/b"),
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
+        ("ln -s ~/.aws/credentials c && cat c", "run ln -s ~/.aws/credentials c | run cat c | write /home/user/project/c | read /home/user/project/c | read /home/user/.aws/credentials"),
+        ("ln -s ../x y; echo hi > y", "run ln -s ../x y | run echo hi | write /home/user/project/y | write /home/user/project/y | write /home/user/x"),
+        ("npm version patch", "run npm version patch | git-action commit | git-action tag"),
+        ("npm version", "run npm version"),
+        ("npm version minor --no-git-tag-version", "run npm version minor --no-git-tag-version"),
+        ("gh pr merge 12", "run gh pr merge 12 | git-action merge"),
+        ("gh release create v1.0", "run gh release create v1.0 | git-action tag | git-action push"),
+    ]);
+}
+
+/// Programs that run commands given in their options: what they run is a program of its own.
+#[test]
+#[rustfmt::skip]
+fn runners() {
+    check(&[
+        ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar"),
+        ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar"),
+        ("zip -TT 'unzip -t' a.zip b", "run unzip -t $@ | run zip -TT unzip -t a.zip b | write /home/user/project/a.zip"),
+        ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | write /home/user/project/a.zip"),
+        ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
+        ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
+        ("parallel gzip ::: a b", "run gzip a | run gzip b | run parallel gzip ::: a b | write /home/user/project/a | write /home/user/project/b"),
+        ("script -q -c ls /dev/null", "run ls | run script -q -c ls /dev/null"),
+        ("strace -o t.txt ls", "run strace -o t.txt ls | run ls | write /home/user/project/t.txt"),
+        ("coproc { ls; }", "run coproc { ls | run ls | run }"),
+        ("echo ls > >(sh)", "run echo ls | run ls | run sh"),
     ]);
 }

@@ -236,7 +236,7 @@ fn git_forms() {
         ("ask", "git.write", "git push origin main"),
         ("ask", "git.write", "git branch feature"),
         ("ask", "git.write", "git reset --soft HEAD~1"),
-        ("ask", "git.config-override", "git -c core.pager=less log"),
+        ("ask", "git.config-override", "git -c core.hooksPath=x log"),
         ("ask", "git.write", "git clean -n"),
         ("deny", "git.force-push", "git push --force"),
         ("deny", "git.force-push", "git push -f"),

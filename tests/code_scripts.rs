@@ -74,6 +74,7 @@ fn check(cases: &[(&str, &str, &str)]) {
         state_dir: home.join(".claude/state/programmer"),
         config_dir: home.join(".claude"),
         binary: None,
+        installed: Vec::new(),
     };
     let ctx = Context {
         policy: &policy,
@@ -192,6 +193,7 @@ fn changed_scripts_are_opaque() {
         state_dir: home.join(".claude/state/programmer"),
         config_dir: home.join(".claude"),
         binary: None,
+        installed: Vec::new(),
     };
     let ctx = Context {
         policy: &policy,

@@ -171,7 +171,7 @@ impl ExpandedLists {
     fn new(lists: &crate::engine::policy::PathLists, places: &Places) -> ExpandedLists {
         let expand = |l: &crate::engine::policy::List| -> Vec<String> {
             l.iter()
-                .filter_map(|pat| paths::expand_pattern(pat, places).map(|p| p.into_owned()))
+                .flat_map(|pat| paths::expand_pattern_all(pat, places).map(|p| p.into_owned()))
                 .collect()
         };
         ExpandedLists {

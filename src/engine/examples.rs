@@ -22,6 +22,7 @@ pub fn example_places() -> Places {
         state_dir: PathBuf::from("/home/user/.claude/state/programmer"),
         config_dir: PathBuf::from("/home/user/.claude"),
         binary: Some(PathBuf::from("/home/user/.local/bin/programmer-hook")),
+        installed: Vec::new(),
     }
 }
 

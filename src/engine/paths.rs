@@ -18,6 +18,10 @@ pub trait Fs {
     fn read_small(&self, _p: &Path, _max: usize) -> Option<String> {
         None
     }
+    /// The target of `p` if it is a symbolic link (whether or not the target exists).
+    fn read_link(&self, _p: &Path) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// The real file system.
@@ -37,6 +41,9 @@ impl Fs for RealFs {
             return None;
         }
         String::from_utf8(bytes).ok()
+    }
+    fn read_link(&self, p: &Path) -> Option<PathBuf> {
+        std::fs::read_link(p).ok()
     }
 }
 
@@ -59,6 +66,9 @@ pub struct Places {
     pub config_dir: PathBuf,
     /// The running binary, when known.
     pub binary: Option<PathBuf>,
+    /// The programmer-hook binaries Claude Code's settings run (the `command` of its own
+    /// handlers in `{config}/settings.json`), which `{binary}` names too.
+    pub installed: Vec<PathBuf>,
 }
 
 /// A path after resolution.
@@ -171,28 +181,87 @@ pub fn normalize(p: &Path) -> String {
     format!("/{}", parts.join("/"))
 }
 
-/// Follows symlinks of the longest existing ancestor of `p`.
+/// How many dangling links one path is followed through.
+const MAX_DANGLING_LINKS: usize = 40;
+
+/// Follows symlinks of the longest existing ancestor of `p`, and a link on the way whose
+/// target does not exist (yet): writing through it creates the target.
 fn follow_links(p: &str, fs: &dyn Fs) -> Option<String> {
-    let path = Path::new(p);
-    let mut ancestor = path;
+    let mut current = p.to_string();
+    for _ in 0..MAX_DANGLING_LINKS {
+        match follow_once(&current, fs) {
+            Ok(real) => return real,
+            Err(next) => current = next,
+        }
+    }
+    Some(current)
+}
+
+/// One step of [`follow_links`]: the path with its longest existing ancestor's links
+/// followed, or (as `Err`) where a dangling link on the way points.
+fn follow_once(p: &str, fs: &dyn Fs) -> Result<Option<String>, String> {
+    let mut ancestor = Path::new(p);
     let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let with_rest = |mut out: PathBuf, rest: &[&std::ffi::OsStr]| {
+        for r in rest.iter().rev() {
+            out.push(r);
+        }
+        normalize(&out)
+    };
     loop {
         if let Some(real) = fs.canonicalize(ancestor) {
-            let mut out = real;
-            for r in rest.iter().rev() {
-                out.push(r);
-            }
-            return Some(normalize(&out));
+            return Ok(Some(with_rest(real, &rest)));
         }
-        let name = ancestor.file_name()?;
+        if let Some(target) = fs.read_link(ancestor) {
+            let base = ancestor.parent().unwrap_or_else(|| Path::new("/"));
+            return Err(with_rest(base.join(target), &rest));
+        }
+        let Some(name) = ancestor.file_name() else {
+            return Ok(None);
+        };
         rest.push(name);
-        ancestor = ancestor.parent()?;
+        let Some(parent) = ancestor.parent() else {
+            return Ok(None);
+        };
+        ancestor = parent;
     }
 }
 
 /// Expands the placeholders a path pattern may use: `~`, `{home}`, `{state}`, `{config}`,
-/// `{binary}`. Returns `None` when the pattern names a place that is not known.
+/// `{binary}` (the running binary). Returns `None` when the pattern names a place that is not
+/// known.
 pub fn expand_pattern<'a>(pattern: &'a str, places: &Places) -> Option<std::borrow::Cow<'a, str>> {
+    expand_with(pattern, places, places.binary.as_deref())
+}
+
+/// Every expansion of a path pattern: as [`expand_pattern`], with `{binary}` standing for the
+/// running binary and for each binary the installed settings run.
+pub fn expand_pattern_all<'a, 'p>(
+    pattern: &'a str,
+    places: &'p Places,
+) -> impl Iterator<Item = std::borrow::Cow<'a, str>> + 'p
+where
+    'a: 'p,
+{
+    // A cheap test first: this runs for every pattern of the path lists on every call.
+    let installed =
+        if !places.installed.is_empty() && pattern.contains('{') && pattern.contains("{binary}") {
+            places.installed.as_slice()
+        } else {
+            &[]
+        };
+    expand_pattern(pattern, places).into_iter().chain(
+        installed
+            .iter()
+            .filter_map(move |b| expand_with(pattern, places, Some(b))),
+    )
+}
+
+fn expand_with<'a>(
+    pattern: &'a str,
+    places: &Places,
+    binary: Option<&Path>,
+) -> Option<std::borrow::Cow<'a, str>> {
     // Most patterns name no place: no copy for them.
     if !pattern.starts_with('~') && !pattern.contains('{') {
         return Some(std::borrow::Cow::Borrowed(pattern));
@@ -206,8 +275,7 @@ pub fn expand_pattern<'a>(pattern: &'a str, places: &Places) -> Option<std::borr
         pattern.to_string()
     };
     if p.contains("{binary}") {
-        let b = places.binary.as_ref()?;
-        p = p.replace("{binary}", &b.to_string_lossy());
+        p = p.replace("{binary}", &binary?.to_string_lossy());
     }
     Some(std::borrow::Cow::Owned(
         p.replace("{home}", &home)
@@ -376,6 +444,7 @@ mod tests {
             state_dir: PathBuf::from("/home/u/.claude/state/programmer"),
             config_dir: PathBuf::from("/home/u/.claude"),
             binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
+            installed: vec![PathBuf::from("/opt/ph/programmer-hook")],
         }
     }
 
@@ -396,6 +465,56 @@ mod tests {
             let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
             assert_eq!(r.lexical.as_deref(), *want, "{raw}");
         }
+    }
+
+    /// A file system holding only a dangling link `/home/u/p/rc -> ../.bashrc` (the target
+    /// missing) and the folders above it.
+    struct DanglingFs;
+
+    impl Fs for DanglingFs {
+        fn canonicalize(&self, p: &Path) -> Option<PathBuf> {
+            let s = p.to_str()?;
+            matches!(s, "/" | "/home" | "/home/u" | "/home/u/p").then(|| p.to_path_buf())
+        }
+        fn read_link(&self, p: &Path) -> Option<PathBuf> {
+            (p == Path::new("/home/u/p/rc")).then(|| PathBuf::from("../.bashrc"))
+        }
+    }
+
+    #[test]
+    fn dangling_links_lead_to_their_target() {
+        let r = resolve(
+            "rc",
+            true,
+            Some(Path::new("/home/u/p")),
+            &places(),
+            &DanglingFs,
+        );
+        assert_eq!(r.lexical.as_deref(), Some("/home/u/p/rc"));
+        assert_eq!(r.real.as_deref(), Some("/home/u/.bashrc"));
+        let r = resolve(
+            "new.txt",
+            true,
+            Some(Path::new("/home/u/p")),
+            &places(),
+            &DanglingFs,
+        );
+        assert_eq!(r.real, None);
+    }
+
+    #[test]
+    fn binary_names_every_installed_copy() {
+        let all: Vec<String> = expand_pattern_all("{binary}", &places())
+            .map(|p| p.into_owned())
+            .collect();
+        assert_eq!(
+            all,
+            [
+                "/home/u/.local/bin/programmer-hook",
+                "/opt/ph/programmer-hook"
+            ]
+        );
+        assert_eq!(expand_pattern_all("~/.ssh/**", &places()).count(), 1);
     }
 
     #[test]

@@ -64,11 +64,13 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
         .filter(|a| a.kind == AccessKind::Write)
         .map(|a| a.path.lexical.clone().unwrap_or_else(|| a.path.raw.clone()))
         .collect();
+    // Git's own subcommands, and what other programs do on git's behalf (`npm version`).
     let git = facts
         .invocations
         .iter()
         .filter(|i| i.name == "git")
         .filter_map(|i| i.args.first().map(|w| w.text.clone()))
+        .chain(facts.git_actions.iter().map(|a| a.action.clone()))
         .collect();
     let subagent_type = matches!(event.tool_name.as_deref(), Some("Agent" | "Task"))
         .then(|| {

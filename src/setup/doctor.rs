@@ -963,6 +963,7 @@ mod tests {
             state_dir: dir.path().join("state"),
             config_dir: dir.path().into(),
             binary: None,
+            installed: Vec::new(),
         };
         let s = dir.path().join("settings.json");
         let bin = Path::new("/nowhere/programmer-hook");

@@ -44,10 +44,19 @@ pub fn state_dir(home: &Path) -> PathBuf {
 /// The places path patterns refer to, from the environment.
 pub fn places() -> Result<Places> {
     let home = home_dir().context("cannot tell the home folder: HOME is not set")?;
+    let config_dir = config_dir(&home);
+    // The binaries the installed hook entries run are protected like the running one. A
+    // settings file that cannot be read names none (doctor reports it).
+    let binary = std::env::current_exe().ok();
+    let mut installed = fs::read_to_string(config_dir.join("settings.json"))
+        .map(|text| crate::setup::install::installed_binaries(&text, &home))
+        .unwrap_or_default();
+    installed.retain(|b| Some(b) != binary.as_ref());
     Ok(Places {
         state_dir: state_dir(&home),
-        config_dir: config_dir(&home),
-        binary: std::env::current_exe().ok(),
+        config_dir,
+        binary,
+        installed,
         home,
     })
 }

@@ -127,14 +127,15 @@ impl Machine {
             "tool_input": input,
             "tool_use_id": "toolu_1",
         });
-        let mut child = self
-            .command()
-            .arg("hook")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawns");
+        let mut child = retry_busy(|| {
+            self.command()
+                .arg("hook")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        })
+        .expect("spawns");
         let bytes = ev.to_string().into_bytes();
         let mut stdin = child.stdin.take().expect("stdin");
         let writer = std::thread::spawn(move || {
@@ -195,6 +196,21 @@ impl Machine {
             p.to_string()
         } else {
             self.project.join(p).to_string_lossy().to_string()
+        }
+    }
+}
+
+/// Runs a process of the copied binary, again while it is "busy": a process forked by
+/// another test thread may hold the copy open for a moment (ETXTBSY).
+fn retry_busy<T>(mut run: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut tries = 0;
+    loop {
+        match run() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            r => return r,
         }
     }
 }

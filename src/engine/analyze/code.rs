@@ -164,9 +164,32 @@ impl Analyzer<'_> {
 
     /// A shell or interpreter that reads its program from standard input.
     pub(super) fn stdin_code(&mut self, inv: &Invocation, ctx: &CmdCtx, is_shell: bool) {
-        match ctx.cmd.pipe {
+        let cmd = ctx.cmd;
+        let in_substitution = cmd.substituted_into.is_some()
+            && cmd.stdin.is_none()
+            && !cmd.redirects.iter().any(|r| !r.writes());
+        match cmd.pipe {
             Some(at) => self.piped_code(inv, ctx, at, is_shell),
+            None if is_shell && in_substitution => self.substitution_fed_code(inv, ctx),
             None => self.fed_code(inv, ctx, is_shell),
+        }
+    }
+
+    /// A shell reading its input inside a process substitution (`echo … > >(sh)`,
+    /// `tee >(bash)`, `exec 3> >(sh)`): it runs what the command around it writes there,
+    /// when that is known.
+    fn substitution_fed_code(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let fed = ctx
+            .cmd
+            .substituted_into
+            .and_then(|i| fed_through_substitution(ctx.script, i));
+        match fed {
+            Some(texts) => {
+                for t in texts {
+                    self.script(&t, inv.cwd.clone(), ctx.depth + 1);
+                }
+            }
+            None => self.fed_code(inv, ctx, true),
         }
     }
 
@@ -343,6 +366,55 @@ pub(super) fn substituted_within(script: &Script, j: usize, i: usize) -> bool {
         cur = script.commands.get(k).and_then(|c| c.substituted_into);
     }
     false
+}
+
+/// What command `i` of a script sends into its output process substitutions (`>(…)`), when
+/// every substitution it holds is one and what goes there is known: its own output
+/// redirected there, the input of `tee >(…)`, or after `exec N> >(…)` the output of every
+/// later command. None when any of it is not known.
+fn fed_through_substitution(script: &Script, i: usize) -> Option<Vec<String>> {
+    let outer = script.commands.get(i)?;
+    let out = |w: &Word| !w.literal && w.text == ">(…)";
+    let substitution = |w: &Word| {
+        !w.literal
+            && ["$(…)", "<(…)", ">(…)", "`"]
+                .iter()
+                .any(|s| w.text.contains(s))
+    };
+    let words = outer
+        .words
+        .iter()
+        .chain(outer.redirects.iter().map(|r| &r.target))
+        .chain(outer.assignments.iter().map(|(_, v)| v));
+    if words.clone().any(|w| substitution(w) && !out(w)) || !words.clone().any(out) {
+        return None;
+    }
+    let name = outer.words.first().map(|w| program_name(&w.text).0);
+    let mut texts = Vec::new();
+    if outer.redirects.iter().any(|r| r.writes() && out(&r.target)) {
+        if name.as_deref() == Some("exec") && outer.words.len() == 1 {
+            let later =
+                (i + 1..script.commands.len()).filter(|&j| !substituted_within(script, j, i));
+            for j in later {
+                texts.push(literal_output(script.commands.get(j)?)?);
+            }
+        } else {
+            texts.push(literal_output(outer)?);
+        }
+    }
+    if outer.words.iter().skip(1).any(out) {
+        if name.as_deref() != Some("tee") {
+            return None;
+        }
+        let input = match (outer.pipe, &outer.stdin) {
+            (Some((p, s)), _) => stage_before(script, p, s).and_then(literal_output)?,
+            (None, Some(Stdin::Heredoc { body, .. })) => body.clone(),
+            (None, Some(Stdin::HereString(w))) if w.literal => w.text.clone(),
+            _ => return None,
+        };
+        texts.push(input);
+    }
+    (!texts.is_empty()).then_some(texts)
 }
 
 /// What a command writes to standard output, when the text says so exactly:

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Analyzer, Invocation};
+use super::{Analyzer, GitAction, Invocation};
 use crate::engine::args::{flag_matches, flag_value, positionals};
 use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, List, Select};
@@ -49,14 +49,111 @@ impl Analyzer<'_> {
             self.landing_in_folder(inv, &eff, &positional, write);
         }
         self.flag_effects(inv, &eff, write);
+        self.git_actions(inv, &eff, &positional);
+        if inv.name == "ln" || inv.name == "link" {
+            self.record_links(inv, &positional);
+        }
+    }
+
+    /// `ln [-s] TARGET LINK`, `ln TARGET… DIR`, `ln -t DIR TARGET…`: the links made, so that
+    /// what is later written through one is written to its target. Whether LINK is a
+    /// folder is not known, so both readings count. A symbolic link's relative target is
+    /// relative to the link's folder, a hard link's to the working folder.
+    fn record_links(&mut self, inv: &Invocation, positional: &[&Word]) {
+        let cwd = inv.cwd.as_deref();
+        let symbolic = inv
+            .args
+            .iter()
+            .any(|a| flag_matches("-s", &a.text) || a.text == "--symbolic");
+        let target_dir = inv.args.iter().enumerate().find_map(|(i, _)| {
+            flag_value(&inv.args, i, "-t")
+                .or_else(|| flag_value(&inv.args, i, "--target-directory"))
+        });
+        let mut pairs: Vec<(Word, Word)> = Vec::new();
+        let in_dir = |dir: &Word, t: &Word| Word {
+            text: format!("{}/{}", dir.text.trim_end_matches('/'), base_name(&t.text)),
+            literal: dir.literal,
+        };
+        let targets: Vec<&Word> = positional
+            .iter()
+            .copied()
+            .filter(|w| Some(&w.text) != target_dir.as_ref().map(|d| &d.text))
+            .collect();
+        match (&target_dir, targets.as_slice()) {
+            (Some(d), ts) => pairs.extend(ts.iter().map(|t| ((*t).clone(), in_dir(d, t)))),
+            (None, [t]) => pairs.push(((*t).clone(), in_dir(&Word::lit("."), t))),
+            (None, [t, l]) => {
+                pairs.push(((*t).clone(), (*l).clone()));
+                pairs.push(((*t).clone(), in_dir(l, t)));
+            }
+            (None, [ts @ .., d]) => pairs.extend(ts.iter().map(|t| ((*t).clone(), in_dir(d, t)))),
+            (None, []) => {}
+        }
+        for (target, link) in pairs {
+            if !(target.literal && link.literal) {
+                continue;
+            }
+            let Some(link_path) = self.resolve(&link, cwd).lexical else {
+                continue;
+            };
+            let base = if symbolic {
+                Path::new(&link_path).parent().map(Path::to_path_buf)
+            } else {
+                cwd.map(Path::to_path_buf)
+            };
+            if let Some(t) = self.resolve(&target, base.as_deref()).lexical {
+                if t != link_path && !self.links.contains(&(link_path.clone(), t.clone())) {
+                    self.links.push((link_path, t));
+                }
+            }
+        }
+    }
+
+    /// The git actions it performs on git's behalf (`npm version patch`: commit, tag),
+    /// unless an option says it does not (`--no-git-tag-version`).
+    fn git_actions(&mut self, inv: &Invocation, eff: &Effects, positional: &[&Word]) {
+        if eff.git_actions.is_empty()
+            || inv.args.iter().any(|a| {
+                eff.git_actions_unless
+                    .iter()
+                    .any(|f| flag_matches(f, &a.text))
+            })
+        {
+            return;
+        }
+        for entry in eff.git_actions.iter() {
+            let Some((pattern, actions)) = entry.split_once(':') else {
+                continue;
+            };
+            let want: Vec<&str> = pattern.split_whitespace().collect();
+            let hit = want.len() <= positional.len()
+                && want
+                    .iter()
+                    .zip(positional)
+                    .all(|(w, p)| *w == "*" || *w == p.text);
+            if !hit {
+                continue;
+            }
+            for action in actions.split_whitespace() {
+                let a = GitAction {
+                    action: action.to_string(),
+                    by: inv.display.clone(),
+                };
+                if !self.facts.git_actions.contains(&a) {
+                    self.facts.git_actions.push(a);
+                }
+            }
+        }
     }
 
     /// Whether a path is on the policy's protected list.
     fn is_protected(&self, w: &Word, cwd: Option<&Path>) -> bool {
         let path = self.resolve(w, cwd);
-        self.policy().paths.protected.iter().any(|pat| {
-            paths::expand_pattern(pat, self.env.places).is_some_and(|p| path.matches(&p))
-        })
+        self.policy()
+            .paths
+            .protected
+            .iter()
+            .any(|pat| paths::expand_pattern_all(pat, self.env.places).any(|p| path.matches(&p)))
     }
 
     /// `cp a b/`, `mv a ~/.ssh`, `cp -t DIR a`: what lands in the folder. Whether the
@@ -125,6 +222,11 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+fn base_name(p: &str) -> &str {
+    let p = p.trim_end_matches('/');
+    p.rsplit('/').next().unwrap_or(p)
 }
 
 pub(super) fn select<'w>(pos: &[&'w Word], spec: Select) -> Vec<&'w Word> {

@@ -1,30 +1,103 @@
-//! `git`: global options peeled, `-c` settings judged, files read from history.
+//! `git`: global options peeled, settings whose value is a command judged as one, aliases
+//! expanded, abbreviated long options written out, the commands some subcommands run
+//! (`rebase --exec`, `bisect run`, `submodule foreach`, `filter-branch`, `difftool -x`,
+//! `ext::` remotes) judged, files read from history.
 
 use std::path::PathBuf;
 
-use super::{Analyzer, Invocation};
+use super::git_args::{self, env_settings, ext_command, shell_quote, split_cmdline};
+use super::git_tables::GIT_COMMANDS;
+use super::{program_name, Analyzer, CmdCtx, Invocation};
+use crate::engine::args::flag_value;
 use crate::engine::paths;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
+/// How many aliases may expand one into another.
+const MAX_ALIAS_DEPTH: usize = 8;
+
+/// Settings of one git command (`-c`, `--config-env`, `GIT_CONFIG_*`): key lowercased, value.
+type Settings = Vec<(String, Word)>;
+
+/// The options of `filter-branch` whose value is a shell command.
+const FILTER_BRANCH_CODE: &[&str] = &[
+    "--setup",
+    "--env-filter",
+    "--tree-filter",
+    "--index-filter",
+    "--parent-filter",
+    "--msg-filter",
+    "--commit-filter",
+    "--tag-name-filter",
+];
+
+/// `git config` modes that only read.
+#[rustfmt::skip]
+const CONFIG_READS: &[&str] = &[
+    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
+    "--list", "-l",
+];
+/// `git config` modes that change the file without a value to judge.
+#[rustfmt::skip]
+const CONFIG_OTHER_WRITES: &[&str] = &[
+    "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit",
+];
+
 impl Analyzer<'_> {
     /// `git [GLOBAL OPTIONS] COMMAND …`: the rules see the command; `-C DIR` moves it.
-    pub(super) fn git(&mut self, mut inv: Invocation, cwd: Option<PathBuf>) {
+    pub(super) fn git(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        // Aliases set in this command's own environment (`GIT_CONFIG_KEY_0=alias.x …
+        // git x`); their other settings were judged with the assignments.
+        let direct = ctx
+            .cmd
+            .words
+            .first()
+            .is_some_and(|w| program_name(&w.text).0 == "git");
+        let mut settings: Settings = match env_settings(&ctx.cmd.assignments) {
+            Some(Ok(s)) if direct => s.into_iter().filter(|(k, _)| is_alias(k)).collect(),
+            _ => Vec::new(),
+        };
+        self.git_run(inv, cwd, ctx, &mut settings, 0);
+    }
+
+    fn git_run(
+        &mut self,
+        mut inv: Invocation,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        settings: &mut Settings,
+        depth: usize,
+    ) {
         let args = std::mem::take(&mut inv.args);
-        let (i, cwd) = self.git_global_options(&args, cwd);
-        inv.args = args[i.min(args.len())..].to_vec(); // `git -C` may lack its value
+        let given = settings.len();
+        let (i, cwd) = self.git_global_options(&args, cwd, settings);
+        let mut rest = args[i.min(args.len())..].to_vec(); // `git -C` may lack its value
         inv.cwd = cwd;
+        let used = alias_used(&rest, settings);
+        for (key, value) in &settings[given..] {
+            if used.as_deref() != Some(key.as_str()) {
+                self.git_setting(key, value, inv.cwd.clone(), ctx);
+            }
+        }
+        if let Some(key) = used {
+            self.git_alias(inv, rest, &key, ctx, settings, depth);
+            return;
+        }
+        git_args::normalize_options(&mut rest);
+        inv.args = rest;
+        self.git_subcommand(&inv, ctx);
         self.history_reads(&inv);
         self.effects(&inv);
         self.push(inv);
     }
 
-    /// Reads git's global options, judging those that change what it runs; gives where
-    /// the command starts and the folder it runs in.
+    /// Reads git's global options: the settings they give are collected; gives where the
+    /// command starts and the folder it runs in.
     fn git_global_options(
         &mut self,
         args: &[Word],
         mut cwd: Option<PathBuf>,
+        settings: &mut Settings,
     ) -> (usize, Option<PathBuf>) {
         let mut i = 0;
         while i < args.len() {
@@ -36,18 +109,24 @@ impl Analyzer<'_> {
                     }
                     i += 2;
                 }
-                "-c" => {
+                "-c" | "--config-env" => {
                     if let Some(kv) = args.get(i + 1) {
-                        self.git_config(&kv.text);
+                        self.git_option_setting(t, kv, settings);
                     }
                     i += 2;
                 }
-                "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--super-prefix"
-                | "--config-env" => {
-                    if t == "--exec-path" || t == "--config-env" {
-                        self.facts
-                            .signal("git-config", format!("git {t} changes what git runs"));
-                    }
+                _ if t.starts_with("--config-env=") => {
+                    let kv = Word {
+                        text: t["--config-env=".len()..].to_string(),
+                        literal: args[i].literal,
+                    };
+                    self.git_option_setting("--config-env", &kv, settings);
+                    i += 1;
+                }
+                "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => i += 2,
+                "--exec-path" => {
+                    self.facts
+                        .signal("git-config", "git --exec-path changes what git runs");
                     i += 2;
                 }
                 _ if t.starts_with("--git-dir=")
@@ -56,7 +135,7 @@ impl Analyzer<'_> {
                 {
                     i += 1
                 }
-                _ if t.starts_with("--exec-path=") || t.starts_with("--config-env=") => {
+                _ if t.starts_with("--exec-path=") => {
                     self.facts
                         .signal("git-config", format!("git {t} changes what git runs"));
                     i += 1
@@ -79,6 +158,315 @@ impl Analyzer<'_> {
         (i, cwd)
     }
 
+    /// `-c KEY=VALUE` or `--config-env KEY=ENVVAR` (whose value is known only at run time).
+    fn git_option_setting(&mut self, option: &str, kv: &Word, settings: &mut Settings) {
+        let Some((key, mut value)) = git_args::setting(kv) else {
+            self.facts.signal(
+                "git-config",
+                format!(
+                    "git {option} {} sets a setting known only at run time",
+                    kv.text
+                ),
+            );
+            return;
+        };
+        if option == "--config-env" {
+            value = Word {
+                text: format!("${}", value.text),
+                literal: false,
+            };
+        }
+        settings.push((key, value));
+    }
+
+    /// Judges one git setting: a harmless one is nothing; one whose value is a command is
+    /// that command (an alias starting with `!` too); any other may make git run something
+    /// the analysis cannot see.
+    pub(super) fn git_setting(
+        &mut self,
+        key: &str,
+        value: &Word,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+    ) {
+        match self.git_setting_kind(key) {
+            SettingKind::Unknown => self.facts.signal(
+                "git-config",
+                format!("the git setting {key} may make git run other programs"),
+            ),
+            kind => {
+                if let Some(code) = setting_code(&kind, key, value) {
+                    self.code_string(&code, cwd, ctx);
+                }
+            }
+        }
+    }
+
+    /// The same as [`Analyzer::git_setting`] for a setting given in the environment of a
+    /// command (`GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=… make`), outside any git
+    /// command.
+    pub(super) fn git_env_setting(
+        &mut self,
+        key: &str,
+        value: &Word,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let kind = self.git_setting_kind(key);
+        if let SettingKind::Unknown = kind {
+            self.facts.signal(
+                "git-config",
+                format!("the git setting {key} may make git run other programs"),
+            );
+            return;
+        }
+        let Some(code) = setting_code(&kind, key, value) else {
+            return;
+        };
+        if !code.literal {
+            self.facts.signal(
+                "dynamic-script",
+                format!("the git setting {key} is a command known only at run time"),
+            );
+        }
+        self.script(&code.text, cwd, depth + 1);
+    }
+
+    /// A command's variable assignments: git's numbered settings (`GIT_CONFIG_COUNT` …)
+    /// are read together and judged as settings; every other one on its own.
+    pub(super) fn env_assignments(
+        &mut self,
+        list: &[(String, Word)],
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        match env_settings(list) {
+            None => {}
+            Some(Ok(settings)) => {
+                for (k, v) in settings {
+                    self.git_env_setting(&k, &v, cwd.clone(), depth);
+                }
+            }
+            Some(Err(why)) => self.facts.signal(
+                "exec-env",
+                format!("sets git settings in the environment: {why}"),
+            ),
+        }
+        for (name, value) in list.iter().filter(|(n, _)| !git_args::is_config_env(n)) {
+            self.env_assignment(name, value, cwd.clone(), depth);
+        }
+    }
+
+    fn git_setting_kind(&self, key: &str) -> SettingKind {
+        let kinds = &self.policy().kinds;
+        let is = |list: &crate::engine::policy::List| {
+            list.iter()
+                .any(|p| paths::component_match(&p.to_ascii_lowercase(), key))
+        };
+        if is(&kinds.git_safe_config) {
+            SettingKind::Harmless
+        } else if is_alias(key) {
+            SettingKind::Alias
+        } else if is(&kinds.git_command_config) {
+            SettingKind::Command
+        } else {
+            SettingKind::Unknown
+        }
+    }
+
+    /// Runs the alias `key` (set on this command) that `rest` starts with: `!TEXT` is a
+    /// shell command given the other words; else the words replace the alias's name.
+    fn git_alias(
+        &mut self,
+        inv: Invocation,
+        rest: Vec<Word>,
+        key: &str,
+        ctx: &CmdCtx,
+        settings: &mut Settings,
+        depth: usize,
+    ) {
+        let Some(value) = settings
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+        else {
+            return;
+        };
+        let args = &rest[1..];
+        if depth >= MAX_ALIAS_DEPTH {
+            self.facts
+                .signal("too-deep", format!("git aliases nest too deeply at {key}"));
+            return;
+        }
+        if let Some(code) = value.text.strip_prefix('!') {
+            // git runs `sh -c 'TEXT "$@"' TEXT ARGS…`.
+            let text = format!("{code} {}", shell_quote(args));
+            let code = Word {
+                text,
+                literal: value.literal,
+            };
+            self.code_string(&code, inv.cwd.clone(), ctx);
+            return;
+        }
+        let words = match split_cmdline(&value.text) {
+            Some(w) if value.literal && !w.is_empty() => w,
+            _ => {
+                self.facts.signal(
+                    "dynamic-script",
+                    format!("the git alias {key} is not known before it runs"),
+                );
+                return;
+            }
+        };
+        let mut next = inv.clone();
+        next.args = words.iter().map(|w| Word::lit(w)).collect();
+        next.args.extend(args.iter().cloned());
+        let cwd = inv.cwd.clone();
+        self.git_run(next, cwd, ctx, settings, depth + 1);
+    }
+
+    /// What a subcommand runs besides git: the commands given to it, and `ext::` remotes.
+    fn git_subcommand(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let Some(sub) = inv.args.first().filter(|w| w.literal) else {
+            return;
+        };
+        let cwd = inv.cwd.clone();
+        let rest = &inv.args[1..];
+        let code_of = |flags: &[&str]| option_values(rest, flags);
+        let code = match sub.text.as_str() {
+            "rebase" => code_of(&["-x", "--exec"]),
+            // Run with the two files to compare after it.
+            "difftool" => code_of(&["-x", "--extcmd"])
+                .into_iter()
+                .map(|c| Word {
+                    text: format!("{} \"$@\"", c.text),
+                    literal: c.literal,
+                })
+                .collect(),
+            "grep" => open_files_pager(rest),
+            "filter-branch" => code_of(FILTER_BRANCH_CODE),
+            "bisect" if rest.first().is_some_and(|w| w.text == "run") => {
+                self.shell_argv(&rest[1..], cwd.clone(), ctx);
+                Vec::new()
+            }
+            "submodule" => {
+                if let Some(cmd) = submodule_foreach(rest) {
+                    self.shell_argv(cmd, cwd.clone(), ctx);
+                }
+                Vec::new()
+            }
+            "clone" => {
+                for kv in code_of(&["-c", "--config"]) {
+                    match git_args::setting(&kv) {
+                        Some((k, v)) => self.git_setting(&k, &v, cwd.clone(), ctx),
+                        None => self.facts.signal(
+                            "git-config",
+                            "git clone -c sets a setting known only at run time",
+                        ),
+                    }
+                }
+                Vec::new()
+            }
+            "config" => {
+                self.git_config_write(inv, ctx);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        for c in code {
+            self.code_string(&c, cwd.clone(), ctx);
+        }
+        for a in rest {
+            if let Some(words) = ext_command(a) {
+                self.words(&words, cwd.clone(), ctx, false);
+            }
+        }
+    }
+
+    /// A command given as words to a program that runs it through a shell, as git does
+    /// (`git bisect run CMD ARGS…`): one word is a script; more are the script's first
+    /// word and its arguments.
+    fn shell_argv(&mut self, words: &[Word], cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        match words {
+            [] => {}
+            [one] => self.code_string(one, cwd, ctx),
+            [first, args @ ..] => {
+                let code = Word {
+                    text: format!("{} {}", first.text, shell_quote(args)),
+                    literal: first.literal,
+                };
+                self.code_string(&code, cwd, ctx);
+            }
+        }
+    }
+
+    /// `git config [SCOPE] KEY VALUE` (and `set`, `--add`, `--replace-all`): the value is
+    /// judged as the setting is; `--global`, `--system` and `--file` name the file written.
+    fn git_config_write(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let args = &inv.args[1..];
+        let mut writes_only = false;
+        let mut file: Option<Word> = None;
+        let mut positional: Vec<&Word> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            match t {
+                "--global" => file = Some(Word::lit("~/.gitconfig")),
+                "--system" => file = Some(Word::lit("/etc/gitconfig")),
+                "-f" | "--file" => {
+                    file = args.get(i + 1).cloned();
+                    i += 1;
+                }
+                "--blob" | "--type" | "-t" | "--default" | "--comment" | "--value" | "--url" => {
+                    i += 1
+                }
+                _ if CONFIG_READS.contains(&t) => return,
+                _ if CONFIG_OTHER_WRITES.contains(&t) => writes_only = true,
+                _ if t.starts_with("--file=") => file = Some(Word::lit(&t["--file=".len()..])),
+                _ if t.starts_with('-') => {}
+                _ => positional.push(&args[i]),
+            }
+            i += 1;
+        }
+        if writes_only {
+            return self.config_file_write(file, inv);
+        }
+        let (key, value) = match positional.as_slice() {
+            [s, k, v, ..] if s.text == "set" => (*k, *v),
+            [s, ..]
+                if matches!(
+                    s.text.as_str(),
+                    "get" | "list" | "unset" | "rename-section" | "remove-section" | "edit"
+                ) =>
+            {
+                if s.text != "get" && s.text != "list" {
+                    self.config_file_write(file, inv);
+                }
+                return;
+            }
+            [k, v, ..] => (*k, *v),
+            _ => return,
+        };
+        self.config_file_write(file, inv);
+        match git_args::setting(&Word {
+            text: format!("{}={}", key.text, value.text),
+            literal: key.literal && value.literal,
+        }) {
+            Some((k, v)) => self.git_setting(&k, &v, inv.cwd.clone(), ctx),
+            None => self.facts.signal(
+                "git-config",
+                "git config writes a setting known only at run time",
+            ),
+        }
+    }
+
+    fn config_file_write(&mut self, file: Option<Word>, inv: &Invocation) {
+        if let Some(f) = file.filter(|f| f.text != "-") {
+            self.access(AccessKind::Write, &f, inv.cwd.as_deref(), "git config");
+        }
+    }
+
     /// `git show REV:PATH`, `git cat-file -p REV:PATH` print a file from history.
     fn history_reads(&mut self, inv: &Invocation) {
         if !matches!(
@@ -99,20 +487,122 @@ impl Analyzer<'_> {
             }
         }
     }
+}
 
-    pub(super) fn git_config(&mut self, kv: &str) {
-        let key = kv.split('=').next().unwrap_or("").to_ascii_lowercase();
-        let safe = self
-            .policy()
-            .kinds
-            .git_safe_config
-            .iter()
-            .any(|p| paths::component_match(&p.to_ascii_lowercase(), &key));
-        if !safe {
-            self.facts.signal(
-                "git-config",
-                format!("git -c {key} may make git run other programs"),
-            );
+/// What a git setting is to the analysis.
+enum SettingKind {
+    /// Cannot make git run a program (`color.ui`).
+    Harmless,
+    /// `alias.NAME`: `!TEXT` is a shell command; other text is git's own words.
+    Alias,
+    /// Its value is a command (`core.pager`, `diff.external` …).
+    Command,
+    /// May make git run something not seen here (`core.hooksPath`, `include.path` …).
+    Unknown,
+}
+
+fn is_alias(key: &str) -> bool {
+    key.strip_prefix("alias.").is_some_and(|n| !n.is_empty())
+}
+
+/// The alias key an argv after git's global options runs, if one of `settings` is used:
+/// git runs its own commands first, whatever aliases say.
+fn alias_used(rest: &[Word], settings: &Settings) -> Option<String> {
+    let sub = rest.first().filter(|w| w.literal)?;
+    if GIT_COMMANDS.binary_search(&sub.text.as_str()).is_ok() {
+        return None;
+    }
+    let key = format!("alias.{}", sub.text.to_ascii_lowercase());
+    settings.iter().any(|(k, _)| *k == key).then_some(key)
+}
+
+/// A boolean value (`pager.log=false`, `core.fsmonitor=true`): no command is named.
+fn is_git_bool(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "" | "true" | "false" | "yes" | "no" | "on" | "off" | "1" | "0"
+    )
+}
+
+/// The shell text of the command a setting makes git run, or none. Git hands most such
+/// commands arguments of its own (the file to edit, the files to compare, the action of a
+/// credential helper), which stand as `"$@"`, unknown; a pager gets none.
+fn setting_code(kind: &SettingKind, key: &str, value: &Word) -> Option<Word> {
+    let code = match kind {
+        SettingKind::Alias => value.text.strip_prefix('!')?.to_string(),
+        SettingKind::Command if !is_git_bool(&value.text) => credential_helper(key, &value.text),
+        _ => return None,
+    };
+    let pager = key == "core.pager" || key.starts_with("pager.");
+    Some(Word {
+        text: if pager {
+            code
+        } else {
+            format!("{code} \"$@\"")
+        },
+        literal: value.literal,
+    })
+}
+
+/// `credential.helper=NAME` runs `git credential-NAME`, `!TEXT` runs TEXT, a path runs
+/// that program; any other command setting is its value.
+fn credential_helper(key: &str, value: &str) -> String {
+    let is_helper =
+        key == "credential.helper" || (key.starts_with("credential.") && key.ends_with(".helper"));
+    if !is_helper {
+        return value.to_string();
+    }
+    match value.strip_prefix('!') {
+        Some(code) => code.to_string(),
+        None if value.starts_with('/') || value.starts_with('~') => value.to_string(),
+        None => format!("git credential-{value}"),
+    }
+}
+
+/// The values of some options among a subcommand's words, up to `--`.
+fn option_values(args: &[Word], flags: &[&str]) -> Vec<Word> {
+    let end = args
+        .iter()
+        .position(|a| a.text == "--")
+        .unwrap_or(args.len());
+    let args = &args[..end];
+    let mut out = Vec::new();
+    for i in 0..args.len() {
+        if let Some(v) = flags.iter().find_map(|f| flag_value(args, i, f)) {
+            out.push(v);
         }
     }
+    out
+}
+
+/// `git grep -O[PAGER]` / `--open-files-in-pager[=PAGER]` runs PAGER with the files found.
+fn open_files_pager(args: &[Word]) -> Vec<Word> {
+    args.iter()
+        .take_while(|a| a.text != "--")
+        .filter_map(|a| {
+            let v = a
+                .text
+                .strip_prefix("--open-files-in-pager=")
+                .or_else(|| a.text.strip_prefix("-O").filter(|v| !v.is_empty()))?;
+            Some(Word {
+                text: v.to_string(),
+                literal: a.literal,
+            })
+        })
+        .collect()
+}
+
+/// The command of `git submodule [--quiet] [--cached] foreach [--recursive] CMD…`.
+fn submodule_foreach(args: &[Word]) -> Option<&[Word]> {
+    let at = args.iter().position(|a| !a.text.starts_with('-'))?;
+    if args[at].text != "foreach" {
+        return None;
+    }
+    let rest = &args[at + 1..];
+    let cmd = rest
+        .iter()
+        .position(|a| !matches!(a.text.as_str(), "--recursive" | "--quiet" | "-q"))
+        .unwrap_or(rest.len());
+    let cmd = &rest[cmd..];
+    Some(cmd.strip_prefix(&[Word::lit("--")][..]).unwrap_or(cmd))
 }

@@ -29,7 +29,10 @@ mod editors;
 mod effects;
 mod find;
 mod git;
+mod git_args;
+mod git_tables;
 mod langs;
+mod runners;
 mod scripts;
 mod walk;
 mod wrappers;
@@ -103,6 +106,15 @@ pub struct Signal {
     pub detail: String,
 }
 
+/// A git action a program performs on git's behalf (`npm version patch` commits and tags).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitAction {
+    /// The git subcommand it amounts to: `commit`, `tag`, `merge`, `push`.
+    pub action: String,
+    /// The command that performs it.
+    pub by: String,
+}
+
 /// All that an analysis found.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
@@ -112,6 +124,8 @@ pub struct Facts {
     /// The facts of project scripts a build tool runs (`npm run X`, `make T`, git hooks),
     /// analysed apart: only what is forbidden in them counts.
     pub within: Vec<Facts>,
+    /// Git actions performed by programs other than git (see `git_actions` in the effects).
+    pub git_actions: Vec<GitAction>,
 }
 
 impl Facts {
@@ -139,8 +153,10 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         parse_cost: 0,
         scripts: 0,
         downloaded: Vec::new(),
+        links: Vec::new(),
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
+    a.accesses_through_later_links();
     a.facts
 }
 
@@ -153,6 +169,9 @@ struct Analyzer<'a> {
     /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
     /// one later in the same command is running remote code.
     downloaded: Vec<String>,
+    /// Links made earlier in the command (`ln -s TARGET LINK`), as (link, target) absolute
+    /// paths: a file read or written through one is its target.
+    links: Vec<(String, String)>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -180,13 +199,80 @@ impl<'a> Analyzer<'a> {
         if kind == AccessKind::Write && self.policy().is_downloader(origin) {
             self.downloaded.extend(path.lexical.clone());
         }
+        let through = self.through_links(&path);
         self.facts.accesses.push(Access {
             kind,
             path,
             origin: origin.to_string(),
         });
+        for (link, target) in through {
+            self.facts.accesses.push(Access {
+                kind,
+                path: target,
+                origin: format!("{origin}{THROUGH}{link}"),
+            });
+        }
+    }
+
+    /// Files read or written through a link made later in the command text than the access
+    /// was seen (`{ ln -s ~/.bashrc rc && …; } >> rc` opens `rc` for the whole group): the
+    /// target counts too. The links' own making is not an access through them.
+    fn accesses_through_later_links(&mut self) {
+        if self.links.is_empty() {
+            return;
+        }
+        let mut extra: Vec<Access> = Vec::new();
+        for a in &self.facts.accesses {
+            if matches!(a.origin.as_str(), "ln" | "link") || a.origin.contains(THROUGH) {
+                continue;
+            }
+            for (link, target) in self.through_links(&a.path) {
+                let seen = |x: &Access| x.kind == a.kind && x.path == target;
+                if !self.facts.accesses.iter().any(seen) && !extra.iter().any(seen) {
+                    extra.push(Access {
+                        kind: a.kind,
+                        path: target,
+                        origin: format!("{}{THROUGH}{link}", a.origin),
+                    });
+                }
+            }
+        }
+        self.facts.accesses.extend(extra);
+    }
+
+    /// Where a path leads through the links made earlier in the command: the link and the
+    /// target path, for each link on the way (a link to a link is followed too).
+    fn through_links(&self, path: &Resolved) -> Vec<(String, Resolved)> {
+        let mut out: Vec<(String, Resolved)> = Vec::new();
+        if self.links.is_empty() {
+            return out;
+        }
+        let mut todo: Vec<String> = path.forms().map(str::to_string).collect();
+        while let Some(p) = todo.pop() {
+            for (link, target) in &self.links {
+                let rest = match p.strip_prefix(link.as_str()) {
+                    Some("") => "",
+                    Some(r) if r.starts_with('/') => r,
+                    _ => continue,
+                };
+                let to = format!("{target}{rest}");
+                if out.len() >= MAX_LINK_HOPS || out.iter().any(|(_, r)| r.raw == to) {
+                    continue;
+                }
+                let r = paths::resolve(&to, true, None, self.env.places, self.env.fs);
+                todo.extend(r.forms().map(str::to_string));
+                out.push((link.clone(), r));
+            }
+        }
+        out
     }
 }
+
+/// How an access through a link names its origin.
+const THROUGH: &str = ", through the link ";
+
+/// How many links one path is followed through.
+const MAX_LINK_HOPS: usize = 16;
 
 /// The command an argv comes from: its script, its index there, how deep it is nested.
 struct CmdCtx<'s> {

@@ -121,9 +121,7 @@ impl Analyzer<'_> {
         depth: usize,
     ) {
         self.command_redirects(cmd, cwd.as_deref());
-        for (name, value) in &cmd.assignments {
-            self.env_assignment(name, value, cwd.clone(), depth);
-        }
+        self.env_assignments(&cmd.assignments, cwd.clone(), depth);
         let Some(first) = cmd.words.first() else {
             return;
         };
@@ -349,7 +347,7 @@ impl Analyzer<'_> {
             "watch" => self.watch(inv, cwd, ctx),
             "su" | "runuser" => self.su(inv, cwd, ctx),
             "git" => {
-                self.git(inv, cwd);
+                self.git(inv, cwd, ctx);
                 self.git_hooks(ctx);
             }
             "npm" | "yarn" | "pnpm" | "make" | "gmake" => self.build_tool(inv, ctx),
@@ -358,6 +356,7 @@ impl Analyzer<'_> {
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {
+                self.option_commands(&inv, ctx);
                 self.effects(&inv);
                 self.push(inv);
             }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
-use crate::engine::args::{is_env_name, skip_options};
+use crate::engine::args::{flag_value, is_env_name, skip_options};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
@@ -30,6 +30,8 @@ pub(super) enum Peel {
     Xargs,
     /// `flock`: a lock file, then a command or a `-c` script.
     Flock,
+    /// `coproc [NAME] COMMAND`: a brace group or subshell after a name too.
+    Coproc,
 }
 
 /// One wrapper: a program that runs a command given in its arguments.
@@ -49,6 +51,8 @@ pub(super) struct Wrapper {
     /// Download detection looks through it (`sudo curl … | sh` runs remote code). It reads
     /// the words roughly (see [`peel_for_download`]).
     pub hides_download: bool,
+    /// An output option's value may be a command to pipe into (`strace -o '|CMD'`).
+    pub output_pipes: bool,
 }
 
 impl Wrapper {
@@ -61,6 +65,14 @@ impl Wrapper {
             output_opts: &[],
             needs_command: false,
             hides_download: false,
+            output_pipes: false,
+        }
+    }
+
+    const fn output_pipes(self) -> Self {
+        Wrapper {
+            output_pipes: true,
+            ..self
         }
     }
 
@@ -98,6 +110,68 @@ impl Wrapper {
 
 const SUDO_OPTS: &[&str] = &[
     "-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t",
+];
+
+const STRACE_OPTS: &[&str] = &[
+    "-a",
+    "-b",
+    "-e",
+    "-E",
+    "-I",
+    "-o",
+    "-O",
+    "-p",
+    "-P",
+    "-s",
+    "-S",
+    "-u",
+    "-U",
+    "-X",
+    "--output",
+    "--attach",
+    "--user",
+    "--string-limit",
+    "--columns",
+    "--env",
+    "--trace-path",
+    "--summary-sort-by",
+    "--detach-on",
+    "--interruptible",
+    "--const-print-style",
+    "--trace",
+    "--abbrev",
+    "--verbose",
+    "--raw",
+    "--read",
+    "--write",
+    "--fault",
+    "--inject",
+    "--status",
+    "--signal",
+    "--quiet",
+    "--decode-fds",
+    "--kvm",
+];
+
+const LTRACE_OPTS: &[&str] = &[
+    "-a",
+    "-A",
+    "-D",
+    "-e",
+    "-F",
+    "-l",
+    "-n",
+    "-o",
+    "-p",
+    "-s",
+    "-u",
+    "-w",
+    "-x",
+    "--output",
+    "--align",
+    "--indent",
+    "--library",
+    "--config",
 ];
 
 const XARGS_OPTS: &[&str] = &[
@@ -147,7 +221,12 @@ pub(super) const WRAPPERS: &[Wrapper] = {
         Wrapper::new("unbuffer", Options, &[]),
         Wrapper::new("caffeinate", Options, &["-t", "-w"]),
         Wrapper::new("chronic", Options, &[]),
-        Wrapper::new("coproc", Options, &[]),
+        Wrapper::new("coproc", Coproc, &[]),
+        // A traced command runs as it would alone; `-o '|CMD'` pipes the trace into CMD.
+        Wrapper::new("strace", Options, STRACE_OPTS)
+            .output_opts(&["-o", "--output"])
+            .output_pipes(),
+        Wrapper::new("ltrace", Options, LTRACE_OPTS).output_opts(&["-o", "--output"]),
         Wrapper::new("taskset", Options, &[]).operands(1),
         Wrapper::new("chrt", Options, &[]).operands(1),
         Wrapper::new(
@@ -206,7 +285,7 @@ impl Analyzer<'_> {
     ) {
         match w.peel {
             Peel::Options => {
-                self.wrapper_outputs(w, &inv, cwd.as_deref());
+                self.wrapper_outputs(w, &inv, cwd.as_deref(), ctx);
                 let rest = w.command(&inv.args).to_vec();
                 self.push(inv);
                 self.words(&rest, cwd, ctx, extra);
@@ -218,20 +297,59 @@ impl Analyzer<'_> {
             Peel::Env => self.env_cmd(inv, cwd, ctx, extra),
             Peel::Xargs => self.xargs(w, inv, cwd, ctx),
             Peel::Flock => self.flock(w, inv, cwd, ctx, extra),
+            Peel::Coproc => self.coproc(inv, cwd, ctx, extra),
         }
     }
 
-    /// The files a wrapper's options write (`time -o FILE`).
-    fn wrapper_outputs(&mut self, w: &Wrapper, inv: &Invocation, cwd: Option<&Path>) {
+    /// `coproc CMD`, `coproc [NAME] { …; }`, `coproc [NAME] ( … )`. The grammar reads a
+    /// brace group after `coproc` as words (`{`, then the first command's), its other
+    /// commands as commands of their own; a subshell as one word of its source.
+    fn coproc(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx, extra: bool) {
+        let args = inv.args.clone();
+        self.push(inv);
+        let group = |w: Option<&Word>| w.is_some_and(|w| w.literal && w.text == "{");
+        let sub = |w: Option<&Word>| {
+            w.filter(|w| !w.literal)
+                .and_then(|w| w.text.strip_prefix('(')?.strip_suffix(')'))
+                .map(str::to_string)
+        };
+        let rest = if group(args.first()) {
+            &args[1..]
+        } else if group(args.get(1)) {
+            &args[2..]
+        } else if let Some(code) = sub(args.first()).or_else(|| sub(args.get(1))) {
+            self.script(&code, cwd, ctx.depth + 1);
+            return;
+        } else {
+            &args[..]
+        };
+        self.words(rest, cwd, ctx, extra);
+    }
+
+    /// The files a wrapper's options write (`time -o FILE`), or the command it pipes into
+    /// (`strace -o '|CMD'`).
+    fn wrapper_outputs(&mut self, w: &Wrapper, inv: &Invocation, cwd: Option<&Path>, ctx: &CmdCtx) {
         let Some(first) = w.output_opts.first() else {
             return;
         };
         let origin = format!("{} {first}", w.name);
-        for (i, a) in inv.args.iter().enumerate() {
-            if w.output_opts.contains(&a.text.as_str()) {
-                if let Some(f) = inv.args.get(i + 1) {
-                    self.access(AccessKind::Write, f, cwd, &origin);
+        for i in 0..inv.args.len() {
+            let Some(f) = w
+                .output_opts
+                .iter()
+                .find_map(|o| flag_value(&inv.args, i, o))
+            else {
+                continue;
+            };
+            match f.text.strip_prefix(['|', '!']) {
+                Some(code) if w.output_pipes => {
+                    let code = Word {
+                        text: code.to_string(),
+                        literal: f.literal,
+                    };
+                    self.code_string(&code, cwd.map(Path::to_path_buf), ctx);
                 }
+                _ => self.access(AccessKind::Write, &f, cwd, &origin),
             }
         }
     }
@@ -292,6 +410,7 @@ impl Analyzer<'_> {
     fn env_options(&mut self, args: &[Word], mut cwd: Option<PathBuf>, depth: usize) -> EnvOptions {
         let mut i = 0;
         let mut split_string: Option<Word> = None;
+        let mut assignments: Vec<(String, Word)> = Vec::new();
         while i < args.len() {
             let t = args[i].text.as_str();
             if t == "--" {
@@ -331,12 +450,14 @@ impl Analyzer<'_> {
                     text: value.to_string(),
                     literal: args[i].literal,
                 };
-                self.env_assignment(name, &value, cwd.clone(), depth);
+                assignments.push((name.to_string(), value));
                 i += 1;
                 continue;
             }
             break;
         }
+        // Judged together: git's numbered settings come in several variables.
+        self.env_assignments(&assignments, cwd.clone(), depth);
         EnvOptions {
             command_at: i,
             split_string,

@@ -349,6 +349,15 @@ pub struct Effects {
     /// (`gzip -c` prints, `tar -t` lists).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub read_only_flags: List,
+    /// What it does to git history on git's behalf, by subcommand: `"version *: commit tag"`
+    /// (`npm version patch` commits and tags). The words before `:` are the leading
+    /// positional words (`*` is any word), the words after it git actions, which the
+    /// workflow's phase gates treat as that git command.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub git_actions: List,
+    /// Options that mean it does none of its `git_actions` (`--no-git-tag-version`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub git_actions_unless: List,
 }
 
 /// The path lists.
@@ -396,6 +405,10 @@ pub struct Kinds {
     /// `git -c key=value` keys that are harmless (globs).
     #[serde(default)]
     pub git_safe_config: List,
+    /// Git setting keys whose value is a command (globs, `core.pager`): the value is judged
+    /// as one. Other keys that are not harmless are opaque.
+    #[serde(default)]
+    pub git_command_config: List,
 }
 
 impl Kinds {
@@ -406,6 +419,7 @@ impl Kinds {
         self.exec_env.extend(&o.exec_env);
         self.command_env.extend(&o.command_env);
         self.git_safe_config.extend(&o.git_safe_config);
+        self.git_command_config.extend(&o.git_command_config);
     }
 }
 

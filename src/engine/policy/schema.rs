@@ -69,6 +69,8 @@ pub const EFFECT_LISTS: &[&str] = &[
     "pattern_flags",
     "in_place_flags",
     "read_only_flags",
+    "git_actions",
+    "git_actions_unless",
 ];
 
 /// Every key a command's effects may have.
@@ -83,6 +85,8 @@ pub const EFFECT_KEYS: &[&str] = &[
     "pattern_flags",
     "in_place_flags",
     "read_only_flags",
+    "git_actions",
+    "git_actions_unless",
 ];
 
 /// The path lists (`[paths]`).
@@ -96,6 +100,7 @@ pub const KIND_LISTS: &[&str] = &[
     "exec_env",
     "command_env",
     "git_safe_config",
+    "git_command_config",
 ];
 
 /// The keys of `[workflow]`.

@@ -59,6 +59,8 @@ fn serde_types_have_the_schema_keys() {
         pattern_flags: l.clone(),
         in_place_flags: l.clone(),
         read_only_flags: l.clone(),
+        git_actions: l.clone(),
+        git_actions_unless: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     assert_eq!(

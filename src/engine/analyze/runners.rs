@@ -1,0 +1,597 @@
+//! Programs that run commands given in their options: `tar --to-command`, `zip -TT`, `vim
+//! -c '!…'`, `gdb -ex 'shell …'`, `script -c`, `parallel`. What each runs is judged where
+//! its text is known; the program's own rule says the rest.
+
+use std::path::PathBuf;
+
+use super::git_args::shell_quote;
+use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::args::flag_value;
+use crate::engine::policy::AccessKind;
+use crate::engine::shell::Word;
+
+/// tar's long options whose value is a command (`--checkpoint-action` only as `exec=…`).
+const TAR_CODE: &[&str] = &[
+    "checkpoint-action",
+    "to-command",
+    "use-compress-program",
+    "info-script",
+    "new-volume-script",
+];
+/// tar's one-letter options that take a value (`-I PROG` and `-F SCRIPT` are commands).
+const TAR_SHORT_VALUES: &str = "bCfFgHIKLNTVX";
+
+const VIM_FAMILY: &[&str] = &[
+    "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
+];
+
+/// GNU parallel's options that take the next word as their value.
+const PARALLEL_VALUE_OPTS: &[&str] = &[
+    "-a",
+    "--arg-file",
+    "--arg-file-sep",
+    "--arg-sep",
+    "-d",
+    "--delimiter",
+    "-E",
+    "--eof",
+    "-I",
+    "-j",
+    "--jobs",
+    "-P",
+    "--max-procs",
+    "-n",
+    "--max-args",
+    "-N",
+    "-L",
+    "--max-lines",
+    "-s",
+    "--max-chars",
+    "--colsep",
+    "-C",
+    "--results",
+    "--res",
+    "--joblog",
+    "--tmpdir",
+    "--tempdir",
+    "--timeout",
+    "--delay",
+    "--retries",
+    "--env",
+    "--workdir",
+    "--wd",
+    "--basefile",
+    "--bf",
+    "--return",
+    "--tagstring",
+    "--halt",
+    "--halt-on-error",
+    "--memfree",
+    "--memsuspend",
+    "--load",
+    "--nice",
+    "-S",
+    "--sshlogin",
+    "--sshloginfile",
+    "--slf",
+    "--sshdelay",
+    "--ssh",
+    "--termseq",
+    "--limit",
+    "--block",
+    "--block-size",
+    "--recend",
+    "--recstart",
+    "--header",
+    "--profile",
+    "-J",
+    "--rpl",
+    "--template",
+    "--compress-program",
+    "--decompress-program",
+    "--seqreplace",
+    "--total-jobs",
+    "--group-by",
+    "--match",
+    "--shard",
+    "--bin",
+    "--filter",
+    "--trc",
+    "--transferfile",
+    "--tf",
+    "--sqlmaster",
+    "--sqlworker",
+    "--sqlandworker",
+];
+/// How many argument combinations of `parallel … ::: …` are judged one by one.
+const MAX_PARALLEL_JOBS: usize = 32;
+
+impl Analyzer<'_> {
+    /// The commands a program runs from its options, judged; called for every program that
+    /// has no part of its own.
+    pub(super) fn option_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        match inv.name.as_str() {
+            "tar" => self.tar_commands(inv, ctx),
+            "zip" => self.zip_commands(inv, ctx),
+            "gdb" => self.gdb_commands(inv, ctx),
+            "parallel" => self.parallel(inv, ctx),
+            "script" => self.script_program(inv, ctx),
+            n if VIM_FAMILY.contains(&n) => self.vim_commands(inv, ctx),
+            _ => {}
+        }
+    }
+
+    /// `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`,
+    /// `--use-compress-program=PROG`, `-F SCRIPT`: long options also abbreviated, as tar
+    /// reads them.
+    fn tar_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let args = &inv.args;
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            let t = a.text.as_str();
+            if t == "--" {
+                break;
+            }
+            if let Some(long) = t.strip_prefix("--") {
+                let (name, value) = long.split_once('=').unwrap_or((long, ""));
+                if let Some(opt) = tar_code_option(name) {
+                    let value = if long.contains('=') {
+                        Some(Word {
+                            text: value.to_string(),
+                            literal: a.literal,
+                        })
+                    } else {
+                        i += 1;
+                        args.get(i).cloned()
+                    };
+                    if let Some(v) = value {
+                        self.tar_code(opt, &v, inv.cwd.clone(), ctx);
+                    }
+                }
+            } else if let Some(letters) = t.strip_prefix('-').filter(|l| !l.is_empty()) {
+                if let Some((at, c)) = letters
+                    .char_indices()
+                    .find(|(_, c)| TAR_SHORT_VALUES.contains(*c))
+                {
+                    let attached = &letters[at + c.len_utf8()..];
+                    let value = if attached.is_empty() {
+                        i += 1;
+                        args.get(i).cloned()
+                    } else {
+                        Some(Word {
+                            text: attached.to_string(),
+                            literal: a.literal,
+                        })
+                    };
+                    // `-xIf zstd` reads as `-I f` to getopt and `-I zstd` in tar's old
+                    // style: left to the rule (fs.runs-command); the other forms read alike.
+                    let clear = at == 0 || attached.is_empty();
+                    if let (Some(v), 'I' | 'F', true) = (value, c, clear) {
+                        self.code_string(&v, inv.cwd.clone(), ctx);
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+
+    fn tar_code(&mut self, option: &str, value: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if option != "checkpoint-action" {
+            return self.code_string(value, cwd, ctx);
+        }
+        if let Some(cmd) = value.text.strip_prefix("exec=") {
+            let cmd = Word {
+                text: cmd.to_string(),
+                literal: value.literal,
+            };
+            self.code_string(&cmd, cwd, ctx);
+        }
+    }
+
+    /// `zip -TT CMD` and `--unzip-command CMD` test the archive with CMD (`{}` the archive).
+    fn zip_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let args = &inv.args;
+        for (i, a) in args.iter().enumerate() {
+            let t = a.text.as_str();
+            let value = if t == "-TT" {
+                args.get(i + 1).cloned()
+            } else if let Some(v) = t.strip_prefix("-TT") {
+                Some(Word {
+                    text: v.trim_start_matches('=').to_string(),
+                    literal: a.literal,
+                })
+            } else if let Some(long) = t.strip_prefix("--") {
+                let (name, v) = long.split_once('=').unwrap_or((long, ""));
+                if name.len() >= 3 && "unzip-command".starts_with(name) {
+                    if long.contains('=') {
+                        Some(Word {
+                            text: v.to_string(),
+                            literal: a.literal,
+                        })
+                    } else {
+                        args.get(i + 1).cloned()
+                    }
+                } else {
+                    None
+                }
+            } else {
+                None
+            };
+            if let Some(mut v) = value {
+                // `{}` is the archive; without it, the archive is added at the end.
+                if !v.text.contains("{}") {
+                    v.text.push_str(" \"$@\"");
+                }
+                self.code_string(&v, inv.cwd.clone(), ctx);
+            }
+        }
+    }
+
+    /// `vim -c CMD`, `--cmd CMD`, `+CMD`: an Ex command with `!` runs the rest of it in a
+    /// shell (`!rm …`, `r !…`, `w !…`, `%!…`). The editor stays asked about (it can run
+    /// commands in other ways); a command found here is judged too.
+    fn vim_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let args = &inv.args;
+        let mut cmds: Vec<&Word> = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            if a.text == "--" {
+                break;
+            }
+            if a.text == "-c" || a.text == "--cmd" {
+                cmds.extend(args.get(i + 1));
+            } else if a.text.len() > 1 && a.text.starts_with('+') {
+                cmds.push(a);
+            }
+        }
+        for c in cmds {
+            let text = c.text.trim_start_matches('+');
+            if let Some((_, shell)) = text.split_once('!') {
+                let code = Word {
+                    text: shell.to_string(),
+                    literal: c.literal,
+                };
+                self.code_string(&code, inv.cwd.clone(), ctx);
+            }
+        }
+    }
+
+    /// `gdb -ex '!CMD'`, `-ex 'shell CMD'`, `-ex 'pipe … | CMD'`, and the program of
+    /// `--args PROG ARGS…`, which `run` starts.
+    fn gdb_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let args = &inv.args;
+        let opts = [
+            "-ex",
+            "--ex",
+            "-eval-command",
+            "--eval-command",
+            "-iex",
+            "--iex",
+            "-init-eval-command",
+            "--init-eval-command",
+        ];
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if t == "--args" || t == "-args" {
+                let prog = args[i + 1..].to_vec();
+                self.words(&prog, inv.cwd.clone(), ctx, false);
+                return;
+            }
+            let Some((v, n)) = value_at(args, i, &opts) else {
+                i += 1;
+                continue;
+            };
+            if let Some(code) = gdb_shell_text(&v.text) {
+                let code = Word {
+                    text: code,
+                    literal: v.literal,
+                };
+                self.code_string(&code, inv.cwd.clone(), ctx);
+            }
+            i += n;
+        }
+    }
+
+    /// `script [OPTIONS] [FILE]`: `-c CMD` runs CMD in a shell, else a shell reads the
+    /// input; BSD's `script FILE CMD…` runs CMD. The typescript FILE (`typescript` when
+    /// none is named) and the `-I`/`-O`/`-B`/`-T` logs are written.
+    fn script_program(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        const LOGS: &[&str] = &[
+            "-I",
+            "-O",
+            "-B",
+            "-T",
+            "--log-in",
+            "--log-out",
+            "--log-io",
+            "--log-timing",
+        ];
+        const OTHER: &[&str] = &[
+            "-E",
+            "--echo",
+            "-m",
+            "--logging-format",
+            "-o",
+            "--output-limit",
+        ];
+        let args = &inv.args;
+        let cwd = inv.cwd.clone();
+        let mut command: Option<Word> = None;
+        let mut positional: Vec<Word> = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if !positional.is_empty() && !t.starts_with('-') {
+                // BSD: everything after the file is the command, options too.
+                positional.extend(args[i..].iter().cloned());
+                break;
+            }
+            if let Some((v, n)) = value_at(args, i, &["-c", "--command"]) {
+                command = Some(v);
+                i += n;
+                continue;
+            }
+            if let Some((log, n)) = value_at(args, i, LOGS) {
+                self.access(AccessKind::Write, &log, cwd.as_deref(), "script");
+                i += n;
+                continue;
+            }
+            if let Some((_, n)) = value_at(args, i, OTHER) {
+                i += n;
+                continue;
+            }
+            let timing = t.strip_prefix("--timing=").or_else(|| {
+                t.strip_prefix("-t")
+                    .filter(|f| !f.is_empty() && !f.starts_with('-'))
+            });
+            if let Some(f) = timing {
+                let f = Word {
+                    text: f.to_string(),
+                    literal: args[i].literal,
+                };
+                self.access(AccessKind::Write, &f, cwd.as_deref(), "script");
+            } else if !t.starts_with('-') || t == "-" {
+                positional.push(args[i].clone());
+            }
+            i += 1;
+        }
+        let file = positional
+            .first()
+            .cloned()
+            .unwrap_or_else(|| Word::lit("typescript"));
+        self.access(AccessKind::Write, &file, cwd.as_deref(), "script");
+        if let Some(c) = &command {
+            self.code_string(c, cwd.clone(), ctx);
+        }
+        if positional.len() > 1 {
+            self.words(&positional[1..], cwd, ctx, false);
+        } else if command.is_none() {
+            self.stdin_code(inv, ctx, true);
+        }
+    }
+
+    /// `parallel [OPTIONS] COMMAND ::: ARGS…`: the command once per argument (or
+    /// combination of arguments), `{}` and its kin replaced, else the arguments appended;
+    /// arguments read from a file or the input are unknown, as with `xargs`. Without a
+    /// command, each argument is one.
+    fn parallel(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let p = parallel_parts(&inv.args);
+        let cwd = inv.cwd.clone();
+        let known = if p.from_input {
+            None
+        } else {
+            combinations(&p.sources)
+        };
+        if p.command.is_empty() {
+            match known {
+                Some(jobs) => {
+                    for job in jobs {
+                        for a in job {
+                            self.code_string(&a, cwd.clone(), ctx);
+                        }
+                    }
+                }
+                None => self.facts.signal(
+                    "dynamic-script",
+                    "parallel runs commands read from its input",
+                ),
+            }
+            return;
+        }
+        match known {
+            Some(jobs) => {
+                for job in jobs {
+                    let code = parallel_job(&p.command, &p.replace, &job);
+                    self.code_string(&code, cwd.clone(), ctx);
+                }
+            }
+            None => {
+                // Like `xargs`: words holding a replacement string are unknown, and
+                // arguments may be added.
+                let mut cmd = p.command.clone();
+                let mut placed = false;
+                for w in &mut cmd {
+                    if w.text.contains('{') {
+                        w.literal = false;
+                        placed = true;
+                    }
+                }
+                self.words(&cmd, cwd, ctx, !placed);
+            }
+        }
+    }
+}
+
+/// The value that word `i` gives one of `flags` (see [`flag_value`]), and how many words
+/// that takes: 2 when the value is the next word.
+fn value_at(args: &[Word], i: usize, flags: &[&str]) -> Option<(Word, usize)> {
+    let t = args.get(i)?.text.as_str();
+    flags.iter().find_map(|f| {
+        let v = flag_value(args, i, f)?;
+        let short = f.len() == 2 && !f.starts_with("--");
+        let in_next = t == *f || (short && !t.starts_with("--") && t.ends_with(&f[1..]));
+        Some((v, if in_next { 2 } else { 1 }))
+    })
+}
+
+/// The command option a tar long option (perhaps abbreviated) names.
+fn tar_code_option(name: &str) -> Option<&'static str> {
+    // `--checkpoint` is an option of its own, not an abbreviation.
+    if name.is_empty() || name == "checkpoint" {
+        return None;
+    }
+    TAR_CODE.iter().copied().find(|o| o.starts_with(name))
+}
+
+/// The shell command of a gdb command: `!CMD`, `shell CMD` (abbreviated too), `pipe … |
+/// CMD`, `| … | CMD`.
+fn gdb_shell_text(cmd: &str) -> Option<String> {
+    let cmd = cmd.trim_start();
+    if let Some(rest) = cmd.strip_prefix('!') {
+        return Some(rest.to_string());
+    }
+    if let Some(rest) = cmd.strip_prefix('|') {
+        return rest.split_once('|').map(|(_, c)| c.to_string());
+    }
+    let (first, rest) = cmd.split_once(char::is_whitespace).unwrap_or((cmd, ""));
+    if first.len() >= 2 && "shell".starts_with(first) {
+        return Some(rest.to_string());
+    }
+    if first == "pipe" {
+        return rest.split_once('|').map(|(_, c)| c.to_string());
+    }
+    None
+}
+
+/// What `parallel`'s words say.
+struct ParallelParts {
+    command: Vec<Word>,
+    /// The argument lists after `:::` (None for a list known only at run time: `::::
+    /// FILE`, a word not known).
+    sources: Vec<Option<Vec<Word>>>,
+    /// Arguments come from the input or a file (`-a`).
+    from_input: bool,
+    replace: String,
+}
+
+fn parallel_parts(args: &[Word]) -> ParallelParts {
+    let mut replace = "{}".to_string();
+    let mut from_input = true;
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        if t == "-I" {
+            if let Some(r) = args.get(i + 1) {
+                replace = r.text.clone();
+            }
+        } else if let Some(r) = t.strip_prefix("--replace=") {
+            replace = r.to_string();
+        }
+        if t == "-a" || t == "--arg-file" || t.starts_with("--arg-file=") {
+            from_input = false;
+        }
+        i += if PARALLEL_VALUE_OPTS.contains(&t) {
+            2
+        } else {
+            1
+        };
+    }
+    let rest = &args[i.min(args.len())..];
+    let is_sep = |w: &Word| matches!(w.text.as_str(), ":::" | ":::+" | "::::" | "::::+");
+    let cmd_end = rest.iter().position(is_sep).unwrap_or(rest.len());
+    let mut sources: Vec<Option<Vec<Word>>> = Vec::new();
+    let mut j = cmd_end;
+    while j < rest.len() {
+        let file_list = rest[j].text.starts_with("::::");
+        let end = rest[j + 1..]
+            .iter()
+            .position(is_sep)
+            .map_or(rest.len(), |p| j + 1 + p);
+        let list = &rest[j + 1..end];
+        let known = !file_list && list.iter().all(|w| w.literal);
+        sources.push(known.then(|| list.to_vec()));
+        j = end;
+    }
+    // An `-a FILE` still counts as unknown arguments.
+    let from_input = sources.is_empty() || !from_input;
+    ParallelParts {
+        command: rest[..cmd_end].to_vec(),
+        sources,
+        from_input,
+        replace,
+    }
+}
+
+/// Every combination of one argument from each list, when all are known and few.
+fn combinations(sources: &[Option<Vec<Word>>]) -> Option<Vec<Vec<Word>>> {
+    let mut jobs: Vec<Vec<Word>> = vec![Vec::new()];
+    for s in sources {
+        let list = s.as_ref()?;
+        let mut next = Vec::new();
+        for job in &jobs {
+            for a in list {
+                let mut j = job.clone();
+                j.push(a.clone());
+                next.push(j);
+            }
+        }
+        if next.len() > MAX_PARALLEL_JOBS {
+            return None;
+        }
+        jobs = next;
+    }
+    Some(jobs)
+}
+
+/// The shell text `parallel` runs for one job: the command's words joined, each
+/// replacement string (`{}`, `{1}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`, `{%}`) filled with the
+/// quoted argument, or the arguments appended when there is none.
+fn parallel_job(command: &[Word], replace: &str, job: &[Word]) -> Word {
+    let mut text = command
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let literal = command.iter().all(|w| w.literal);
+    let all = job
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let q = |s: &str| shell_quote(&[Word::lit(s)]);
+    let mut placed = false;
+    let mut fill = |text: &mut String, pat: &str, value: &str| {
+        if text.contains(pat) {
+            *text = text.replace(pat, &q(value));
+            placed = true;
+        }
+    };
+    for (n, a) in job.iter().enumerate() {
+        fill(&mut text, &format!("{{{}}}", n + 1), &a.text);
+    }
+    let (dir, base) = all.rsplit_once('/').unwrap_or(("", all.as_str()));
+    let stem = |s: &str| {
+        s.rsplit_once('.')
+            .map_or(s.to_string(), |(a, _)| a.to_string())
+    };
+    fill(&mut text, "{//}", dir);
+    fill(&mut text, "{/.}", &stem(base));
+    fill(&mut text, "{/}", base);
+    fill(&mut text, "{.}", &stem(&all));
+    fill(&mut text, "{#}", "1");
+    fill(&mut text, "{%}", "1");
+    fill(&mut text, replace, &all);
+    if !placed {
+        text.push(' ');
+        text.push_str(&shell_quote(job));
+    }
+    Word { text, literal }
+}
