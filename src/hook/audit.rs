@@ -43,6 +43,15 @@ pub struct Entry {
     pub subject: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// The folder the call was made in (reports find its project from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Claude Code's id of the call, which the call's `PostToolUse` carries too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Microseconds from reading the event to the decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took_us: Option<u64>,
 }
 
 pub fn audit_dir(state_dir: &Path) -> PathBuf {
@@ -51,11 +60,16 @@ pub fn audit_dir(state_dir: &Path) -> PathBuf {
 
 /// Appends an entry to today's file.
 pub fn append(state_dir: &Path, entry: &Entry) -> Result<()> {
+    let line = serde_json::to_vec(entry).context("cannot serialise audit entry")?;
+    append_line(state_dir, &entry.time, line)
+}
+
+/// Appends one JSON line to the file of the day `time` starts with, in one `write`.
+pub fn append_line(state_dir: &Path, time: &str, mut line: Vec<u8>) -> Result<()> {
     let dir = audit_dir(state_dir);
     fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let day = entry.time.get(..10).unwrap_or("unknown");
+    let day = time.get(..10).unwrap_or("unknown");
     let path = dir.join(format!("{day}.jsonl"));
-    let mut line = serde_json::to_vec(entry).context("cannot serialise audit entry")?;
     line.push(b'\n');
     let mut f = OpenOptions::new()
         .create(true)
@@ -216,6 +230,8 @@ pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Ent
                     }
                 }
                 Ok(_) => {}
+                // Outcome lines (see `outcomes`) are not decisions.
+                Err(_) if crate::hook::outcomes::is_mark(&line) => {}
                 Err(_) => bad += 1,
             }
         }
@@ -261,6 +277,9 @@ mod tests {
                 relaxable: false,
                 relaxed_by: None,
                 phase: None,
+                cwd: None,
+                tool_use_id: None,
+                took_us: None,
             };
             append(dir.path(), &e).expect("append");
         }

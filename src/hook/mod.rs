@@ -7,7 +7,9 @@
 
 pub mod audit;
 pub mod events;
+pub mod outcomes;
 pub mod protocol;
+pub mod report;
 mod run;
 
 pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};

@@ -16,14 +16,15 @@ use serde_json::{json, Value};
 use super::protocol::{
     decision_word, gate_answer, parse_event, reason_text, subject_of, Answer, Event, EventName,
 };
-use super::{audit, events};
+use super::{audit, events, outcomes};
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::{Places, RealFs};
-use crate::engine::policy::{self, Policy, WorkflowSettings};
+use crate::engine::policy::{self, Policy, Tier, WorkflowSettings};
 use crate::workflow::{clock, state};
 
 /// Runs the whole hook on raw stdin bytes.
 pub fn run(bytes: &[u8]) -> Answer {
+    let started = std::time::Instant::now();
     let event = match parse_event(bytes) {
         Ok(e) => e,
         Err(e) => {
@@ -39,14 +40,20 @@ pub fn run(bytes: &[u8]) -> Answer {
     };
     if !event.is_gate() {
         // Workflow events never block on our own failure: the user is told instead.
-        return match workflow_event(&event) {
-            Ok(v) => Answer::json(v),
-            Err(e) => Answer::json(json!({
+        let recorded = state::places()
+            .and_then(|places| outcomes::record(&places.state_dir, &event, &clock::now()));
+        let mut v = match workflow_event(&event) {
+            Ok(v) => v,
+            Err(e) => json!({
                 "systemMessage": format!("programmer-hook: could not update the workflow for {}: {e:#}", event.name)
-            })),
+            }),
         };
+        if let Err(e) = recorded {
+            add_message(&mut v, &format!("programmer-hook: could not record in the audit log what became of the calls asked about: {e:#}"));
+        }
+        return Answer::json(v);
     }
-    match gate(&event) {
+    match gate(&event, started) {
         Ok(a) => a,
         Err(e) => Answer::block(&format!("{e:#}")),
     }
@@ -84,8 +91,19 @@ fn workflow_event(event: &Event) -> Result<Value> {
     events::other(&env, event, move || policy)
 }
 
+/// Adds a message for the user to an answer (after any it already has).
+fn add_message(answer: &mut Value, message: &str) {
+    if let Value::Object(m) = answer {
+        let text = match m.get("systemMessage").and_then(Value::as_str) {
+            Some(old) => format!("{old}\n{message}"),
+            None => message.to_string(),
+        };
+        m.insert("systemMessage".into(), json!(text));
+    }
+}
+
 /// Decides a gate event.
-fn gate(event: &Event) -> Result<Answer> {
+fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     let places = state::places()?;
     let policy = load_policy(&places, event.cwd.as_deref())?;
     let tool = event.tool_name.as_deref().unwrap_or_default();
@@ -113,7 +131,13 @@ fn gate(event: &Event) -> Result<Answer> {
     let mut decision = decision;
     let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
-    let logged = log_decision(&places, event, &decision, &outcome);
+    let took = started.elapsed();
+    let logged = log_decision(&places, event, &decision, &outcome, took);
+    let swept = outcomes::sweep_if_due(
+        &places.state_dir,
+        policy.workflow.log_retention_days,
+        chrono::Utc::now().date_naive(),
+    );
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
     let mut answer = gate_answer(
@@ -123,15 +147,19 @@ fn gate(event: &Event) -> Result<Answer> {
         outcome.context.as_deref(),
     );
     // The decision stands whether or not it is logged, but the user is told.
-    if let Err(e) = logged {
-        if let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(&answer.stdout) {
-            m.insert(
-                "systemMessage".into(),
-                json!(format!(
-                    "programmer-hook: this decision could not be written to the audit log: {e:#}"
-                )),
-            );
-            answer.stdout = Value::Object(m).to_string();
+    let problem = match (logged, swept) {
+        (Err(e), _) => Some(format!(
+            "programmer-hook: this decision could not be written to the audit log: {e:#}"
+        )),
+        (Ok(()), Err(e)) => Some(format!(
+            "programmer-hook: old audit log files could not be removed: {e:#}"
+        )),
+        _ => None,
+    };
+    if let Some(p) = problem {
+        if let Ok(mut v) = serde_json::from_str::<Value>(&answer.stdout) {
+            add_message(&mut v, &p);
+            answer.stdout = v.to_string();
         }
     }
     Ok(answer)
@@ -165,14 +193,21 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
 }
 
 /// Logs a gate decision: the answer given, and the tier the policy gave (a Confirm call
-/// that autonomy let run is logged as `allow`, tier Confirm, `relaxed_by: autonomy`).
+/// that autonomy let run is logged as `allow`, tier Confirm, `relaxed_by: autonomy`). An
+/// ask also leaves the marker its outcome is told by (see `outcomes`).
 fn log_decision(
     places: &Places,
     event: &Event,
     d: &Decision,
     outcome: &events::GateOutcome,
+    took: std::time::Duration,
 ) -> Result<()> {
     let answer = outcome.answer_tier(d);
+    let tool_use_id = event
+        .raw
+        .get("tool_use_id")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let entry = audit::Entry {
         time: clock::now(),
         session: event.session_id.clone(),
@@ -189,8 +224,15 @@ fn log_decision(
             .map(str::to_string),
         subject: audit::subject(&subject_of(event)),
         phase: outcome.phase.map(str::to_string),
+        cwd: event.cwd.as_ref().map(|c| c.to_string_lossy().to_string()),
+        tool_use_id,
+        took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
     };
-    audit::append(&places.state_dir, &entry)
+    audit::append(&places.state_dir, &entry)?;
+    match (&entry.tool_use_id, answer) {
+        (Some(id), Tier::Confirm) => outcomes::asked(&places.state_dir, &entry.session, id),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
