@@ -6,10 +6,13 @@
 //! project registration (`project`); installing and checking an installation live in
 //! `setup`, which owns their arguments. The CLI may use every layer; nothing uses it.
 
+mod html;
 mod log;
 mod policy;
 mod project;
+mod report;
 mod session;
+mod window;
 
 use std::io::Write;
 
@@ -22,6 +25,7 @@ use log::{run_log, LogArgs};
 pub use policy::decision_json;
 use policy::{run_policy, PolicyCmd};
 use project::{run_add_project, AddProjectArgs};
+use report::{run_report, ReportArgs};
 use session::{
     run_autonomy, run_control, run_status, AutonomyArgs, Control, SessionArg, StatusArgs,
 };
@@ -47,6 +51,8 @@ pub enum Command {
     Policy(PolicyCmd),
     /// Show decisions from the audit log, newest last.
     Log(LogArgs),
+    /// Sum up the audit log: decisions per day, the rules that asked most and how often each was approved, denials, agents, phases, the hook's latency.
+    Report(ReportArgs),
     /// Show where workflows stand: phase, project, autonomy, review round, plan, verdict.
     Status(StatusArgs),
     /// Approve the plan of a session's workflow (as typing `approve` in the chat does).
@@ -87,6 +93,7 @@ pub fn run() -> i32 {
         Command::Hook => Ok(run_hook()),
         Command::Policy(p) => run_policy(p),
         Command::Log(a) => run_log(a).map(|_| 0),
+        Command::Report(a) => run_report(a),
         Command::Status(a) => run_status(a),
         Command::Approve(a) => run_control(a, Control::Approve),
         Command::Continue(a) => run_control(a, Control::Continue),
