@@ -12,6 +12,7 @@ mod policy;
 mod project;
 mod report;
 mod session;
+mod suggest;
 mod window;
 
 use std::io::Write;
@@ -29,6 +30,7 @@ use report::{run_report, ReportArgs};
 use session::{
     run_autonomy, run_control, run_status, AutonomyArgs, Control, SessionArg, StatusArgs,
 };
+use suggest::{run_suggest, SuggestArgs};
 
 #[derive(Parser)]
 #[command(
@@ -53,6 +55,8 @@ pub enum Command {
     Log(LogArgs),
     /// Sum up the audit log: decisions per day, the rules that asked most and how often each was approved, denials, agents, phases, the hook's latency.
     Report(ReportArgs),
+    /// Suggest rules for your policy from the commands you keep approving (`--apply` writes them).
+    Suggest(SuggestArgs),
     /// Show where workflows stand: phase, project, autonomy, review round, plan, verdict.
     Status(StatusArgs),
     /// Approve the plan of a session's workflow (as typing `approve` in the chat does).
@@ -94,6 +98,7 @@ pub fn run() -> i32 {
         Command::Policy(p) => run_policy(p),
         Command::Log(a) => run_log(a).map(|_| 0),
         Command::Report(a) => run_report(a),
+        Command::Suggest(a) => run_suggest(a),
         Command::Status(a) => run_status(a),
         Command::Approve(a) => run_control(a, Control::Approve),
         Command::Continue(a) => run_control(a, Control::Continue),

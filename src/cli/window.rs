@@ -121,18 +121,6 @@ impl Projects {
         }
         self.seen.get(cwd).map(String::as_str).unwrap_or("")
     }
-
-    /// The root of the project a folder is in: the registered project's path, else the
-    /// folder itself.
-    pub fn root(&self, cwd: &str) -> String {
-        self.index
-            .values()
-            .map(|p| p.trim_end_matches('/'))
-            .filter(|p| !p.is_empty() && (cwd == *p || cwd.starts_with(&format!("{p}/"))))
-            .max_by_key(|p| p.len())
-            .unwrap_or(cwd)
-            .to_string()
-    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod outcomes;
 pub mod protocol;
 pub mod report;
 mod run;
+pub mod suggest;
 
 pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};
 pub use run::{find_project_policy, load_policy, run};
