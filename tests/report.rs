@@ -605,3 +605,105 @@ fn the_log_reads_past_outcome_lines_and_errors_are_clear() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_failure_to_record_an_outcome_never_changes_a_decision() {
+    let w = World::new();
+    // The markers' folder cannot be made: the ask stands, and the user is told.
+    std::fs::create_dir_all(w.state()).expect("state");
+    std::fs::write(w.state().join("audit-asks"), "").expect("a file in the way");
+    let v = w.send(
+        "s1",
+        None,
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "cargo test"}, "tool_use_id": "toolu_x"}),
+    );
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+    let m = v["systemMessage"].as_str().unwrap_or("");
+    assert!(
+        m.contains("whether you approve this call cannot be recorded"),
+        "{v}"
+    );
+    // A call that was asked about ran, but its outcome line cannot be written.
+    std::fs::remove_file(w.state().join("audit-asks")).expect("rm");
+    let (d, id) = w.pre("s1", None, "cargo test");
+    assert_eq!(d, "ask");
+    // Another stays open until the next prompt, which cannot write its line either.
+    assert_eq!(w.pre("s1", None, "npm install").0, "ask");
+    let audit = w.state().join("audit");
+    std::fs::rename(&audit, w.state().join("audit.kept")).expect("move the log");
+    std::fs::write(&audit, "").expect("a file in the way");
+    for ev in [
+        json!({"hook_event_name": "PostToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "cargo test"}, "tool_use_id": id, "tool_response": {}}),
+        json!({"hook_event_name": "UserPromptSubmit", "prompt": "next"}),
+    ] {
+        let out = w
+            .bin()
+            .arg("hook")
+            .write_stdin({
+                let mut ev = ev.clone();
+                ev["session_id"] = json!("s1");
+                ev["cwd"] = json!(w.project);
+                ev.to_string()
+            })
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{ev}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let m = v["systemMessage"].as_str().unwrap_or("");
+        assert!(
+            m.contains("could not record in the audit log what became of the calls asked about"),
+            "{ev}: {v}"
+        );
+    }
+}
+
+#[test]
+fn report_by_the_folder_of_an_unregistered_project() {
+    let w = World::new();
+    let tools = w.home.path().join("scratch/tools");
+    std::fs::create_dir_all(&tools).expect("mkdir");
+    w.expect("s1", None, "git status", "allow");
+    let ev = json!({"session_id": "s1", "cwd": tools, "hook_event_name": "PreToolUse",
+                    "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "x"});
+    let out = w
+        .bin()
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert_eq!(
+        counts(&w.report_json(&["--project", "tools"])["totals"]),
+        (1, 0, 0)
+    );
+    assert_eq!(
+        counts(&w.report_json(&["--project", "demo"])["totals"]),
+        (1, 0, 0)
+    );
+}
+
+#[test]
+fn apply_refuses_rules_that_would_change_a_denial_of_the_last_week() {
+    let w = World::new();
+    // Two days ago the reviewer was denied `cargo test`; today the user approves it.
+    let then = chrono::Utc::now() - chrono::Duration::days(2);
+    let day = then.format("%Y-%m-%d").to_string();
+    let audit = w.state().join("audit");
+    std::fs::create_dir_all(&audit).expect("mkdir");
+    let line = json!({"time": then.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        "session": "old", "agent": "code-reviewer", "event": "PreToolUse", "tool": "Bash",
+        "decision": "deny", "tier": "Forbidden", "rule": "role.read-only-commands",
+        "relaxable": false, "subject": "cargo test", "cwd": w.project});
+    std::fs::write(audit.join(format!("{day}.jsonl")), format!("{line}\n")).expect("log");
+    for _ in 0..3 {
+        w.approved("s1", None, "cargo test");
+    }
+    let (code, out, err) = w.run(&["suggest", "--since", "1d", "--apply"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("id = \"user.cargo-test\""), "{out}");
+    assert!(out.contains("1 denials, 1 decided otherwise"), "{out}");
+    assert!(err.contains("the rules were not written: under them these denied calls would be decided otherwise: cargo test"), "{err}");
+    assert!(!w.state().join("policy.toml").exists());
+}

@@ -62,8 +62,7 @@ pub fn load(state_dir: &Path, since: &str, f: &Filters) -> Result<(Vec<Decided>,
                 .is_some_and(|n| n.get(..10).unwrap_or("") >= day)
         })
         .collect();
-    let (lines, bad) = report::read_lines(&files, since)?;
-    let mut decided = report::pair(lines);
+    let (mut decided, bad) = report::read_decided(&files, since)?;
     if let Some(s) = &f.session {
         decided.retain(|d| &d.entry.session == s);
     }

@@ -7,7 +7,7 @@
 //! changes a decision.
 
 use std::fs::{self, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -208,35 +208,44 @@ pub fn files(state_dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// The last `limit` entries that pass the filter, from `files` (oldest first).
-/// Lines that do not parse are counted and skipped.
+/// The lines of a log file (read at once: a day is a few megabytes at most).
+pub fn file_lines(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The non-empty lines of a file's bytes.
+pub fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty())
+}
+
+/// The last `limit` entries that pass the filter, from `files` (oldest first), reading
+/// the newest files first and no more of them than needed. Lines that do not parse are
+/// counted and skipped.
 pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Entry>, usize)> {
-    let mut kept = std::collections::VecDeque::with_capacity(limit.min(4096));
+    // The newest days first, each in its order.
+    let mut days: Vec<Vec<Entry>> = Vec::new();
+    let mut count = 0;
     let mut bad = 0usize;
-    for path in files {
-        let f = fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for line in BufReader::new(f).lines() {
-            let Ok(line) = line else {
-                bad += 1;
-                continue;
-            };
-            match serde_json::from_str::<Entry>(&line) {
-                Ok(e) if filter.keeps(&e) => {
-                    if kept.len() == limit {
-                        kept.pop_front();
-                    }
-                    if limit > 0 {
-                        kept.push_back(e);
-                    }
-                }
+    for path in files.iter().rev() {
+        if count >= limit {
+            break;
+        }
+        let bytes = file_lines(path)?;
+        let mut day: Vec<Entry> = Vec::new();
+        for line in split_lines(&bytes) {
+            match serde_json::from_slice::<Entry>(line) {
+                Ok(e) if filter.keeps(&e) => day.push(e),
                 Ok(_) => {}
                 // Outcome lines (see `outcomes`) are not decisions.
-                Err(_) if crate::hook::outcomes::is_mark(&line) => {}
+                Err(_) if crate::hook::outcomes::is_mark(line) => {}
                 Err(_) => bad += 1,
             }
         }
+        let take = day.len().min(limit - count);
+        count += take;
+        days.push(day.split_off(day.len() - take));
     }
-    Ok((kept.into_iter().collect(), bad))
+    Ok((days.into_iter().rev().flatten().collect(), bad))
 }
 
 #[cfg(test)]

@@ -50,8 +50,8 @@ pub const APPROVED: &str = "approved";
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Whether a log line is a mark.
-pub fn is_mark(line: &str) -> bool {
-    serde_json::from_str::<Mark>(line).is_ok()
+pub fn is_mark(line: &[u8]) -> bool {
+    serde_json::from_slice::<Mark>(line).is_ok()
 }
 
 /// The folder of the markers of asks not yet answered.
@@ -265,7 +265,7 @@ mod tests {
         record(state, &post, now).expect("ran again");
         let got = lines(state);
         assert_eq!(got.len(), 1, "{got:?}");
-        assert!(is_mark(&got[0]));
+        assert!(is_mark(got[0].as_bytes()));
         let m: Mark = serde_json::from_str(&got[0]).expect("mark");
         assert_eq!(
             (m.mark.as_str(), m.tool_use_id.as_deref()),
@@ -309,5 +309,50 @@ mod tests {
         fs::write(audit.join("2020-01-01.jsonl"), b"").expect("file");
         assert!(!sweep_if_due(state, 30, today).expect("not due"));
         assert!(audit.join("2020-01-01.jsonl").exists());
+        // A retention of 0 keeps every file.
+        fs::remove_file(sweep_stamp(state)).expect("stamp");
+        assert!(sweep_if_due(state, 0, today).expect("sweep"));
+        assert!(audit.join("2020-01-01.jsonl").exists());
+    }
+
+    #[test]
+    fn what_ends_a_turn() {
+        let cases = [
+            ("UserPromptSubmit", serde_json::json!({"prompt": "x"}), true),
+            (
+                "UserPromptSubmit",
+                serde_json::json!({"prompt": "x", "source": "user"}),
+                true,
+            ),
+            (
+                "UserPromptSubmit",
+                serde_json::json!({"prompt": "x", "source": "system"}),
+                false,
+            ),
+            (
+                "SessionStart",
+                serde_json::json!({"source": "resume"}),
+                true,
+            ),
+            (
+                "SessionStart",
+                serde_json::json!({"source": "startup"}),
+                false,
+            ),
+            ("Stop", serde_json::json!({}), true),
+            ("SessionEnd", serde_json::json!({"reason": "other"}), true),
+            ("SubagentStop", serde_json::json!({"agent_id": "a"}), false),
+        ];
+        for (name, extra, ends) in cases {
+            let dir = tempfile::tempdir().expect("tempdir");
+            asked(dir.path(), "s", "t").expect("asked");
+            record(
+                dir.path(),
+                &event(name, extra.clone()),
+                "2026-12-01T10:00:00.000Z",
+            )
+            .expect("record");
+            assert_eq!(lines(dir.path()).len(), usize::from(ends), "{name} {extra}");
+        }
     }
 }

@@ -8,14 +8,12 @@
 //! shown (busiest first, ties by name).
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
-use super::audit::Entry;
+use super::audit::{self, Entry};
 use super::outcomes::{Mark, APPROVED};
 
 /// One line of the log. Nearly all lines are entries, so boxing them would only cost.
@@ -42,76 +40,96 @@ pub struct Decided {
     pub outcome: Option<Outcome>,
 }
 
-/// The lines of `files` (oldest first) from `since` on (an RFC 3339 time; every line when
-/// empty). Returns them and how many lines could not be read.
-pub fn read_lines(files: &[PathBuf], since: &str) -> Result<(Vec<LogLine>, usize)> {
-    let mut out = Vec::new();
+/// The decisions of `files` (oldest first) from `since` on (an RFC 3339 time; every one
+/// when empty), each with its outcome; and how many lines could not be read.
+pub fn read_decided(files: &[PathBuf], since: &str) -> Result<(Vec<Decided>, usize)> {
+    let mut p = Pairing::default();
     let mut bad = 0;
     for path in files {
-        let f = fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for line in BufReader::new(f).lines() {
-            let Ok(line) = line else {
-                bad += 1;
-                continue;
-            };
-            let parsed = match serde_json::from_str::<Entry>(&line) {
-                Ok(e) => Some((e.time.clone(), LogLine::Entry(e))),
-                Err(_) => serde_json::from_str::<Mark>(&line)
-                    .ok()
-                    .map(|m| (m.time.clone(), LogLine::Mark(m))),
-            };
-            match parsed {
-                Some((time, l)) if time.as_str() >= since => out.push(l),
+        let bytes = audit::file_lines(path)?;
+        p.decided.reserve(bytes.len() / 256);
+        for line in audit::split_lines(&bytes) {
+            match parse(line) {
+                Some(LogLine::Entry(e)) if e.time.as_str() >= since => p.entry(e),
+                Some(LogLine::Mark(m)) if m.time.as_str() >= since => p.mark(m),
                 Some(_) => {}
                 None => bad += 1,
             }
         }
     }
-    Ok((out, bad))
+    Ok((p.decided, bad))
+}
+
+/// One line: a mark (tried first when it names one), else a decision.
+fn parse(line: &[u8]) -> Option<LogLine> {
+    let entry = |l| serde_json::from_slice::<Entry>(l).ok().map(LogLine::Entry);
+    let mark = |l| serde_json::from_slice::<Mark>(l).ok().map(LogLine::Mark);
+    if line.windows(7).any(|w| w == b"\"mark\":") {
+        mark(line).or_else(|| entry(line))
+    } else {
+        entry(line).or_else(|| mark(line))
+    }
 }
 
 /// Pairs each decision with its outcome; marks are dropped.
 pub fn pair(lines: Vec<LogLine>) -> Vec<Decided> {
-    let mut decided: Vec<Decided> = Vec::new();
-    let mut open: HashMap<(String, String), usize> = HashMap::new();
-    let mut by_session: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut p = Pairing::default();
     for line in lines {
         match line {
-            LogLine::Entry(e) => {
-                let ask = e.decision == "ask";
-                if ask {
-                    if let Some(id) = &e.tool_use_id {
-                        open.insert((e.session.clone(), id.clone()), decided.len());
-                        by_session
-                            .entry(e.session.clone())
-                            .or_default()
-                            .push(decided.len());
-                    }
-                }
-                decided.push(Decided {
-                    outcome: ask.then_some(Outcome::Pending),
-                    entry: e,
-                });
+            LogLine::Entry(e) => p.entry(e),
+            LogLine::Mark(m) => p.mark(m),
+        }
+    }
+    p.decided
+}
+
+/// Asks paired with their outcomes as the lines come, oldest first.
+#[derive(Default)]
+struct Pairing {
+    decided: Vec<Decided>,
+    /// Asks without an outcome yet, by session and call id.
+    open: HashMap<(String, String), usize>,
+    by_session: HashMap<String, Vec<usize>>,
+}
+
+impl Pairing {
+    fn entry(&mut self, e: Entry) {
+        let ask = e.decision == "ask";
+        if ask {
+            if let Some(id) = &e.tool_use_id {
+                let i = self.decided.len();
+                self.open.insert((e.session.clone(), id.clone()), i);
+                self.by_session
+                    .entry(e.session.clone())
+                    .or_default()
+                    .push(i);
             }
-            LogLine::Mark(m) if m.mark == APPROVED => {
-                let key = (m.session, m.tool_use_id.unwrap_or_default());
-                if let Some(i) = open.remove(&key) {
-                    decided[i].outcome = Some(Outcome::Approved);
-                }
+        }
+        self.decided.push(Decided {
+            outcome: ask.then_some(Outcome::Pending),
+            entry: e,
+        });
+    }
+
+    fn mark(&mut self, m: Mark) {
+        if m.mark == APPROVED {
+            let key = (m.session, m.tool_use_id.unwrap_or_default());
+            if let Some(i) = self.open.remove(&key) {
+                self.decided[i].outcome = Some(Outcome::Approved);
             }
-            LogLine::Mark(m) => {
-                for i in by_session.remove(&m.session).unwrap_or_default() {
-                    if decided[i].outcome == Some(Outcome::Pending) {
-                        decided[i].outcome = Some(Outcome::Refused);
-                        if let Some(id) = &decided[i].entry.tool_use_id {
-                            open.remove(&(m.session.clone(), id.clone()));
-                        }
-                    }
+            return;
+        }
+        // The turn ended: the session's asks still open were refused or not answered.
+        for i in self.by_session.remove(&m.session).unwrap_or_default() {
+            let d = &mut self.decided[i];
+            if d.outcome == Some(Outcome::Pending) {
+                d.outcome = Some(Outcome::Refused);
+                if let Some(id) = &d.entry.tool_use_id {
+                    self.open.remove(&(m.session.clone(), id.clone()));
                 }
             }
         }
     }
-    decided
 }
 
 /// Calls allowed, asked and denied.

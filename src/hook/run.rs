@@ -132,12 +132,7 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
     let took = started.elapsed();
-    let logged = log_decision(&places, event, &decision, &outcome, took);
-    let swept = outcomes::sweep_if_due(
-        &places.state_dir,
-        policy.workflow.log_retention_days,
-        chrono::Utc::now().date_naive(),
-    );
+    let problem = record(&places, event, &decision, &outcome, took, &policy);
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
     let mut answer = gate_answer(
@@ -147,15 +142,6 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
         outcome.context.as_deref(),
     );
     // The decision stands whether or not it is logged, but the user is told.
-    let problem = match (logged, swept) {
-        (Err(e), _) => Some(format!(
-            "programmer-hook: this decision could not be written to the audit log: {e:#}"
-        )),
-        (Ok(()), Err(e)) => Some(format!(
-            "programmer-hook: old audit log files could not be removed: {e:#}"
-        )),
-        _ => None,
-    };
     if let Some(p) = problem {
         if let Ok(mut v) = serde_json::from_str::<Value>(&answer.stdout) {
             add_message(&mut v, &p);
@@ -163,6 +149,39 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
         }
     }
     Ok(answer)
+}
+
+/// Logs a decision, leaves the marker of an ask, and sweeps old log files when due.
+/// Returns what went wrong, for the user.
+fn record(
+    places: &Places,
+    event: &Event,
+    d: &Decision,
+    outcome: &events::GateOutcome,
+    took: std::time::Duration,
+    policy: &Policy,
+) -> Option<String> {
+    if let Err(e) = log_decision(places, event, d, outcome, took) {
+        return Some(format!(
+            "programmer-hook: this decision could not be written to the audit log: {e:#}"
+        ));
+    }
+    let id = event.raw.get("tool_use_id").and_then(Value::as_str);
+    if let (Some(id), Tier::Confirm) = (id, outcome.answer_tier(d)) {
+        if let Err(e) = outcomes::asked(&places.state_dir, &event.session_id, id) {
+            return Some(format!(
+                "programmer-hook: whether you approve this call cannot be recorded in the audit log: {e:#}"
+            ));
+        }
+    }
+    let today = chrono::Utc::now().date_naive();
+    let days = policy.workflow.log_retention_days;
+    match outcomes::sweep_if_due(&places.state_dir, days, today) {
+        Err(e) => Some(format!(
+            "programmer-hook: old audit log files could not be removed: {e:#}"
+        )),
+        Ok(_) => None,
+    }
 }
 
 /// The policy for an event: defaults, the user's file, and the project's file.
@@ -193,8 +212,7 @@ pub fn find_project_policy(cwd: &Path, home: &Path) -> Option<PathBuf> {
 }
 
 /// Logs a gate decision: the answer given, and the tier the policy gave (a Confirm call
-/// that autonomy let run is logged as `allow`, tier Confirm, `relaxed_by: autonomy`). An
-/// ask also leaves the marker its outcome is told by (see `outcomes`).
+/// that autonomy let run is logged as `allow`, tier Confirm, `relaxed_by: autonomy`).
 fn log_decision(
     places: &Places,
     event: &Event,
@@ -228,11 +246,7 @@ fn log_decision(
         tool_use_id,
         took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
     };
-    audit::append(&places.state_dir, &entry)?;
-    match (&entry.tool_use_id, answer) {
-        (Some(id), Tier::Confirm) => outcomes::asked(&places.state_dir, &entry.session, id),
-        _ => Ok(()),
-    }
+    audit::append(&places.state_dir, &entry)
 }
 
 #[cfg(test)]

@@ -666,3 +666,113 @@ pub fn replay(decided: &[Decided], old: &Policy, new: &Policy, places: &Places) 
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hook::audit::Entry;
+
+    fn asked(cmd: &str, outcome: Outcome) -> Decided {
+        Decided {
+            entry: Entry {
+                time: "2026-12-01T10:00:00.000Z".into(),
+                session: "s".into(),
+                agent: "main".into(),
+                event: "PreToolUse".into(),
+                tool: "Bash".into(),
+                decision: "ask".into(),
+                tier: "Confirm".into(),
+                rule: "build.run".into(),
+                relaxable: true,
+                relaxed_by: None,
+                subject: cmd.into(),
+                phase: None,
+                cwd: Some(examples::EXAMPLE_CWD.into()),
+                tool_use_id: Some("t".into()),
+                took_us: None,
+            },
+            outcome: Some(outcome),
+        }
+    }
+
+    fn shapes(approved: usize, refused: usize) -> (Vec<String>, Vec<Skipped>) {
+        let mut decided = vec![asked("cargo test", Outcome::Approved); approved];
+        decided.extend(vec![asked("cargo test", Outcome::Refused); refused]);
+        let policy = Policy::builtin().expect("policy");
+        let places = examples::example_places();
+        let input = Input {
+            decided: &decided,
+            policy: &policy,
+            places: &places,
+            min: 3,
+        };
+        let (s, skipped) = suggest(&input);
+        (s.into_iter().map(|s| s.shape).collect(), skipped)
+    }
+
+    #[test]
+    fn refused_at_most_once_for_every_nine_approvals() {
+        assert_eq!(shapes(9, 1).0, ["cargo test"]);
+        let (got, skipped) = shapes(8, 1);
+        assert!(got.is_empty());
+        assert_eq!(skipped[0].why, "it was also refused 1 times");
+        assert!(shapes(2, 0).0.is_empty());
+    }
+
+    #[test]
+    fn shapes_generalise_paths_in_the_project_only() {
+        let policy = Policy::builtin().expect("policy");
+        let cases: &[(&str, Result<&str, &str>)] = &[
+            ("cargo fmt src/main.rs", Ok("cargo fmt <path>")),
+            ("make -C sub build", Ok("make -C sub build")),
+            (
+                "cargo test --manifest-path=crates/a/Cargo.toml",
+                Ok("cargo test --manifest-path=<path>"),
+            ),
+            (
+                "cargo fmt ../x.rs",
+                Err("it names a path outside the project or a hidden file"),
+            ),
+            (
+                "cargo fmt .env.rs",
+                Err("it names a path outside the project or a hidden file"),
+            ),
+            (
+                "cargo fmt /etc/x.rs",
+                Err("it names a path outside the folder it ran in"),
+            ),
+            (
+                "cargo test 'a b'",
+                Err("an argument holds characters a rule does not generalise"),
+            ),
+        ];
+        for (cmd, want) in cases {
+            let places = examples::example_places();
+            let ctx = crate::engine::Context {
+                policy: &policy,
+                places: &places,
+                fs: &crate::engine::paths::NoFs,
+                cwd: Some(Path::new(examples::EXAMPLE_CWD)),
+            };
+            let facts = crate::engine::analyze::analyze_command(cmd, &ctx);
+            let got = shape_of(&facts.invocations[0]).map(|s| s.text());
+            assert_eq!(got, want.map(String::from), "{cmd}");
+        }
+        let re = regex_lite::Regex::new(&format!("^{PATH_RE}$")).expect("regex");
+        for ok in ["src/a.rs", "./a", "a/b/", "Cargo.toml"] {
+            assert!(re.is_match(ok), "{ok}");
+        }
+        for bad in [
+            "/a",
+            "../a",
+            "a/../b",
+            ".env",
+            "a/.git/config",
+            "~/x",
+            "a b",
+            "",
+        ] {
+            assert!(!re.is_match(bad), "{bad}");
+        }
+    }
+}
