@@ -1,7 +1,8 @@
 //! The command line: argument parsing, and one file per group of subcommands.
 //!
 //! `hook` is what Claude Code runs; it skips building the CLI. Everything else is for
-//! people: dry runs and checks of the policy (`policy`), the audit log (`log`), the
+//! people: dry runs and checks of the policy (`policy`), the audit log (`log`, `report`,
+//! and `suggest`, which proposes rules from what the user keeps approving), the
 //! workflow controls of a session (`session`: status, approve, continue, abort, autonomy),
 //! project registration (`project`); installing and checking an installation live in
 //! `setup`, which owns their arguments. The CLI may use every layer; nothing uses it.

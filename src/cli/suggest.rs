@@ -55,31 +55,7 @@ pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
     };
     let (suggestions, skipped) = suggest::suggest(&input);
     let mut out = std::io::stdout().lock();
-    if suggestions.is_empty() {
-        writeln!(
-            out,
-            "# No rule to suggest: no command was approved {} times or more with the same shape.",
-            a.min
-        )?;
-    } else {
-        writeln!(
-            out,
-            "# {} rules for {} (from commands approved at least {} times)\n",
-            suggestions.len(),
-            path.display(),
-            a.min
-        )?;
-    }
-    for s in &suggestions {
-        writeln!(out, "{}", s.toml)?;
-    }
-    for s in &skipped {
-        writeln!(
-            out,
-            "# not suggested: `{}` (approved {} times): {}",
-            s.shape, s.approved, s.why
-        )?;
-    }
+    print_suggestions(&mut out, &path, a.min, &suggestions, &skipped)?;
     if bad > 0 {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }
@@ -113,6 +89,40 @@ pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
             .unwrap_or_default()
     )?;
     Ok(0)
+}
+
+/// The rules as TOML, each with a comment; the shapes left out as comments.
+fn print_suggestions(
+    out: &mut impl std::io::Write,
+    path: &Path,
+    min: u64,
+    suggestions: &[Suggestion],
+    skipped: &[suggest::Skipped],
+) -> Result<()> {
+    if suggestions.is_empty() {
+        writeln!(
+            out,
+            "# No rule to suggest: no command was approved {min} times or more with the same shape."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "# {} rules for {} (from commands approved at least {min} times)\n",
+            suggestions.len(),
+            path.display(),
+        )?;
+    }
+    for s in suggestions {
+        writeln!(out, "{}", s.toml)?;
+    }
+    for s in skipped {
+        writeln!(
+            out,
+            "# not suggested: `{}` (approved {} times): {}",
+            s.shape, s.approved, s.why
+        )?;
+    }
+    Ok(())
 }
 
 fn replay_text(r: &Replay, applied: bool) -> String {

@@ -4,7 +4,8 @@
 //! from concurrent hooks do not interleave. The command text is cut to a few hundred
 //! characters and obvious secrets (tokens, passwords, `Authorization` headers) are
 //! replaced by `***`. Writing the log is best effort: a log that cannot be written never
-//! changes a decision.
+//! changes a decision. The same files hold the outcome lines of asks (see `outcomes`),
+//! which readers of decisions skip.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
