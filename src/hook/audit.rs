@@ -234,11 +234,15 @@ pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Ent
         let bytes = file_lines(path)?;
         let mut day: Vec<Entry> = Vec::new();
         for line in split_lines(&bytes) {
+            // A mark is short and is not a decision: tried first when the line is short.
+            let short = line.len() < 160;
+            if short && crate::hook::outcomes::is_mark(line) {
+                continue;
+            }
             match serde_json::from_slice::<Entry>(line) {
                 Ok(e) if filter.keeps(&e) => day.push(e),
                 Ok(_) => {}
-                // Outcome lines (see `outcomes`) are not decisions.
-                Err(_) if crate::hook::outcomes::is_mark(line) => {}
+                Err(_) if !short && crate::hook::outcomes::is_mark(line) => {}
                 Err(_) => bad += 1,
             }
         }

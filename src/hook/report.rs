@@ -48,7 +48,12 @@ pub fn read_decided(files: &[PathBuf], since: &str) -> Result<(Vec<Decided>, usi
     for path in files {
         let bytes = audit::file_lines(path)?;
         p.decided.reserve(bytes.len() / 256);
-        for line in audit::split_lines(&bytes) {
+        // Checked as UTF-8 once rather than string by string.
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(&bytes),
+        };
+        for line in text.split('\n').filter(|l| !l.is_empty()) {
             match parse(line) {
                 Some(LogLine::Entry(e)) if e.time.as_str() >= since => p.entry(e),
                 Some(LogLine::Mark(m)) if m.time.as_str() >= since => p.mark(m),
@@ -60,11 +65,11 @@ pub fn read_decided(files: &[PathBuf], since: &str) -> Result<(Vec<Decided>, usi
     Ok((p.decided, bad))
 }
 
-/// One line: a mark (tried first when it names one), else a decision.
-fn parse(line: &[u8]) -> Option<LogLine> {
-    let entry = |l| serde_json::from_slice::<Entry>(l).ok().map(LogLine::Entry);
-    let mark = |l| serde_json::from_slice::<Mark>(l).ok().map(LogLine::Mark);
-    if line.windows(7).any(|w| w == b"\"mark\":") {
+/// One line: a decision or a mark. Marks are short, so a short line is tried as one first.
+fn parse(line: &str) -> Option<LogLine> {
+    let entry = |l| serde_json::from_str::<Entry>(l).ok().map(LogLine::Entry);
+    let mark = |l| serde_json::from_str::<Mark>(l).ok().map(LogLine::Mark);
+    if line.len() < 160 {
         mark(line).or_else(|| entry(line))
     } else {
         entry(line).or_else(|| mark(line))
