@@ -61,7 +61,7 @@ pub fn run_log(a: LogArgs) -> Result<()> {
         contains: a.grep,
     };
     let (entries, bad) = audit::read(&files, &filter, a.limit)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for e in &entries {
         if a.json {
             writeln!(out, "{}", serde_json::to_string(e)?)?;
@@ -83,6 +83,7 @@ pub fn run_log(a: LogArgs) -> Result<()> {
             )?;
         }
     }
+    out.flush()?;
     if bad > 0 {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }
