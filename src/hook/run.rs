@@ -40,9 +40,16 @@ pub fn run(bytes: &[u8]) -> Answer {
     };
     if !event.is_gate() {
         // Workflow events never block on our own failure: the user is told instead.
-        let recorded = state::places()
-            .and_then(|places| outcomes::record(&places.state_dir, &event, &clock::now()));
-        let mut v = match workflow_event(&event) {
+        let (updated, recorded) = match state::places() {
+            Ok(places) => (
+                workflow_event(&event, &places),
+                outcomes::record(&places.state_dir, &event, &clock::now()),
+            ),
+            // Events without a meaning here need no state.
+            Err(_) if event.kind().is_none() => (Ok(json!({})), Ok(())),
+            Err(e) => (Err(e), Ok(())),
+        };
+        let mut v = match updated {
             Ok(v) => v,
             Err(e) => json!({
                 "systemMessage": format!("programmer-hook: could not update the workflow for {}: {e:#}", event.name)
@@ -71,20 +78,19 @@ fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
 }
 
 /// Handles an event that is not a gate (prompts, subagents, tool results).
-fn workflow_event(event: &Event) -> Result<Value> {
+fn workflow_event(event: &Event, places: &Places) -> Result<Value> {
     // The events the installer registers are the ones with a meaning here; gate events
     // never reach this function.
     if event.kind().is_none() {
         return Ok(json!({}));
     }
-    let places = state::places()?;
-    let policy = load_policy(&places, event.cwd.as_deref());
+    let policy = load_policy(places, event.cwd.as_deref());
     let max_rounds = policy
         .as_ref()
         .map(|p| p.workflow.max_review_rounds)
         .unwrap_or(WorkflowSettings::DEFAULT_REVIEW_ROUNDS);
     let env = events::Env {
-        places: &places,
+        places,
         now: clock::now(),
         max_rounds,
     };
