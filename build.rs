@@ -172,6 +172,11 @@ fn rule_code(v: &Value) -> R<String> {
     write!(c, "tier: {tier}, ").ok();
     let reason = t.get("reason").and_then(Value::as_str).unwrap_or("");
     write!(c, "reason: {}, ", text(reason)).ok();
+    if let Some(s) = t.get("signal").and_then(Value::as_str) {
+        if !schema::SIGNALS.contains(&s) {
+            return Err(at(format!("unknown signal {s:?}")));
+        }
+    }
     for k in RULE_TEXTS {
         write!(c, "{k}: {}, ", opt_text(t.get(*k)).map_err(at)?).ok();
     }

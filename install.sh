@@ -108,6 +108,20 @@ backup_name() {
   printf '%s\n' "$b"
 }
 
+# Removes all but the newest five backups of FILE (the binary keeps as many of
+# settings.json's): FILE.bak-STAMP, then FILE.bak-STAMP-N for a second one in a second.
+prune_backups() {
+  local f s n
+  find "$(dirname "$1")" -maxdepth 1 -name "$(basename "$1").bak-*" 2>/dev/null |
+    while IFS= read -r f; do
+      s=${f##*.bak-}
+      n=0
+      case $s in *-*) n=${s#*-} s=${s%%-*} ;; esac
+      printf '%s %s %s\n' "$s" "$n" "$f"
+    done | sort -k1,1 -k2,2n | head -n -5 | cut -d' ' -f3- |
+    while IFS= read -r f; do rm -f "$f"; done
+}
+
 # The files of the pack, one per line as `SOURCE<TAB>TARGET`: SOURCE relative to the
 # repository, TARGET relative to the Claude config dir. The other names of /programmer
 # (commands/aliases.txt) are installed as copies of commands/programmer.md.
@@ -153,6 +167,7 @@ put_file() {
   if [ "$backup" = 1 ] && { [ -e "$dest" ] || [ -L "$dest" ]; }; then
     b=$(backup_name "$dest")
     cp "$dest" "$b"
+    prune_backups "$dest"
     say "  kept the old $dest as $b"
   fi
   cp "$src" "$dest.tmp.$$"
@@ -174,6 +189,7 @@ edit_block() {
     return 0
   fi
   if [ "$mode" = remove ] && [ "$nb" = 0 ]; then
+    say "  no programmer-hook block in $file"
     return 0
   fi
   tmp="$BLOCKS/edited"
@@ -206,21 +222,28 @@ edit_block() {
     say "  unchanged: $file"
     return 0
   fi
+  local did
+  case "$mode-$nb" in
+    install-0) did="add the programmer-hook block to" ;;
+    install-*) did="update the programmer-hook block in" ;;
+    *) did="remove the programmer-hook block from" ;;
+  esac
   if [ "$DRY_RUN" = 1 ]; then
     rm -f "$tmp"
-    say "  would update the programmer-hook block in $file"
+    say "  would $did $file"
     return 0
   fi
   b=$(backup_name "$file")
   cp "$file" "$b"
+  prune_backups "$file"
   # cp into the existing file keeps its permissions and writes through a symlink.
   cp "$tmp" "$file"
   rm -f "$tmp"
-  if [ "$mode" = install ]; then
-    say "  updated the programmer-hook block in $file (old file kept as $b)"
-  else
-    say "  removed the programmer-hook block from $file (old file kept as $b)"
-  fi
+  case "$did" in
+    add*) say "  added the programmer-hook block to $file (old file kept as $b)" ;;
+    update*) say "  updated the programmer-hook block in $file (old file kept as $b)" ;;
+    *) say "  removed the programmer-hook block from $file (old file kept as $b)" ;;
+  esac
 }
 
 write_blocks() {
@@ -320,6 +343,9 @@ or remove every handler that runs programmer-hook from $SETTINGS by hand."
   say "Marked blocks:"
   edit_block "$CLAUDE_MD" remove ""
   edit_block "$MASTER_AGENT" remove ""
+  if [ ! -f "$CLAUDE_MD" ] && [ ! -f "$MASTER_AGENT" ]; then
+    say "  none: no CLAUDE.md or agents/master-orchestrator.md in $CONFIG"
+  fi
   say "Binary:"
   if [ -e "$DEST" ]; then
     if [ "$DRY_RUN" = 1 ]; then say "  would remove: $DEST"; else

@@ -3,7 +3,13 @@
 //!
 //! Each event of a realistic mix is piped into a fresh process many times (as Claude Code
 //! does: one process per tool call); the median and 90th percentile wall times are printed
-//! for both binaries, then the cost of long commands.
+//! for both binaries, for the hook started through the Claude Code plugin's launcher
+//! (`bin/programmer-hook`, which picks the binary for the platform), and for another
+//! build given as `PROGRAMMER_HOOK_BENCH_OTHER=PATH`; then the cost of long commands. The
+//! build measured is whatever cargo built, and the output names how each binary is linked
+//! (static or not, position-independent or not). The release build is measured with
+//! `RUSTFLAGS='-C relocation-model=static -C target-feature=+crt-static' cargo bench
+//! --features bench --bench hook_process --target x86_64-unknown-linux-gnu` (see README).
 
 use std::io::Write;
 use std::path::Path;
@@ -46,6 +52,8 @@ fn mix() -> Vec<(String, Vec<u8>)> {
         "sed -n '1,80p' src/lib.rs",
         "cd web && npm run build && cd ..",
         "python3 -m pytest -q tests/test_api.py",
+        "python3 -c 'import json; print(json.load(open(\"package.json\"))[\"version\"])'",
+        "node -p 'require(\"./package.json\").version'",
     ];
     let mut v: Vec<(String, Vec<u8>)> = cmds.iter().map(|c| (c.to_string(), bash(c))).collect();
     v.push((
@@ -97,43 +105,121 @@ fn stats(mut v: Vec<Duration>) -> (f64, f64) {
     (ms(v[v.len() / 2]), ms(v[v.len() * 9 / 10]))
 }
 
+/// How a binary was linked, from its ELF header: static or dynamic (a `PT_INTERP`
+/// program header names the loader), position-independent (`ET_DYN`) or not (`ET_EXEC`).
+fn build_kind(bin: &Path) -> String {
+    let Ok(b) = std::fs::read(bin) else {
+        return "unreadable".into();
+    };
+    if b.len() < 64 || &b[..4] != b"\x7fELF" || b[4] != 2 || b[5] != 1 {
+        return "not a 64-bit little-endian ELF file".into();
+    }
+    let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]) as usize;
+    let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let u64_at = |o: usize| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&b[o..o + 8]);
+        u64::from_le_bytes(a) as usize
+    };
+    let pie = match u16_at(16) {
+        2 => "not position-independent",
+        3 => "position-independent",
+        _ => "of an unknown ELF type",
+    };
+    let (phoff, phentsize, phnum) = (u64_at(32), u16_at(54), u16_at(56));
+    let interp = (0..phnum)
+        .map(|i| phoff + i * phentsize)
+        .filter(|&o| o + 4 <= b.len())
+        .any(|o| u32_at(o) == 3);
+    let linking = if interp { "dynamic" } else { "static" };
+    format!("{linking}, {pie}")
+}
+
+/// A plugin folder holding the launcher (`bin/programmer-hook` of this repository) and a
+/// copy of `bin` as this platform's binary, as `scripts/package-plugin.sh` lays it out.
+fn plugin_layout(root: &Path, bin: &Path) -> std::path::PathBuf {
+    let platform = format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH);
+    let dir = root.join("bin").join(platform);
+    std::fs::create_dir_all(&dir).expect("plugin dir");
+    let launcher = root.join("bin/programmer-hook");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("bin/programmer-hook"),
+        &launcher,
+    )
+    .expect("copy the launcher");
+    std::fs::copy(bin, dir.join("programmer-hook")).expect("copy the binary");
+    launcher
+}
+
 fn main() {
     let ours = Path::new(env!("CARGO_BIN_EXE_programmer-hook"));
     let floor = Path::new(env!("CARGO_BIN_EXE_floor"));
     let home = std::env::temp_dir().join(format!("programmer-hook-bench-{}", std::process::id()));
     std::fs::create_dir_all(home.join("bench-project")).expect("home");
+    let launcher = plugin_layout(&home.join("plugin"), ours);
     let events = mix();
-
-    // Interleave the two binaries so machine noise hits both alike.
-    let mut all_ours = Vec::new();
-    let mut all_floor = Vec::new();
-    println!("{:<58} {:>10} {:>10}", "event", "ours ms", "floor ms");
-    for (name, input) in &events {
-        let mut o = Vec::new();
-        let mut f = Vec::new();
-        for _ in 0..ROUNDS {
-            o.push(run_once(ours, &home, input));
-            f.push(run_once(floor, &home, input));
-        }
-        all_ours.extend(o.iter().copied());
-        all_floor.extend(f.iter().copied());
-        let label: String = name.replace('\n', " ").chars().take(56).collect();
-        println!("{:<58} {:>10.3} {:>10.3}", label, stats(o).0, stats(f).0);
+    // The binaries, interleaved so machine noise hits them alike: this build, the same
+    // through the plugin's launcher, the floor, and another build of programmer-hook to
+    // compare with (`PROGRAMMER_HOOK_BENCH_OTHER=PATH`, e.g. the default build).
+    let mut columns: Vec<(&str, std::path::PathBuf)> = vec![
+        ("ours", ours.to_path_buf()),
+        ("plugin", launcher.clone()),
+        ("floor", floor.to_path_buf()),
+    ];
+    if let Some(other) = std::env::var_os("PROGRAMMER_HOOK_BENCH_OTHER") {
+        columns.push(("other", std::path::PathBuf::from(other)));
     }
-    let (om, op) = stats(all_ours);
-    let (fm, fp) = stats(all_floor);
+    for (name, bin) in &columns {
+        let kind = if *name == "plugin" {
+            format!("the launcher, then {}", ours.display())
+        } else {
+            build_kind(bin)
+        };
+        println!("{name:<7} {} ({kind})", bin.display());
+    }
     println!();
+    print!("{:<50}", "event (median ms)");
+    for (name, _) in &columns {
+        print!(" {name:>9}");
+    }
+    println!();
+    let mut all: Vec<Vec<Duration>> = vec![Vec::new(); columns.len()];
+    for (name, input) in &events {
+        let mut per: Vec<Vec<Duration>> = vec![Vec::new(); columns.len()];
+        for _ in 0..ROUNDS {
+            for (i, (_, bin)) in columns.iter().enumerate() {
+                per[i].push(run_once(bin, &home, input));
+            }
+        }
+        let label: String = name.replace('\n', " ").chars().take(48).collect();
+        print!("{label:<50}");
+        for (i, p) in per.into_iter().enumerate() {
+            all[i].extend(p.iter().copied());
+            print!(" {:>9.3}", stats(p).0);
+        }
+        println!();
+    }
+    println!();
+    let summary: Vec<(f64, f64)> = all.into_iter().map(stats).collect();
+    for (label, pick) in [("mix median", 0usize), ("mix p90   ", 1)] {
+        print!("{label}:");
+        for ((name, _), s) in columns.iter().zip(&summary) {
+            let v = if pick == 0 { s.0 } else { s.1 };
+            print!(" {name} {v:.3} ms;");
+        }
+        println!();
+    }
     println!(
-        "mix median: ours {om:.3} ms, floor {fm:.3} ms, ratio {:.2}x",
-        om / fm
+        "ratio ours / floor {:.2}x; the plugin's launcher adds {:.3} ms",
+        summary[0].0 / summary[2].0,
+        summary[1].0 - summary[0].0
     );
-    println!("mix p90:    ours {op:.3} ms, floor {fp:.3} ms");
 
     // Long commands in several shapes: how large commands usually look (a file written
     // through a heredoc, a long commit message) and the shapes that cost the parser most
     // (thousands of short commands, words, pipeline stages or expansions).
     let fill = |unit: &str, size: usize| unit.repeat((size / unit.len()).max(1));
-    let shapes: [(&str, &dyn Fn(usize) -> String); 6] = [
+    let shapes: [(&str, &dyn Fn(usize) -> String); 8] = [
         ("a file written through a heredoc", &|n| {
             let line = "let total = items.iter().map(|x| x.price * x.count).sum::<u64>();\n";
             format!("cat > src/generated.rs <<'EOF'\n{}EOF", fill(line, n))
@@ -155,6 +241,17 @@ fn main() {
         }),
         ("a heredoc full of expansions", &|n| {
             format!("cat > out.txt <<EOF\n{}EOF", fill("home is $HOME\n", n))
+        }),
+        ("Python code fed by a heredoc", &|n| {
+            let line = "data = json.loads(open('package.json').read())\nprint(data['name'])\n";
+            format!("python3 - <<'EOF'\nimport json\n{}EOF", fill(line, n))
+        }),
+        ("JavaScript code fed by a heredoc", &|n| {
+            let line = "console.log(JSON.parse(fs.readFileSync('package.json')).name);\n";
+            format!(
+                "node - <<'EOF'\nconst fs = require('fs');\n{}EOF",
+                fill(line, n)
+            )
         }),
     ];
     let sizes = [100usize, 1_000, 10_000, 100_000, 1_000_000];

@@ -28,11 +28,15 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "shell.dynamic-script", "bash -c \"$X\""),
     ("ask", "ask", "unknown.command", "frobnicate --x"),
     ("ask", "ask", "unknown.command", "./scripts/deploy.sh"),
-    ("ask", "ask", "run.interpreter", "python3 -c 'import os'"),
-    ("ask", "ask", "run.interpreter", "node -e 'x'"),
+    ("ask", "ask", "code.opaque", "python3 -c 'import mytool'"),
+    ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
+    ("ask", "ask", "code.opaque", "perl -e 'print 1'"),
+    ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
+    ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),
+    ("ask", "ask", "code.secret-variable", "ruby -e 'puts ENV[\"GITHUB_TOKEN\"]'"),
     ("ask", "ask", "run.interpreter", "source ./env.sh"),
     ("ask", "ask", "run.interpreter", "sudo apt-get install jq"),
-    ("ask", "ask", "run.inline-code", "deno eval 'x'"),
+    ("ask", "ask", "run.inline-code", "deno run x.ts"),
     ("ask", "ask", "shell.exec-env", "LD_PRELOAD=/tmp/x.so ls"),
     ("ask", "ask", "git.config-override", "git -c core.pager=x log"),
     ("ask", "ask", "git.runs-command-option", "git rebase -x 'rm -rf ~' main"),
@@ -76,6 +80,18 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "file.write", "echo hi > notes.txt"),
     ("ask", "allow", "fs.find-delete", "find . -name '*.pyc' -delete"),
     ("ask", "allow", "proc.signal", "kill 1234"),
+    // Code in other languages read in full: its effects decide.
+    ("ask", "allow", "file.write", "python3 -c 'open(\"out.txt\", \"w\").write(\"x\")'"),
+    ("ask", "allow", "pkg.install", "node -e 'require(\"child_process\").execSync(\"npm install\")'"),
+    ("ask", "allow", "fs.change", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"tmp/cache\")'"),
+    ("allow", "allow", "code.judged", "python3 -c 'import json; print(json.load(open(\"package.json\"))[\"version\"])'"),
+    ("allow", "allow", "code.judged", "node -p 'require(\"./package.json\").version'"),
+    ("deny", "deny", "fs.rm-broad", "python3 -c 'import shutil, os; shutil.rmtree(os.path.expanduser(\"~\"))'"),
+    ("deny", "deny", "fs.rm-broad", "node -e 'require(\"fs\").rmSync(require(\"os\").homedir(), {recursive: true})'"),
+    ("deny", "deny", "fs.rm-broad", "perl -e 'system(\"rm -rf /\")'"),
+    ("deny", "deny", "fs.rm-broad", "awk 'BEGIN { system(\"rm -rf ~\") }'"),
+    ("deny", "deny", "path.protected-write", "php -r 'file_put_contents(getenv(\"HOME\") . \"/.ssh/authorized_keys\", \"k\");'"),
+    ("deny", "deny", "fs.rm-broad", "printf 'rm -rf ~\\n' > /tmp/c.sh && bash /tmp/c.sh"),
     ("ask", "ask", "file.read-secret", "cat .env"),
     ("ask", "ask", "file.read-unknown", "cat \"$f\""),
     ("ask", "ask", "read.env-bare", "env"),
@@ -187,6 +203,10 @@ fn every_default_confirm_rule_is_classified() {
         "git.runs-command-clone",
         "run.inline-code",
         "run.interpreter",
+        "code.opaque",
+        "code.network",
+        "code.environment",
+        "code.secret-variable",
         "run.editor",
         "fs.runs-command",
         "fs.link-outside",
@@ -353,8 +373,13 @@ command = ["*"]
             .env_remove("CLAUDE_CONFIG_DIR");
         c
     };
+    let prompt = json!({
+        "session_id": "u-auto", "cwd": project, "hook_event_name": "UserPromptSubmit",
+        "prompt": "/programmer autonomy auto",
+    });
     let out = bin()
-        .args(["autonomy", "auto", "--session", "u-auto"])
+        .arg("hook")
+        .write_stdin(prompt.to_string())
         .output()
         .expect("runs");
     assert!(out.status.success());

@@ -138,7 +138,7 @@ fn nested_shells_and_eval() {
         ("ask", "shell.dynamic-script", "eval \"$X\""),
         ("ask", "run.interpreter", "cat script.sh | bash"),
         ("ask", "run.interpreter", "bash script.sh"),
-        ("ask", "run.interpreter", "python3 -c 'print(1)'"),
+        ("allow", "code.judged", "python3 -c 'print(1)'"),
         ("ask", "shell.dynamic-command", "$CMD"),
         ("ask", "shell.dynamic-command", "\"$(which rm)\" x"),
     ]);

@@ -126,6 +126,8 @@ fn file_tools_on_protected_paths() -> Result<()> {
     let ssh_config = ssh.join("config");
     fs::write(&ssh_config, "Host example\n")?;
     let ssh_s = ssh_config.to_string_lossy().into_owned();
+    // A new file: the client refuses to overwrite a file the session has not read.
+    let ssh_rc = ssh.join("rc").to_string_lossy().into_owned();
     let keys = ssh.join("authorized_keys").to_string_lossy().into_owned();
     let env_s = env_file.to_string_lossy().into_owned();
     let notes = proj.join("notes.txt").to_string_lossy().into_owned();
@@ -138,8 +140,10 @@ fn file_tools_on_protected_paths() -> Result<()> {
         turn(&[write("write_env", &env_s, "SECRET=3\n")]),
         turn(&[bash("bash_env", "echo SECRET=4 > .env")]),
         turn(&[read("read_ssh", &ssh_s)]),
-        turn(&[write("write_ssh", &ssh_s, "Host evil\n  ProxyCommand sh\n")]),
-        turn(&[edit("edit_ssh", &ssh_s, "example", "evil")]),
+        turn(&[write("write_ssh", &ssh_rc, "ProxyCommand sh\n")]),
+        // The client refuses an Edit of a file the session has not read (the read above
+        // was asked, so refused in `-p` mode): the same change through Bash.
+        turn(&[bash("edit_ssh", &format!("sed -i s/example/evil/ {ssh_s}"))]),
         turn(&[write("write_keys", &keys, "ssh-ed25519 AAAA evil\n")]),
         turn(&[write("write_notes", &notes, "ordinary file\n")]),
         say("run 2 done"),
@@ -151,12 +155,13 @@ fn file_tools_on_protected_paths() -> Result<()> {
     let run = e2e.run_claude("tidy the configuration", Some(&sid))?;
     assert_eq!(run.result(), "run 2 done", "{:#}", run.json);
 
-    let env_read = e2e.assert_ran(&run, "read_env");
-    assert!(env_read.contains("SECRET=1"), "{env_read:?}");
+    // Secrets are read only with the user's say, even under autonomy auto (in `-p` mode
+    // an ask is refused).
+    e2e.assert_asked(&run, "read_env", "file.read-secret");
     e2e.assert_denied(&run, "edit_env", "path.secret-write");
     e2e.assert_denied(&run, "write_env", "path.secret-write");
     e2e.assert_denied(&run, "bash_env", "path.secret-write");
-    e2e.assert_ran(&run, "read_ssh");
+    e2e.assert_asked(&run, "read_ssh", "file.read-secret");
     e2e.assert_denied(&run, "write_ssh", "path.protected-write");
     e2e.assert_denied(&run, "edit_ssh", "path.protected-write");
     e2e.assert_denied(&run, "write_keys", "path.protected-write");
@@ -165,6 +170,7 @@ fn file_tools_on_protected_paths() -> Result<()> {
     assert_eq!(fs::read_to_string(&env_file)?, "SECRET=1\n");
     assert_eq!(fs::read_to_string(&ssh_config)?, "Host example\n");
     assert!(!ssh.join("authorized_keys").exists());
+    assert!(!ssh.join("rc").exists());
     assert_eq!(
         fs::read_to_string(proj.join("notes.txt"))?,
         "ordinary file\n",

@@ -155,7 +155,9 @@ fn whole_workflow_from_request_to_commit() -> Result<()> {
     assert_eq!(run.result(), "Autonomy is auto for this session.");
     assert_eq!(e2e.status(&sid)?["autonomy"], "auto");
 
-    // Run 2: the project is registered through the product's own command.
+    // Run 2: the skill runs, but registering is the user's: it sets the test command the
+    // review gate trusts, so it is asked even under autonomy auto (refused in `-p` mode),
+    // and the user registers the project from a terminal.
     let run = e2e.run_claude(
         "Register this project with the programmer-add-project skill; its tests run with `sh test.sh`.",
         Some(&sid),
@@ -163,7 +165,24 @@ fn whole_workflow_from_request_to_commit() -> Result<()> {
     assert_eq!(run.result(), "Registered.", "{:#}", run.json);
     let skill = e2e.assert_ran(&run, "skill");
     assert!(skill.contains("programmer-add-project"), "{skill:?}");
-    e2e.assert_ran(&run, "register");
+    e2e.assert_asked(&run, "register", "programmer-hook.add-project");
+    let proj_s = proj.to_string_lossy().into_owned();
+    let out = e2e.product(&[
+        "add-project",
+        "--name",
+        "demo",
+        "--description",
+        "e2e demo",
+        "--test",
+        TEST_CMD,
+        "--path",
+        &proj_s,
+    ])?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let project = project_file(&e2e, "demo")?;
     assert_eq!(project["path"], proj.to_string_lossy().as_ref());
     assert_eq!(project["test"], TEST_CMD);

@@ -558,3 +558,45 @@ fn install_hooks_refuses_a_binary_that_is_not_there() {
     assert!(text.contains("does not exist"), "{text}");
     assert!(!settings.exists());
 }
+
+/// The installer says what it did (a block added is not "updated"; a dry run of the
+/// uninstall says it would remove), prints no empty heading, and keeps at most five
+/// backups of a file however often it runs.
+#[test]
+fn installer_messages_say_what_happened_and_backups_are_bounded() {
+    let s = Sandbox::new();
+    s.write("CLAUDE.md", CLAUDE_MD);
+    let out = ok(&s.install(&[]));
+    assert!(out.contains("added the programmer-hook block to"), "{out}");
+    assert!(!out.contains("updated the programmer-hook block"), "{out}");
+    let out = ok(&s.install(&["--uninstall", "--dry-run"]));
+    assert!(
+        out.contains("would remove the programmer-hook block from"),
+        "{out}"
+    );
+    assert!(!out.contains("would update"), "{out}");
+    for round in 0..7 {
+        // The user rewrites the file between runs: each run changes it and backs it up.
+        s.write("CLAUDE.md", &format!("{CLAUDE_MD}\nnote {round}\n"));
+        s.write("settings.json", &format!("{{\"note\": {round}}}"));
+        ok(&s.install(&[]));
+    }
+    let backups = |name: &str| {
+        fs::read_dir(s.config())
+            .expect("config dir")
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{name}.bak-"))
+            })
+            .count()
+    };
+    assert_eq!(backups("CLAUDE.md"), 5);
+    assert_eq!(backups("settings.json"), 5);
+    fs::remove_file(s.config().join("CLAUDE.md")).expect("rm");
+    let out = ok(&s.install(&["--uninstall"]));
+    let after = out.split("Marked blocks:").nth(1).unwrap_or_default();
+    let first = after.lines().nth(1).unwrap_or_default();
+    assert!(first.starts_with("  "), "an empty heading:\n{out}");
+}

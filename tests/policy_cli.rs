@@ -258,3 +258,261 @@ fn check_says_whether_autonomy_relaxes_it() {
         }
     }
 }
+
+/// A mistake in how a command is called is a usage error (exit 2) that says what was
+/// wrong; a failure while doing what was asked is exit 1. One case per line:
+/// `(arguments, exit status, text the message must hold)`.
+#[test]
+#[rustfmt::skip]
+fn usage_errors_and_failures_say_what_was_wrong() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`"),
+        (&["policy", "check"], 2, "nothing to check"),
+        (&["policy", "check", "--tool", "Write"], 2, "--tool Write needs the file it acts on"),
+        (&["policy", "check", "--tool", "Write", "--path", "a", "--", "ls"], 2, "not both"),
+        (&["policy", "nonsense"], 2, "unrecognized subcommand"),
+        (&["autonomy", "auto", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["abort", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["approve", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["continue", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["status", "--session", "nope"], 1, "no session \"nope\" is known"),
+    ];
+    for (args, code, text) in cases {
+        let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {stderr}");
+        assert!(stderr.contains(text), "{args:?}: {stderr}");
+    }
+    // Nothing was recorded for the unknown session.
+    assert!(!home.path().join(".claude/state/programmer/session-autonomy.json").exists());
+}
+
+/// `policy validate` reports every problem of a file at once, each at its line and column,
+/// and checks a file as the layer it is from where it sits (or `--layer`).
+#[test]
+fn validate_reports_every_problem_where_it_is() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    std::fs::write(
+        &user,
+        r#"[[rule]]
+id = "git.forcepush"
+disabled = true
+
+[[rule]]
+id = "mine.x"
+tier = "forbidden"
+reason = "x"
+signal = "remote-cod"
+
+[[rule]]
+id = "mine.x"
+reason = "x"
+command = ["foo"]
+line_regex = "("
+
+[[rule]]
+id = "mine.y"
+reason = "y"
+colour = "blue"
+
+[bogus]
+x = 1
+"#,
+    )
+    .expect("write");
+    let out = bin()
+        .env("HOME", dir.path())
+        .args(["policy", "validate"])
+        .arg(&user)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    let f = user.display().to_string();
+    for want in [
+        format!("{f}:2:6: rule \"git.forcepush\" is disabled, but no rule has that id"),
+        format!("{f}:6:6: rule \"mine.x\" names the signal \"remote-cod\""),
+        format!("{f}:12:6: rule \"mine.x\" has an invalid regex"),
+        format!("{f}:12:6: rule \"mine.x\" is given twice in this file"),
+        format!("{f}:20:1: unknown key `colour` in a rule"),
+        format!("{f}:22:2: unknown table `bogus`"),
+        "6 problems as the user's file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+
+    // A project file that relaxes the policy is refused where it sits, and as --layer user
+    // the same text is fine.
+    let project = dir.path().join("repo/.claude/programmer-policy.toml");
+    std::fs::create_dir_all(project.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &project,
+        "[[rule]]\nid = \"my.rm\"\ntier = \"safe\"\nreason = \"fine\"\ncommand = [\"rm\"]\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        bin()
+            .env("HOME", dir.path())
+            .args(["policy", "validate"])
+            .args(extra)
+            .arg(&project)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains(":2:6: rule \"my.rm\" would relax the policy"),
+        "{text}"
+    );
+    assert!(text.contains("as a project file"), "{text}");
+    let out = run(&["--layer", "user"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["--layer", "project"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// The hook refuses a user file for the same problems `policy validate` reports: a
+/// misspelled signal would be a Forbidden rule that never fires.
+#[test]
+fn the_hook_refuses_what_validate_reports() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let state = home.path().join(".claude/state/programmer");
+    std::fs::create_dir_all(&state).expect("mkdir");
+    std::fs::write(
+        state.join("policy.toml"),
+        "[[rule]]\nid = \"mine.x\"\ntier = \"forbidden\"\nreason = \"x\"\nsignal = \"remote-cod\"\n",
+    )
+    .expect("write");
+    let ev = serde_json::json!({
+        "session_id": "s", "cwd": "/tmp", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"},
+    });
+    let out = bin()
+        .env("HOME", home.path())
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("remote-cod"), "{text}");
+    assert!(text.contains("policy validate"), "{text}");
+}
+
+/// A denial for a path the project's own policy protects says so, rather than giving only
+/// the reason written for SSH keys and system folders.
+#[test]
+fn a_path_the_project_protects_is_named_as_such() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(repo.join(".claude")).expect("mkdir");
+    std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+    std::fs::write(
+        repo.join(".claude/programmer-policy.toml"),
+        "[paths]\nprotected = [\"deploy/**\"]\n",
+    )
+    .expect("write");
+    let check = |path: &str| -> serde_json::Value {
+        let out = bin()
+            .env("HOME", home.path())
+            .args([
+                "policy", "check", "--json", "--tool", "Write", "--path", path, "--cwd",
+            ])
+            .arg(&repo)
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let v = check("deploy/prod.yml");
+    assert_eq!(v["decision"], "deny", "{v}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("protected by the project's own policy"),
+        "{reason}"
+    );
+    let v = check(&home.path().join(".ssh/config").display().to_string());
+    assert_eq!(v["decision"], "deny", "{v}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(!reason.contains("project's own policy"), "{reason}");
+}
+
+/// `log` shows a header and the session, matches names without regard to case, rejects a
+/// day it cannot read and says which days the log holds when the one asked for is empty.
+#[test]
+fn log_filters_say_what_they_found() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let hook = |session: &str, tool: &str, input: serde_json::Value| {
+        let ev = serde_json::json!({
+            "session_id": session, "cwd": "/tmp", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input,
+        });
+        let out = bin()
+            .env("HOME", home.path())
+            .arg("hook")
+            .write_stdin(ev.to_string())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0));
+    };
+    hook(
+        "session-one-0123456789",
+        "Write",
+        serde_json::json!({"file_path": "/tmp/a.txt", "content": ""}),
+    );
+    hook("session-two", "Bash", serde_json::json!({"command": "ls"}));
+    let log = |args: &[&str]| {
+        let out = bin()
+            .env("HOME", home.path())
+            .arg("log")
+            .args(args)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, out, _) = log(&["--tool", "write"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("TIME (UTC)") && lines[0].contains("SESSION"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("session-one-") && lines[1].contains("Write"),
+        "{out}"
+    );
+    assert!(
+        !lines[1].contains("session-one-0123456789"),
+        "ids are shortened: {out}"
+    );
+    let (code, out, _) = log(&["--rule", "READ"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("session-two") && !out.contains("session-one"),
+        "{out}"
+    );
+    let (code, _, err) = log(&["--date", "yesterday"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--date \"yesterday\" is not a day"), "{err}");
+    let (code, out, err) = log(&["--date", "2020-01-01"]);
+    assert_eq!(code, Some(0));
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("no decisions were logged on 2020-01-01; the log holds"),
+        "{err}"
+    );
+    assert!(!err.contains("no audit log yet"), "{err}");
+}

@@ -7,7 +7,9 @@
 //! - a command is never judged more permissively when wrapped (`sudo X`, `bash -c 'X'`,
 //!   `X && true`, `echo $(X)`, `env A=1 X`, `timeout 5 X`) than alone;
 //! - adding a part to a compound command never makes it more permissive
-//!   (`X; Y`, `X && Y`, `X || Y`, `X | Y`, `X & Y` are at least as strict as X and as Y).
+//!   (`X; Y`, `X && Y`, `X || Y`, `X | Y`, `X & Y` are at least as strict as X and as Y);
+//! - Python code run with `python3 -c` is never judged more permissively when wrapped in
+//!   `bash -c` or `sudo`, or fed from a heredoc, a here-string or a pipe.
 //!
 //! Where Bash itself gives the wrapped text another meaning the pair is skipped, each case
 //! with its reason below: an `X` that does not parse (only `bash -c 'X'` is checked, and
@@ -601,6 +603,71 @@ proptest! {
             if shell::parse(part).unparsed.is_none() {
                 check_not_weaker(part, &joined)?;
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Code in other languages: Python snippets, alone and wrapped.
+
+/// Python statements of every tier: read-only, writes, deletes, processes, network,
+/// secrets and code the hook cannot follow. None has a backslash or a single quote, so
+/// every wrapping below carries it unchanged.
+const PY: &[&str] = &[
+    "print(1 + 1)",
+    "import json",
+    "import os",
+    "import sys; print(sys.version)",
+    "print(open(\"README.md\").read())",
+    "print(open(\".env\").read())",
+    "open(\"out.txt\", \"w\").write(\"x\")",
+    "import os; open(os.path.expanduser(\"~/.ssh/authorized_keys\"), \"a\").write(\"k\")",
+    "import shutil; shutil.rmtree(\"build\")",
+    "import shutil, os; shutil.rmtree(os.path.expanduser(\"~\"))",
+    "import pathlib; pathlib.Path(\"a.txt\").unlink()",
+    "import os; os.system(\"ls\")",
+    "import os; os.system(\"rm -rf /\")",
+    "import subprocess; subprocess.run([\"git\", \"status\"])",
+    "import subprocess; subprocess.run([\"git\", \"push\", \"--force\"])",
+    "import subprocess; subprocess.run(\"npm install\", shell=True)",
+    "import urllib.request; urllib.request.urlopen(\"https://example.com\")",
+    "import os; print(os.environ)",
+    "exec(input())",
+    "import numpy",
+    "x = 1",
+    "for i in range(3): print(i)",
+    "def f(): return 1",
+    "print(",
+];
+
+fn python_code() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(prop::sample::select(PY), 1..4),
+        prop::sample::select(&["; ", "\n"][..]),
+    )
+        .prop_map(|(parts, sep)| parts.join(sep))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `python3 -c CODE` is never judged more permissively when wrapped in `bash -c` or
+    /// `sudo`, or when the same code comes from a heredoc, a here-string or a pipe.
+    #[test]
+    fn python_is_not_weaker_when_wrapped(code in python_code()) {
+        let x = format!("python3 -c {}", single_quote(&code));
+        let (alone, _) = judge(&x);
+        let forms = [
+            format!("bash -c {}", single_quote(&x)),
+            format!("sudo {x}"),
+            format!("python3 - <<'EOF'\n{code}\nEOF"),
+            format!("python3 <<< {}", single_quote(&code)),
+            format!("echo {} | python3", single_quote(&code)),
+            format!("bash -c {}", single_quote(&format!("sudo {x}"))),
+        ];
+        for w in forms {
+            let (t, _) = judge(&w);
+            prop_assert!(t >= alone, "{w:?} is {t}, but {x:?} alone is {alone}");
         }
     }
 }

@@ -236,7 +236,7 @@ fn the_report_counts_what_was_decided_and_answered() {
         json!({"approved": 1, "refused": 1, "pending": 1})
     );
     assert_eq!(w.report_json(&["--project", "demo"])["totals"], r["totals"]);
-    let none = w.report_json(&["--since", "2000-01-01", "--session", "nobody"]);
+    let none = w.report_json(&["--since", "2999-01-01", "--session", "s1"]);
     assert_eq!(counts(&none["totals"]), (0, 0, 0));
 
     // The table says the same.
@@ -574,17 +574,17 @@ fn the_log_reads_past_outcome_lines_and_errors_are_clear() {
     let bad: &[(&[&str], i32, &str)] = &[
         (
             &["report", "--since", "7x"],
-            1,
+            2,
             "--since \"7x\": not a duration or a day",
         ),
         (
             &["report", "--since", "2026-02-30"],
-            1,
+            2,
             "not a day of the form YYYY-MM-DD",
         ),
         (
             &["suggest", "--since", "0d"],
-            1,
+            2,
             "the duration must be at least 1",
         ),
         (
@@ -593,6 +593,11 @@ fn the_log_reads_past_outcome_lines_and_errors_are_clear() {
             "no such project in the log or among the registered ones (registered: demo)",
         ),
         (&["report", "--bogus"], 2, "unexpected argument '--bogus'"),
+        (
+            &["report", "--session", "nobody"],
+            1,
+            "--session \"nobody\": no session of that id is known",
+        ),
         (
             &["suggest", "--min", "0"],
             2,

@@ -350,6 +350,57 @@ fn review_loop_halts_and_continue_resumes() {
     assert_eq!(w.status()["round"], 0);
 }
 
+/// The plugin's names (`/programmer:programmer`, `programmer:code-reviewer`) drive the
+/// workflow as the pack's own do; another plugin's agent named like ours has no role: it
+/// starts no review, its verdict does not count, and it is not held as the reviewer.
+#[test]
+fn the_plugins_names_are_the_packs_and_others_are_not() {
+    let w = World::new(None);
+    let ctx = w.prompt("/programmer:programmer quick fix the typo");
+    assert!(ctx.contains("phase `implement`"), "{ctx}");
+    assert_eq!(w.status()["request"], "fix the typo");
+
+    let other = "other:code-reviewer";
+    assert_eq!(w.spawn(other).0, "allow");
+    assert_eq!(
+        w.phase(),
+        "implement",
+        "another plugin's reviewer starts no review"
+    );
+    let (code, _) =
+        w.send(json!({"hook_event_name": "SubagentStart", "agent_type": other, "agent_id": "x1"}));
+    assert_eq!(code, 0);
+    let (code, v) = w.send(json!({
+        "hook_event_name": "SubagentStop", "agent_type": other, "agent_id": "x1",
+        "stop_hook_active": false, "last_assistant_message": "## Review\nStatus: APPROVE\n"
+    }));
+    assert_eq!((code, v), (0, json!({})));
+    assert_eq!(w.phase(), "implement");
+    assert_eq!(w.status()["last_verdict"], Value::Null);
+    let (decision, reason) = w.write_file(Some(other), "src/lib.rs");
+    assert_eq!(decision, "ask", "judged by the tiers alone: {reason}");
+    assert!(!reason.contains("role"), "{reason}");
+
+    let ours = "programmer:code-reviewer";
+    assert_eq!(w.spawn(ours).0, "allow");
+    assert_eq!(w.phase(), "review");
+    let (code, _) =
+        w.send(json!({"hook_event_name": "SubagentStart", "agent_type": ours, "agent_id": "p1"}));
+    assert_eq!(code, 0);
+    assert_denied(w.write_file(Some(ours), "src/lib.rs"), "role.no-write");
+    assert_denied(w.bash(Some(ours), "cargo build"), "role.read-only-commands");
+    let (code, _) = w.send(json!({
+        "hook_event_name": "SubagentStop", "agent_type": ours, "agent_id": "p1",
+        "stop_hook_active": false, "last_assistant_message": "## Review\nStatus: APPROVE\n"
+    }));
+    assert_eq!(code, 0);
+    assert_eq!(w.phase(), "commit");
+    assert_eq!(w.status()["last_verdict"], "APPROVE");
+
+    w.prompt("/programmer:programmer abort");
+    assert_eq!(w.phase(), "none");
+}
+
 #[test]
 fn autonomy_and_abort_are_the_users() {
     let w = World::new(None);
@@ -638,4 +689,88 @@ fn an_impostor_agent_is_not_started() {
     let (d, reason) = w.spawn("code-reviewer");
     assert_eq!(d, "deny", "{reason}");
     assert!(reason.contains("[gate.agent-definition]"), "{reason}");
+}
+
+/// `add-project` names a project after its manifest's package name when there is one,
+/// and `--force` into another folder describes that folder afresh: nothing of the old
+/// folder's description, conventions or test command is kept.
+#[test]
+fn add_project_names_from_the_manifest_and_force_starts_afresh() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let bin = || {
+        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
+        c.env("HOME", home.path())
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR");
+        c
+    };
+    let add = |args: &[&str], path: &std::path::Path| -> Value {
+        let out = bin()
+            .arg("add-project")
+            .args(args)
+            .arg("--json")
+            .arg("--path")
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let dir = |rel: &str, file: &str, text: &str| {
+        let d = home.path().join(rel);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join(file), text).expect("write");
+        d
+    };
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "a",
+            "Cargo.toml",
+            "[package]\nname = \"inventory-api\"\n",
+            "inventory-api",
+        ),
+        ("b", "package.json", "{\"name\": \"@acme/web\"}", "web"),
+        (
+            "c",
+            "pyproject.toml",
+            "[project]\nname = \"tool_x\"\n",
+            "tool_x",
+        ),
+        ("d", "go.mod", "module example.com/team/svc\n", "svc"),
+        ("e", "package.json", "{\"name\": \"has space\"}", "e"),
+        ("f", "README.md", "# nothing\n", "f"),
+    ];
+    for (rel, file, text, want) in cases {
+        let v = add(&[], &dir(rel, file, text));
+        assert_eq!(v["name"], *want, "{rel}: {v}");
+    }
+    let old = dir("old", "README.md", "old\n");
+    add(
+        &[
+            "--name",
+            "demo",
+            "--description",
+            "the old one",
+            "--test",
+            "make check",
+            "--conventions",
+            "tabs",
+        ],
+        &old,
+    );
+    let new = dir(
+        "new",
+        "package.json",
+        "{\"name\": \"demo\", \"scripts\": {\"test\": \"jest\"}}",
+    );
+    let v = add(&["--name", "demo", "--force"], &new);
+    let p = &v["project"];
+    assert_eq!(p["description"], "", "{v}");
+    assert_eq!(p["conventions"], "", "{v}");
+    assert_eq!(p["test"], "npm test", "{v}");
+    assert_eq!(p["stack"], json!(["javascript"]), "{v}");
 }

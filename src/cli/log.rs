@@ -3,8 +3,10 @@
 use std::io::Write;
 
 use anyhow::Result;
+use chrono::NaiveDate;
 use clap::Args;
 
+use super::usage;
 use crate::hook::audit;
 use crate::workflow::state;
 
@@ -41,16 +43,37 @@ pub struct LogArgs {
 
 pub fn run_log(a: LogArgs) -> Result<()> {
     let places = state::places()?;
-    let mut files = audit::files(&places.state_dir);
     if let Some(d) = &a.date {
-        files.retain(|f| f.file_name().and_then(|n| n.to_str()) == Some(&format!("{d}.jsonl")));
+        if NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
+            return Err(usage(format!(
+                "--date {d:?} is not a day: give it as YYYY-MM-DD, e.g. --date 2026-12-01"
+            )));
+        }
     }
-    if files.is_empty() {
+    let all = audit::files(&places.state_dir);
+    if all.is_empty() {
         eprintln!(
             "no audit log yet in {} (decisions are logged there as the hook runs)",
             audit::audit_dir(&places.state_dir).display()
         );
         return Ok(());
+    }
+    let mut files = all.clone();
+    if let Some(d) = &a.date {
+        files.retain(|f| f.file_name().and_then(|n| n.to_str()) == Some(&format!("{d}.jsonl")));
+        if files.is_empty() {
+            let day = |f: &std::path::PathBuf| {
+                f.file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default()
+            };
+            eprintln!(
+                "no decisions were logged on {d}; the log holds {} to {}",
+                all.first().map(day).unwrap_or_default(),
+                all.last().map(day).unwrap_or_default()
+            );
+            return Ok(());
+        }
     }
     let filter = audit::Filter {
         decision: a.decision,
@@ -62,6 +85,13 @@ pub fn run_log(a: LogArgs) -> Result<()> {
     };
     let (entries, bad) = audit::read(&files, &filter, a.limit)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !a.json && !entries.is_empty() {
+        writeln!(
+            out,
+            "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} COMMAND OR PATH",
+            "TIME (UTC)", "SESSION", "", "RULE", "TOOL", "AGENT", "PHASE"
+        )?;
+    }
     for e in &entries {
         if a.json {
             writeln!(out, "{}", serde_json::to_string(e)?)?;
@@ -72,8 +102,9 @@ pub fn run_log(a: LogArgs) -> Result<()> {
             };
             writeln!(
                 out,
-                "{}  {:<5} {:<28} {:<10} {:<18} {:<9} {}{relaxed}",
+                "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} {}{relaxed}",
                 e.time.get(..19).unwrap_or(&e.time),
+                short_session(&e.session),
                 e.decision,
                 e.rule,
                 e.tool,
@@ -88,4 +119,28 @@ pub fn run_log(a: LogArgs) -> Result<()> {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }
     Ok(())
+}
+
+/// A session id as the table shows it: the first 12 characters (ids are long UUIDs).
+fn short_session(id: &str) -> &str {
+    match id.char_indices().nth(12) {
+        Some((i, _)) => &id[..i],
+        None => id,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sessions_are_shortened_on_a_character_boundary() {
+        let cases: &[(&str, &str)] = &[
+            ("", ""),
+            ("abc", "abc"),
+            ("0123456789abcdef", "0123456789ab"),
+            ("ééééééééééééé", "éééééééééééé"),
+        ];
+        for (id, want) in cases {
+            assert_eq!(super::short_session(id), *want, "{id}");
+        }
+    }
 }

@@ -78,6 +78,24 @@ pub enum Command {
     Doctor(doctor::DoctorArgs),
 }
 
+/// A mistake in how a command was called (exit status 2, like clap's own usage errors),
+/// as opposed to a failure while doing what was asked (exit status 1).
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// A usage error with its message.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Usage(message.into()))
+}
+
 /// Runs the CLI and returns the exit status.
 pub fn run() -> i32 {
     // `programmer-hook hook` runs before every tool call: skip building the whole CLI.
@@ -112,6 +130,10 @@ pub fn run() -> i32 {
     };
     match result {
         Ok(code) => code,
+        Err(e) if e.is::<Usage>() => {
+            eprintln!("error: {e:#}\n\nFor more information, try '--help'.");
+            2
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             1

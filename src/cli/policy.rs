@@ -3,16 +3,20 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use super::usage;
 use crate::engine::classify::{self, Decision};
 use crate::engine::examples;
 use crate::engine::paths::RealFs;
 use crate::engine::policy::{self, Layer, Policy, Tier};
 use crate::hook;
 use crate::workflow::state;
+
+/// The tools whose call names a file: `policy check --tool` needs `--path` for them.
+const TOOLS_WITH_PATH: &[&str] = &["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// How many parts the text output of `policy check` lists.
 const MAX_PARTS_SHOWN: usize = 40;
@@ -28,12 +32,17 @@ pub enum PolicyCmd {
         /// A policy file to test on top of the defaults.
         file: Option<PathBuf>,
     },
-    /// Check that a policy file is valid; errors give line and column.
+    /// Check a policy file: every problem the hook would refuse it for, each with line and
+    /// column. A file at `.claude/programmer-policy.toml` is checked as a project file (it
+    /// may only make the policy stricter), any other as the user's, unless --layer says.
     Validate {
         /// The policy file.
         file: PathBuf,
-        /// Check it as a project file, which may only make the policy stricter.
-        #[arg(long)]
+        /// The layer the file is checked as: `user` or `project` (default: from where it is).
+        #[arg(long, value_parser = ["user", "project"])]
+        layer: Option<String>,
+        /// The same as `--layer project`.
+        #[arg(long, conflicts_with = "layer")]
         project: bool,
     },
     /// Print the rules in force (defaults plus the user and project files) as JSON.
@@ -67,7 +76,18 @@ pub fn run_policy(cmd: PolicyCmd) -> Result<i32> {
     match cmd {
         PolicyCmd::Check(a) => policy_check(a),
         PolicyCmd::Test { file } => policy_test(file.as_deref()),
-        PolicyCmd::Validate { file, project } => policy_validate(&file, project),
+        PolicyCmd::Validate {
+            file,
+            layer,
+            project,
+        } => {
+            let layer = match (layer.as_deref(), project) {
+                (Some("project"), _) | (None, true) => Layer::Project,
+                (Some(_), _) => Layer::User,
+                (None, false) => layer_of(&file),
+            };
+            policy_validate(&file, layer)
+        }
         PolicyCmd::Show { cwd } => {
             let places = state::places()?;
             let cwd = match cwd {
@@ -112,7 +132,14 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
     let (what, decision) = match &a.tool {
         Some(tool) => {
             if !a.command.is_empty() {
-                bail!("give either --tool (with --path) or a command after `--`, not both");
+                return Err(usage(
+                    "give either --tool (with --path) or a command after `--`, not both",
+                ));
+            }
+            if a.path.is_none() && TOOLS_WITH_PATH.contains(&tool.as_str()) {
+                return Err(usage(format!(
+                    "--tool {tool} needs the file it acts on: --path FILE"
+                )));
             }
             let input = match &a.path {
                 Some(p) => {
@@ -128,7 +155,14 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
         }
         None => {
             if a.command.is_empty() {
-                bail!("nothing to check: give a command after `--`, e.g. programmer-hook policy check -- 'git status'");
+                return Err(usage("nothing to check: give a command after `--`, e.g. programmer-hook policy check -- 'git status'"));
+            }
+            // Options come before `--`; a word that looks like one after the options is a
+            // mistyped option (`--jsn`), not a command.
+            if let Some(opt) = a.command.first().filter(|w| w.starts_with('-')) {
+                return Err(usage(format!(
+                    "unexpected option `{opt}` (the options are --json, --cwd, --tool and --path; the command goes after `--`)"
+                )));
             }
             let cmd = a.command.join(" ");
             let d = classify::classify_command(&cmd, &ctx);
@@ -264,14 +298,39 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
     Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
-fn policy_validate(file: &Path, project: bool) -> Result<i32> {
+/// The layer a policy file is, from where it sits: a project's file is
+/// `<repo>/.claude/programmer-policy.toml`; anything else is checked as the user's.
+fn layer_of(file: &Path) -> Layer {
+    let project_name = policy::project_policy_path(Path::new(""));
+    if file.ends_with(&project_name) {
+        Layer::Project
+    } else {
+        Layer::User
+    }
+}
+
+fn policy_validate(file: &Path, layer: Layer) -> Result<i32> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let f = policy::parse_file(&text, file)?;
-    let n = f.rules.len();
-    let mut p = Policy::builtin()?;
-    let layer = if project { Layer::Project } else { Layer::User };
-    p.merge(f, layer, &file.display().to_string())?;
-    println!("{}: valid ({n} rules)", file.display());
-    Ok(0)
+    let base = Policy::builtin()?;
+    let problems = policy::validate::validate(&text, layer, &base);
+    let what = match layer {
+        Layer::Project => "a project file",
+        _ => "the user's file",
+    };
+    if problems.is_empty() {
+        let n = policy::parse_file(&text, file)?.rules.len();
+        println!("{}: valid as {what} ({n} rules)", file.display());
+        return Ok(0);
+    }
+    for p in &problems {
+        eprintln!("{}:{}:{}: {}", file.display(), p.line, p.col, p.message);
+    }
+    let n = problems.len();
+    eprintln!(
+        "{}: {n} problem{} as {what}; while this file is in force, the hook blocks every tool call",
+        file.display(),
+        if n == 1 { "" } else { "s" }
+    );
+    Ok(1)
 }

@@ -10,7 +10,7 @@ use crate::workflow::{projects, state};
 
 #[derive(Args)]
 pub struct AddProjectArgs {
-    /// The project's name (default: the folder's name).
+    /// The project's name (default: the package name of its manifest, else the folder's name).
     #[arg(long)]
     name: Option<String>,
     /// The project's folder (default: the current folder).

@@ -1,12 +1,13 @@
 //! `status`, `approve`, `continue`, `abort` and `autonomy`: a session's workflow, steered
 //! from the user's own terminal.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
 use crate::engine::policy::WorkflowSettings;
 use crate::hook;
+use crate::hook::audit;
 use crate::workflow::{self, clock, state, Autonomy, Workflow};
 
 #[derive(Args)]
@@ -55,7 +56,10 @@ fn status_json(s: &state::SessionFile, autonomy: Autonomy) -> serde_json::Value 
 pub fn run_status(a: StatusArgs) -> Result<i32> {
     let places = state::places()?;
     let sessions = match &a.session {
-        Some(id) => vec![state::load_session(&places.state_dir, id)?],
+        Some(id) => vec![state::load_session(
+            &places.state_dir,
+            &known_session(&places, id)?,
+        )?],
         None => state::recent_sessions(&places.state_dir, 10),
     };
     if a.json {
@@ -110,7 +114,7 @@ pub enum Control {
 /// The session a control command acts on: the given one, or the most recent active one.
 fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Result<String> {
     if let Some(id) = &arg.session {
-        return Ok(id.clone());
+        return known_session(places, id);
     }
     state::recent_sessions(&places.state_dir, 50)
         .into_iter()
@@ -119,6 +123,20 @@ fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Resu
         .context(
             "no session has an active workflow; pass --session ID (see `programmer-hook status`)",
         )
+}
+
+/// A session id given on the command line, checked the same way by every command that
+/// takes one: the hook must have seen the session, in a workflow prompt (it keeps a state
+/// file for those) or in a tool call it decided (the audit log names the session).
+fn known_session(places: &crate::engine::paths::Places, id: &str) -> Result<String> {
+    if state::session_path(&places.state_dir, id).is_file()
+        || audit::mentions_session(&places.state_dir, id)
+    {
+        return Ok(id.to_string());
+    }
+    bail!(
+        "no session {id:?} is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones"
+    )
 }
 
 pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
@@ -159,7 +177,7 @@ pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
 pub fn run_autonomy(a: AutonomyArgs) -> Result<i32> {
     let places = state::places()?;
     let id = match &a.session.session {
-        Some(id) => id.clone(),
+        Some(id) => known_session(&places, id)?,
         None => state::recent_sessions(&places.state_dir, 1)
             .into_iter()
             .next()

@@ -5,17 +5,19 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::{bail, Result};
+
+use super::usage;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 
 use crate::hook::audit;
 use crate::hook::report::{self, Decided};
-use crate::workflow::projects;
+use crate::workflow::{projects, state};
 
 /// The start of `--since`: `7d` (days back from now), `12h` (hours), or a day
 /// `2026-12-01` (from its midnight, UTC). An RFC 3339 time.
 pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<String> {
     let wrong = |why: &str| -> Result<String> {
-        bail!("--since {text:?}: {why}; give a number of days (`7d`), of hours (`12h`) or a day (`2026-12-01`)")
+        Err(usage(format!("--since {text:?}: {why}; give a number of days (`7d`), of hours (`12h`) or a day (`2026-12-01`)")))
     };
     let t = text.trim();
     if let Ok(day) = NaiveDate::parse_from_str(t, "%Y-%m-%d") {
@@ -65,6 +67,11 @@ pub fn load(state_dir: &Path, since: &str, f: &Filters) -> Result<(Vec<Decided>,
     let (mut decided, bad) = report::read_decided(&files, since)?;
     if let Some(s) = &f.session {
         decided.retain(|d| &d.entry.session == s);
+        let known =
+            || state::session_path(state_dir, s).is_file() || audit::mentions_session(state_dir, s);
+        if decided.is_empty() && !known() {
+            bail!("--session {s:?}: no session of that id is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones");
+        }
     }
     if let Some(name) = &f.project {
         let mut projects = Projects::new(state_dir);

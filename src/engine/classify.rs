@@ -14,7 +14,7 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
@@ -213,6 +213,13 @@ impl<'a> Matcher<'a> {
         for s in &facts.signals {
             parts.extend(self.signal_verdict(s));
         }
+        // Project scripts a build tool runs: what is forbidden there is denied; the rest
+        // leaves the tool's own verdict as it is.
+        for sub in &facts.within {
+            let mut inner = Vec::new();
+            self.judge_facts(sub, &mut inner);
+            parts.extend(inner.into_iter().filter(|v| v.tier == Tier::Forbidden));
+        }
     }
 
     fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
@@ -228,7 +235,22 @@ impl<'a> Matcher<'a> {
             .policy()
             .command_rules(&inv.name)
             .filter(|r| self.command_matches(r, inv));
-        let mut v = self.pick(rules, &inv.display)?;
+        // An interpreter that runs code in another language: when the code was read in full
+        // (its effects are facts of their own) the rules for the signal `code-judged` apply
+        // to it as ordinary rules, and when it could not be followed those for
+        // `code-opaque`; so the fallback for interpreters does not, and any other rule for
+        // the program still does.
+        let signal = match inv.code {
+            Some(CodeRead::Judged) => Some("code-judged"),
+            Some(CodeRead::Opaque) => Some("code-opaque"),
+            None => None,
+        };
+        let code = self
+            .policy()
+            .rules_of(RuleKind::Signal)
+            .filter(move |r| signal.is_some() && r.signal.as_deref() == signal)
+            .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
+        let mut v = self.pick(rules.chain(code), &inv.display)?;
         // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
         // command one that a Forbidden rule denies: such a verdict is not relaxable.
         if v.relaxable && args_unknown(inv) && self.forbidden_could_apply(inv) {
@@ -286,7 +308,20 @@ impl<'a> Matcher<'a> {
                         .iter()
                         .any(|c| self.in_class(&a.path, *c, None)))
         });
-        self.pick(rules, &subject)
+        let mut v = self.pick(rules, &subject)?;
+        if v.tier == Tier::Forbidden && self.protected_by_project(&a.path) {
+            v.reason = format!("{}; this path is protected by the project's own policy (.claude/programmer-policy.toml)", v.reason);
+        }
+        Some(v)
+    }
+
+    /// Whether a path is protected by a pattern the project's policy file added.
+    fn protected_by_project(&self, p: &Resolved) -> bool {
+        let extra = &self.policy().project_protected;
+        !extra.is_empty()
+            && extra.iter().any(|pat| {
+                paths::expand_pattern(pat, self.ctx.places).is_some_and(|e| p.matches(&e))
+            })
     }
 
     fn signal_verdict(&self, s: &Signal) -> Option<Verdict> {

@@ -9,6 +9,7 @@
 pub mod analyze;
 pub mod args;
 pub mod classify;
+pub mod code;
 mod context;
 pub mod examples;
 pub mod paths;

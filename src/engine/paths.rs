@@ -13,6 +13,11 @@ use std::path::{Component, Path, PathBuf};
 pub trait Fs {
     /// The canonical form of `p` if it exists (symlinks followed).
     fn canonicalize(&self, p: &Path) -> Option<PathBuf>;
+    /// The text of `p` when it is a regular file of at most `max` bytes in UTF-8 (a script
+    /// a command runs). Nothing by default: a file system that cannot say has no scripts.
+    fn read_small(&self, _p: &Path, _max: usize) -> Option<String> {
+        None
+    }
 }
 
 /// The real file system.
@@ -21,6 +26,17 @@ pub struct RealFs;
 impl Fs for RealFs {
     fn canonicalize(&self, p: &Path) -> Option<PathBuf> {
         std::fs::canonicalize(p).ok()
+    }
+    fn read_small(&self, p: &Path, max: usize) -> Option<String> {
+        let meta = std::fs::metadata(p).ok()?;
+        if !meta.is_file() || meta.len() > max as u64 {
+            return None;
+        }
+        let bytes = std::fs::read(p).ok()?;
+        if bytes.len() > max {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
     }
 }
 

@@ -180,17 +180,36 @@ pub struct Filter {
 
 impl Filter {
     fn keeps(&self, e: &Entry) -> bool {
-        let eq = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
+        // Names match without regard to case (`--tool write` is Write); the session id,
+        // an opaque token, exactly.
+        let eq = |want: &Option<String>, have: &str| {
+            want.as_deref().is_none_or(|w| w.eq_ignore_ascii_case(have))
+        };
         eq(&self.decision, &e.decision)
-            && eq(&self.session, &e.session)
+            && self.session.as_deref().is_none_or(|s| s == e.session)
             && eq(&self.tool, &e.tool)
-            && self.rule.as_deref().is_none_or(|r| e.rule.starts_with(r))
+            && self.rule.as_deref().is_none_or(|r| {
+                e.rule.len() >= r.len() && e.rule[..r.len()].eq_ignore_ascii_case(r)
+            })
             && eq(&self.agent, &e.agent)
             && self
                 .contains
                 .as_deref()
                 .is_none_or(|c| e.subject.contains(c))
     }
+}
+
+/// Whether some entry of the log names session `id` (newest days first; for the CLI,
+/// never on the hook's path).
+pub fn mentions_session(state_dir: &Path, id: &str) -> bool {
+    let Ok(needle) = serde_json::to_string(id) else {
+        return false;
+    };
+    let needle = format!("\"session\":{needle}");
+    files(state_dir)
+        .iter()
+        .rev()
+        .any(|f| fs::read_to_string(f).is_ok_and(|text| text.contains(&needle)))
 }
 
 /// The log files, oldest first (only those named `YYYY-MM-DD.jsonl`).

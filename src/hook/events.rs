@@ -76,7 +76,7 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
                 .tool_input
                 .get("subagent_type")
                 .and_then(Value::as_str)
-                .map(|s| s.rsplit(':').next().unwrap_or(s).to_string())
+                .map(|s| roles::pack_agent(s).unwrap_or(s).to_string())
         })
         .flatten();
     Call {

@@ -17,6 +17,7 @@ use crate::engine::paths::Places;
 use crate::engine::policy;
 use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
+use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
 
 /// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
@@ -105,14 +106,146 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
         .clone()
         .or_else(|| std::env::current_exe().ok())
         .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
-    let (hook_checks, hook_binaries) = check_settings(settings, &fix_bin, places);
-    let mut checks = vec![check_path_binary(on_path.as_deref(), &hook_binaries)];
+    let files = plugin::SettingsFiles {
+        user: settings.to_path_buf(),
+        project: std::env::current_dir().ok(),
+        ..plugin::SettingsFiles::of_system(&places.config_dir)
+    };
+    let installs = plugin::installs(&places.config_dir, &files);
+    // The plugin, installed and enabled, registers the hooks and carries the pack.
+    let by_plugin = installs
+        .as_ref()
+        .ok()
+        .and_then(|list| list.iter().find(|i| i.enabled))
+        .cloned();
+    let (hook_checks, hook_binaries) =
+        check_settings(settings, &fix_bin, places, by_plugin.as_ref());
+    let mut checks = vec![check_path_binary(
+        on_path.as_deref(),
+        &hook_binaries,
+        by_plugin.as_ref(),
+    )];
     checks.extend(hook_checks);
-    checks.push(check_pack(&places.config_dir));
+    checks.extend(check_plugin(&installs, &hook_binaries));
+    checks.push(check_pack(&places.config_dir, by_plugin.as_ref()));
     checks.push(check_definitions(places));
-    checks.extend(check_state(&places.state_dir));
+    checks.extend(check_state(&places.state_dir, by_plugin.is_some()));
     checks.push(check_policy(places));
     checks.push(check_claude());
+    checks
+}
+
+/// How to describe an install of the plugin in one line.
+fn describe(i: &plugin::Install) -> String {
+    let version = i.version.as_deref().unwrap_or("unknown version");
+    let state = if i.enabled { "enabled" } else { "disabled" };
+    format!(
+        "{} {version} ({} scope, {state}) at {}",
+        i.id,
+        i.scope,
+        i.path.display()
+    )
+}
+
+/// The plugin: each install Claude Code records, checked like an install.sh one (its
+/// binary, its hooks, its copy of the pack), and the two kinds of install at once.
+fn check_plugin(
+    installs: &Result<Vec<plugin::Install>, String>,
+    hook_binaries: &[PathBuf],
+) -> Vec<Check> {
+    const NAME: &str = "plugin";
+    let list = match installs {
+        Ok(l) => l,
+        Err(e) => {
+            return vec![Check::fail(
+                NAME,
+                format!("{e}; whether the plugin is installed cannot be told"),
+                "repair or remove that file, then reinstall the plugin: claude plugin install programmer@programmer-hook",
+            )]
+        }
+    };
+    if list.is_empty() {
+        return vec![Check::ok(
+            NAME,
+            format!("{} is not installed as a Claude Code plugin", pack::PLUGIN),
+        )];
+    }
+    let mut checks = Vec::new();
+    for i in list {
+        let fix = format!("claude plugin update {id} (or: claude plugin uninstall {id} && claude plugin install {id})", id = i.id);
+        let mut problems = Vec::new();
+        let launcher = i.path.join("bin").join(BINARY_NAME);
+        let bin = plugin::binary(&i.path);
+        if !is_executable(&launcher) {
+            problems.push(format!("its launcher {} is missing", launcher.display()));
+        } else if !is_executable(&bin) {
+            problems.push(format!(
+                "it has no binary for {} ({} is missing), so it blocks every tool call",
+                plugin::platform(),
+                bin.display()
+            ));
+        } else {
+            match hook_version(&launcher) {
+                Some(v) if v == VERSION => {}
+                Some(v) => problems.push(format!(
+                    "its binary is version {v}, this doctor is {VERSION}"
+                )),
+                None => problems.push(format!("{} does not run `--version`", launcher.display())),
+            }
+        }
+        let hooks = fs::read(i.path.join("hooks/hooks.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        if hooks.as_ref() != Some(&plugin::hooks_json()) {
+            problems.push("its hooks/hooks.json is not the one this binary registers (every event, onFailure block)".into());
+        }
+        let different: Vec<&str> = pack::PACK_FILES
+            .iter()
+            .filter(|(rel, text)| {
+                fs::read(i.path.join(rel)).ok().as_deref() != Some(text.as_bytes())
+            })
+            .map(|(rel, _)| *rel)
+            .collect();
+        if !different.is_empty() {
+            problems.push(format!(
+                "its copy of the pack differs from the one built into this binary: {}",
+                different.join(", ")
+            ));
+        }
+        if problems.is_empty() || !i.enabled {
+            let mut detail = describe(i);
+            if !problems.is_empty() {
+                detail.push_str(&format!(" (not in use: {})", problems.join("; ")));
+            }
+            checks.push(Check::ok(NAME, detail));
+        } else {
+            checks.push(Check::fail(
+                NAME,
+                format!("{}: {}", describe(i), problems.join("; ")),
+                fix,
+            ));
+        }
+    }
+    if let Some(i) = list.iter().find(|i| i.enabled) {
+        if !hook_binaries.is_empty() {
+            checks.push(Check::fail(
+                "one install",
+                format!(
+                    "the plugin {} and install.sh's hook entries in settings.json (running {}) are both active: every hook runs twice",
+                    i.id,
+                    hook_binaries
+                        .iter()
+                        .map(|b| b.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                format!(
+                    "keep one: ./install.sh --uninstall in the checkout (keeps the state dir), or claude plugin uninstall {}",
+                    i.id
+                ),
+            ));
+        }
+    }
     checks
 }
 
@@ -214,8 +347,21 @@ fn hook_version(program: &Path) -> Option<String> {
         .map(|v| v.trim().to_string())
 }
 
-fn check_path_binary(on_path: Option<&Path>, hook_binaries: &[PathBuf]) -> Check {
+fn check_path_binary(
+    on_path: Option<&Path>,
+    hook_binaries: &[PathBuf],
+    by_plugin: Option<&plugin::Install>,
+) -> Check {
     const NAME: &str = "binary on PATH";
+    if let (None, Some(p)) = (on_path, by_plugin) {
+        return Check::ok(
+            NAME,
+            format!(
+                "programmer-hook is not on PATH; the agents run the plugin's, which Claude Code puts on their PATH (in a terminal: {})",
+                p.path.join("bin").join(BINARY_NAME).display()
+            ),
+        );
+    }
     let Some(found) = on_path else {
         let dir = hook_binaries
             .first()
@@ -262,11 +408,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Checks the hook entries; returns the checks and the binaries the entries run.
-fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Check>, Vec<PathBuf>) {
+fn check_settings(
+    settings: &Path,
+    fix_bin: &Path,
+    places: &Places,
+    by_plugin: Option<&plugin::Install>,
+) -> (Vec<Check>, Vec<PathBuf>) {
     const NAME: &str = "hook entries";
     let fix = install_hooks_fix(fix_bin, settings, places);
     let bytes = match fs::read(settings) {
         Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && by_plugin.is_some() => {
+            return (vec![plugin_hooks_ok(settings, by_plugin)], vec![]);
+        }
         Err(e) => {
             return (
                 vec![Check::fail(
@@ -345,6 +499,18 @@ fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Chec
             missing.push(event.as_str());
         }
     }
+    if missing.len() == EVENTS.len() && by_plugin.is_some() {
+        // None of ours: the plugin's hooks.json registers them.
+        let mut checks = vec![plugin_hooks_ok(settings, by_plugin)];
+        if !problems.is_empty() {
+            checks[0] = Check::fail(
+                NAME,
+                format!("{}: {}", settings.display(), problems.join("; ")),
+                format!("remove `disableAllHooks` from {}", settings.display()),
+            );
+        }
+        return (checks, binaries);
+    }
     if !missing.is_empty() {
         problems.push(format!(
             "no programmer-hook entry for {}",
@@ -372,6 +538,19 @@ fn check_settings(settings: &Path, fix_bin: &Path, places: &Places) -> (Vec<Chec
         checks.push(check_hook_binary(b, &fix));
     }
     (checks, binaries)
+}
+
+/// The hook entries of a plugin install: in its `hooks/hooks.json`, none in settings.json.
+fn plugin_hooks_ok(settings: &Path, by_plugin: Option<&plugin::Install>) -> Check {
+    let id = by_plugin.map(|p| p.id.as_str()).unwrap_or(pack::PLUGIN);
+    Check::ok(
+        "hook entries",
+        format!(
+            "none in {}: the plugin {id} registers the {} events (its hooks/hooks.json, checked below)",
+            settings.display(),
+            EVENTS.len()
+        ),
+    )
 }
 
 fn check_hook_binary(bin: &Path, fix: &str) -> Check {
@@ -411,7 +590,7 @@ fn check_hook_binary(bin: &Path, fix: &str) -> Check {
     }
 }
 
-fn check_pack(config_dir: &Path) -> Check {
+fn check_pack(config_dir: &Path, by_plugin: Option<&plugin::Install>) -> Check {
     const NAME: &str = "agents, commands and skill";
     let mut missing = Vec::new();
     let mut different = Vec::new();
@@ -422,6 +601,16 @@ fn check_pack(config_dir: &Path) -> Check {
             Ok(_) => different.push(rel.as_str()),
             Err(_) => missing.push(rel.as_str()),
         }
+    }
+    if let (true, Some(p)) = (missing.len() == pack.len(), by_plugin) {
+        return Check::ok(
+            NAME,
+            format!(
+                "none in {}: the plugin {} carries them (checked above)",
+                config_dir.display(),
+                p.id
+            ),
+        );
     }
     if missing.is_empty() && different.is_empty() {
         return Check::ok(
@@ -490,8 +679,17 @@ fn check_definitions(places: &Places) -> Check {
     )
 }
 
-fn check_state(state_dir: &Path) -> Vec<Check> {
+fn check_state(state_dir: &Path, by_plugin: bool) -> Vec<Check> {
     const NAME: &str = "state dir";
+    if !state_dir.is_dir() && by_plugin {
+        return vec![Check::ok(
+            NAME,
+            format!(
+                "{} does not exist yet; the hook creates it on first use",
+                state_dir.display()
+            ),
+        )];
+    }
     if !state_dir.is_dir() {
         return vec![Check::fail(
             NAME,
@@ -527,7 +725,8 @@ fn check_state(state_dir: &Path) -> Vec<Check> {
     }
     let mut checks = Vec::new();
     let prefs = state_dir.join("preferences.json");
-    if !prefs.is_file() {
+    // install.sh writes a default one; with the plugin, none means no preferences.
+    if !prefs.is_file() && !by_plugin {
         checks.push(Check::fail(
             NAME,
             format!("{} is missing", prefs.display()),
@@ -727,7 +926,7 @@ mod tests {
             .open(&old)
             .and_then(|f| f.set_modified(hour_ago))
             .expect("set mtime");
-        let checks = check_state(state);
+        let checks = check_state(state, false);
         assert!(
             checks.iter().all(|c| c.ok),
             "{:?}",
@@ -779,7 +978,7 @@ mod tests {
             .expect("hooks")
             .shift_remove("SessionStart");
         fs::write(&s, v.to_string()).expect("write");
-        let (checks, bins) = check_settings(&s, bin, &places);
+        let (checks, bins) = check_settings(&s, bin, &places, None);
         assert_eq!(bins, [PathBuf::from("/nowhere/programmer-hook")]);
         let text = format!("{checks:?}");
         for needle in [
@@ -794,7 +993,7 @@ mod tests {
         assert!(checks.iter().all(|c| !c.ok));
 
         fs::write(&s, "{oops").expect("write");
-        let (checks, _) = check_settings(&s, bin, &places);
+        let (checks, _) = check_settings(&s, bin, &places, None);
         assert!(!checks[0].ok && checks[0].detail.contains("not valid JSON"));
     }
 }

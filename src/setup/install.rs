@@ -193,7 +193,7 @@ pub fn hook_handler(binary: &str) -> Value {
 }
 
 /// The matcher group holding our handler.
-fn hook_group(binary: &str) -> Value {
+pub fn hook_group(binary: &str) -> Value {
     json!({ "matcher": "*", "hooks": [hook_handler(binary)] })
 }
 
@@ -452,6 +452,7 @@ pub fn edit_json_file(
     let perms = fs::metadata(&target).ok().map(|m| m.permissions());
     if let (Some(b), Some(bytes)) = (&backup, &old) {
         write_new(b, bytes)?;
+        prune_backups(path, KEPT_BACKUPS);
     }
     state::write_atomic(&target, &text)?;
     if let Some(p) = perms {
@@ -487,6 +488,41 @@ fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
     let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
     value.serialize(&mut ser).context("cannot serialise JSON")?;
     Ok(out)
+}
+
+/// How many backups of one file are kept (`install.sh` keeps as many).
+pub const KEPT_BACKUPS: usize = 5;
+
+/// Removes all but the newest `keep` backups of `path` (`<file>.bak-STAMP[-N]`). A backup
+/// that cannot be removed stays: keeping too many is better than failing the install.
+pub fn prune_backups(path: &Path, keep: usize) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}.bak-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    let mut backups: Vec<(String, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            let stamp = n.strip_prefix(&prefix)?;
+            // STAMP, then `-N` for a second backup in the same second: order by both.
+            let (s, k) = stamp.split_once('-').unwrap_or((stamp, "0"));
+            let key = format!("{s:0>20}-{k:0>6}");
+            Some((key, e.path()))
+        })
+        .collect();
+    backups.sort();
+    let extra = backups.len().saturating_sub(keep);
+    for (_, p) in backups.into_iter().take(extra) {
+        let _ = fs::remove_file(p);
+    }
 }
 
 /// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added if that name is taken.

@@ -130,6 +130,26 @@ impl Workflow {
         w
     }
 
+    /// What may happen now, for the agents' context: the phase's guidance, told for this
+    /// workflow (a quick one has no plan; a halted one may be halted for another reason than
+    /// review rounds, which its note gives).
+    pub fn guidance(&self) -> String {
+        match self.phase {
+            Phase::Implement if self.plan.is_none() => "Phase implement (no plan: a quick workflow): change the code as the request says and run the project's tests; no git add, commit or push. Spawn the code-reviewer when the tests pass after the last change.".to_string(),
+            Phase::Halted if self.note.is_some() => "Phase halted: the workflow state could not be trusted (see the note). Only read-only commands run until the user types `/programmer continue` (or `/programmer abort`).".to_string(),
+            p => p.guidance().to_string(),
+        }
+    }
+
+    /// Why the workflow is halted, for refusals.
+    fn halted_reason(&self) -> &'static str {
+        if self.note.is_some() {
+            "the workflow is halted because its state could not be trusted"
+        } else {
+            "the workflow is halted after too many review rounds"
+        }
+    }
+
     pub fn active(&self) -> bool {
         self.phase != Phase::Done
     }
@@ -151,7 +171,7 @@ impl Workflow {
             s.push_str(&format!(", last verdict {v}"));
         }
         s.push_str(". ");
-        s.push_str(self.phase.guidance());
+        s.push_str(&self.guidance());
         if let Some(n) = &self.note {
             s.push(' ');
             s.push_str(n);
@@ -186,15 +206,16 @@ pub enum PromptCommand {
 }
 
 /// Reads a user prompt. Only whole prompts count: `approve` alone on its line (any case),
-/// or a prompt that starts with `/programmer` or one of its other names (`/code`, `/dev`).
+/// or a prompt that starts with `/programmer`, one of its other names (`/code`, `/dev`), or
+/// the plugin's `/programmer:programmer`.
 pub fn parse_prompt(text: &str) -> Option<PromptCommand> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("approve") || t.eq_ignore_ascii_case("approved") {
         return Some(PromptCommand::Approve);
     }
-    let rest = pack::command_names().find_map(|c| {
-        t.strip_prefix('/')?
-            .strip_prefix(c)
+    let body = t.strip_prefix('/')?;
+    let rest = pack::prompt_command_names().find_map(|c| {
+        body.strip_prefix(c.as_ref())
             .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
     })?;
     let rest = rest.trim();
@@ -703,7 +724,7 @@ fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
             if writes {
                 return Some(Refusal {
                     rule: "phase.halted",
-                    reason: "the workflow is halted after too many review rounds".into(),
+                    reason: w.halted_reason().into(),
                     instead: "ask the user to type `/programmer continue` or `/programmer abort`"
                         .into(),
                 });
@@ -711,7 +732,7 @@ fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
             if spawning.is_some_and(|s| s == roles::IMPLEMENTER || s == roles::REVIEWER) {
                 return Some(Refusal {
                     rule: "phase.halted",
-                    reason: "the workflow is halted after too many review rounds".into(),
+                    reason: w.halted_reason().into(),
                     instead: "ask the user to type `/programmer continue` or `/programmer abort`"
                         .into(),
                 });
@@ -801,325 +822,5 @@ fn one_line(s: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn wf(phase: Phase) -> Workflow {
-        let mut w = Workflow::new("add x", false, None, "/p", "t");
-        w.phase = phase;
-        w
-    }
-
-    #[test]
-    fn prompts() {
-        let cases: &[(&str, Option<PromptCommand>)] = &[
-            ("approve", Some(PromptCommand::Approve)),
-            ("  APPROVE \n", Some(PromptCommand::Approve)),
-            ("/programmer approve", Some(PromptCommand::Approve)),
-            ("approve it please", None),
-            ("I approve", None),
-            (
-                "/programmer add a greeting",
-                Some(PromptCommand::Start {
-                    request: "add a greeting".into(),
-                    quick: false,
-                }),
-            ),
-            (
-                "/code fix typo",
-                Some(PromptCommand::Start {
-                    request: "fix typo".into(),
-                    quick: false,
-                }),
-            ),
-            (
-                "/dev quick fix typo",
-                Some(PromptCommand::Start {
-                    request: "fix typo".into(),
-                    quick: true,
-                }),
-            ),
-            ("/programmer continue", Some(PromptCommand::Continue)),
-            ("/programmer abort", Some(PromptCommand::Abort)),
-            ("/programmer status", Some(PromptCommand::Status)),
-            (
-                "/programmer autonomy auto",
-                Some(PromptCommand::Autonomy(Autonomy::Auto)),
-            ),
-            (
-                "/programmer autonomy CONFIRM",
-                Some(PromptCommand::Autonomy(Autonomy::Confirm)),
-            ),
-            ("/programmers x", None),
-            ("/development", None),
-            ("hello", None),
-        ];
-        for (text, want) in cases {
-            assert_eq!(parse_prompt(text), *want, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn verdicts() {
-        let cases: &[(&str, Option<ReviewVerdict>)] = &[
-            (
-                "## Review\nStatus: APPROVE\nFiles: 2",
-                Some(ReviewVerdict::Approve),
-            ),
-            (
-                "- Status: CHANGES_REQUESTED",
-                Some(ReviewVerdict::ChangesRequested),
-            ),
-            ("**Status: APPROVE**", Some(ReviewVerdict::Approve)),
-            ("Status: APPROVE | CHANGES_REQUESTED", None),
-            ("Status: APPROVE\nStatus: CHANGES_REQUESTED", None),
-            ("looks good, approve", None),
-            ("The status: APPROVE was given", None),
-        ];
-        for (text, want) in cases {
-            assert_eq!(parse_verdict(text), *want, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn plan_paths() {
-        let cases: &[(&str, bool)] = &[
-            ("/p/docs/plans/2026-11-29-add-x.md", true),
-            ("/p/docs/plans/2026-11-29-add_x2.md", true),
-            ("/p/docs/plans/add-x.md", false),
-            ("/p/docs/plans/2026-11-29-.md", false),
-            ("/p/docs/plans/sub/2026-11-29-x.md", false),
-            ("/p/docs/plans/2026-11-29-x.txt", false),
-            ("/q/docs/plans/2026-11-29-x.md", false),
-            ("/p/src/main.rs", false),
-        ];
-        for (p, want) in cases {
-            assert_eq!(is_plan_path(p, "/p"), *want, "{p}");
-        }
-    }
-
-    #[test]
-    fn approve_needs_a_plan() {
-        let start = |_: &str, _: bool| wf(Phase::Plan);
-        let o = apply_command(
-            Some(wf(Phase::Plan)),
-            &PromptCommand::Approve,
-            start,
-            None,
-            3,
-            "t",
-        );
-        assert_eq!(o.workflow.map(|w| w.phase), Some(Phase::Plan));
-        let mut w = wf(Phase::Plan);
-        w.plan = Some(Plan {
-            path: "/p/docs/plans/2026-01-01-x.md".into(),
-            fingerprint: None,
-        });
-        let o = apply_command(
-            Some(w),
-            &PromptCommand::Approve,
-            start,
-            Some("fp".into()),
-            3,
-            "t",
-        );
-        let w = o.workflow.expect("workflow");
-        assert_eq!(w.phase, Phase::Implement);
-        assert_eq!(w.plan.and_then(|p| p.fingerprint).as_deref(), Some("fp"));
-    }
-
-    #[test]
-    fn review_rounds_halt() {
-        let mut w = wf(Phase::Review);
-        for round in 1..=3 {
-            w.phase = Phase::Review;
-            w = apply_verdict(w, ReviewVerdict::ChangesRequested, 3, "t")
-                .workflow
-                .expect("wf");
-            assert_eq!(w.round, round);
-        }
-        assert_eq!(w.phase, Phase::Halted);
-        let w = apply_verdict(w, ReviewVerdict::Approve, 3, "t")
-            .workflow
-            .expect("wf");
-        assert_eq!(w.phase, Phase::Halted, "a stale verdict changes nothing");
-    }
-
-    #[test]
-    fn restrictions_table() {
-        let reviewer = roles::role_of(Some("code-reviewer"));
-        let planner = roles::role_of(Some("code-planner"));
-        let implementer = roles::role_of(Some("code-implementer"));
-        let main = roles::role_of(None);
-        let bash = |tier: Tier, git: &[&str]| Call {
-            tool: "Bash".into(),
-            tier: Some(tier),
-            git: git.iter().map(|s| s.to_string()).collect(),
-            ..Call::default()
-        };
-        let write = |p: &str| Call {
-            tool: "Write".into(),
-            tier: Some(Tier::Confirm),
-            writes: vec![p.into()],
-            ..Call::default()
-        };
-        let spawn = |t: &str| Call {
-            tool: "Agent".into(),
-            tier: Some(Tier::Safe),
-            subagent_type: Some(t.into()),
-            ..Call::default()
-        };
-        let plan = "/p/docs/plans/2026-01-01-x.md";
-        let mut locked = wf(Phase::Implement);
-        locked.plan = Some(Plan {
-            path: plan.into(),
-            fingerprint: Some("f".into()),
-        });
-        type Case<'a> = (&'a str, Call, Option<&'a Role>, Workflow, Option<&'a str>);
-        let cases: Vec<Case> = vec![
-            (
-                "reviewer writes",
-                write("/p/a.rs"),
-                reviewer,
-                wf(Phase::Review),
-                Some("role.no-write"),
-            ),
-            (
-                "reviewer confirm bash",
-                bash(Tier::Confirm, &[]),
-                reviewer,
-                wf(Phase::Done),
-                Some("role.read-only-commands"),
-            ),
-            (
-                "reviewer safe bash",
-                bash(Tier::Safe, &["diff"]),
-                reviewer,
-                wf(Phase::Review),
-                None,
-            ),
-            (
-                "planner writes plan",
-                write(plan),
-                planner,
-                wf(Phase::Plan),
-                None,
-            ),
-            (
-                "planner writes code",
-                write("/p/src/a.rs"),
-                planner,
-                wf(Phase::Plan),
-                Some("role.planner-writes-plans-only"),
-            ),
-            (
-                "implementer commits",
-                bash(Tier::Confirm, &["commit"]),
-                implementer,
-                wf(Phase::Commit),
-                Some("role.no-history-changes"),
-            ),
-            (
-                "implementer writes in plan",
-                write("/p/src/a.rs"),
-                implementer,
-                wf(Phase::Plan),
-                Some("phase.plan-writes-plans-only"),
-            ),
-            (
-                "main commits in implement",
-                bash(Tier::Confirm, &["commit"]),
-                main,
-                wf(Phase::Implement),
-                Some("phase.implement-no-commit"),
-            ),
-            (
-                "main commits in commit",
-                bash(Tier::Confirm, &["commit"]),
-                main,
-                wf(Phase::Commit),
-                None,
-            ),
-            (
-                "main writes in commit",
-                write("/p/a.rs"),
-                main,
-                wf(Phase::Commit),
-                Some("phase.commit-no-write"),
-            ),
-            (
-                "edit approved plan",
-                write(plan),
-                main,
-                locked.clone(),
-                Some("phase.plan-locked"),
-            ),
-            (
-                "implementer edits code",
-                write("/p/src/a.rs"),
-                implementer,
-                locked,
-                None,
-            ),
-            (
-                "spawn implementer in plan",
-                spawn("code-implementer"),
-                main,
-                wf(Phase::Plan),
-                Some("phase.plan-no-implementer"),
-            ),
-            (
-                "build in halted",
-                bash(Tier::Confirm, &[]),
-                main,
-                wf(Phase::Halted),
-                Some("phase.halted"),
-            ),
-            (
-                "read in halted",
-                bash(Tier::Safe, &[]),
-                main,
-                wf(Phase::Halted),
-                None,
-            ),
-            (
-                "no workflow: tiers only",
-                bash(Tier::Confirm, &["commit"]),
-                main,
-                wf(Phase::Done),
-                None,
-            ),
-        ];
-        for (name, call, role, w, want) in cases {
-            let got = restrict(&call, role, Some(&w)).map(|r| r.rule);
-            assert_eq!(got, want, "{name}");
-        }
-    }
-
-    #[test]
-    fn plan_must_stay_as_approved() {
-        let mut w = wf(Phase::Implement);
-        assert!(plan_gate(&w, None).is_none(), "quick mode has no plan");
-        w.plan = Some(Plan {
-            path: "/p/docs/plans/2026-01-01-x.md".into(),
-            fingerprint: Some("a".into()),
-        });
-        assert!(plan_gate(&w, Some("a")).is_none());
-        assert!(plan_gate(&w, Some("b")).is_some());
-        assert!(plan_gate(&w, None).is_some());
-    }
-
-    #[test]
-    fn test_gate() {
-        let mut w = wf(Phase::Implement);
-        w.changes = 3;
-        assert!(review_gate(&w, None).is_none());
-        assert!(review_gate(&w, Some("cargo test")).is_some());
-        w.tests_passed_at = Some(2);
-        assert!(review_gate(&w, Some("cargo test")).is_some());
-        w.tests_passed_at = Some(3);
-        assert!(review_gate(&w, Some("cargo test")).is_none());
-        w.phase = Phase::Plan;
-        assert!(review_gate(&w, None).is_some());
-    }
-}
+#[path = "machine_tests.rs"]
+mod tests;

@@ -11,6 +11,13 @@ use std::path::{Path, PathBuf};
 /// The command that starts and steers a workflow: `/programmer`.
 pub const COMMAND: &str = "programmer";
 
+/// The name of the Claude Code plugin that carries the pack (`.claude-plugin/plugin.json`).
+/// Claude Code namespaces a plugin's parts with it: the agents report `agent_type`
+/// `programmer:code-reviewer`, and the command is `/programmer:programmer`. The plugin
+/// ships the command under its one name: the aliases are for source installs, where they
+/// are shorter than the name; in the plugin's namespace they would not be.
+pub const PLUGIN: &str = "programmer";
+
 /// The other names of [`COMMAND`], one per line (`#` starts a comment). The installers
 /// (`install.sh` and the binary) install the command under each of them.
 const COMMAND_ALIASES: &str = include_str!("../../commands/aliases.txt");
@@ -26,6 +33,19 @@ pub fn command_aliases() -> impl Iterator<Item = &'static str> {
 /// Every name of the command: [`COMMAND`] and its aliases.
 pub fn command_names() -> impl Iterator<Item = &'static str> {
     std::iter::once(COMMAND).chain(command_aliases())
+}
+
+/// The command as the plugin ships it, in the plugin's namespace: `programmer:programmer`.
+pub fn plugin_command() -> String {
+    format!("{PLUGIN}:{COMMAND}")
+}
+
+/// Every name a prompt may start the command with (after its `/`): [`command_names`] and
+/// [`plugin_command`].
+pub fn prompt_command_names() -> impl Iterator<Item = std::borrow::Cow<'static, str>> {
+    command_names()
+        .map(std::borrow::Cow::Borrowed)
+        .chain(std::iter::once(std::borrow::Cow::Owned(plugin_command())))
 }
 
 /// The files of the agent pack, as built into the binary: `(path under the Claude config

@@ -225,11 +225,14 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
     }
     let name = match &r.name {
         Some(n) => n.clone(),
-        None => path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .map(str::to_string)
-            .context("the project path has no folder name; pass --name")?,
+        None => match manifest_name(&path) {
+            Some(n) => n,
+            None => path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(str::to_string)
+                .context("the project path has no folder name; pass --name")?,
+        },
     };
     check_name(&name)?;
     let file = project_path(state_dir, &name);
@@ -257,7 +260,12 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
         }
     }
     let detected = detect(&path);
-    let mut p = existing.clone().unwrap_or(Project {
+    // The same folder keeps what it had; another folder (`--force`) is described afresh,
+    // as a first registration would describe it.
+    let same_folder = existing
+        .as_ref()
+        .filter(|e| e.path.trim_end_matches('/') == path_s.trim_end_matches('/'));
+    let mut p = same_folder.cloned().unwrap_or(Project {
         path: path_s.clone(),
         description: String::new(),
         stack: Vec::new(),
@@ -292,6 +300,39 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
     state::write_json(&file, &p)?;
     let _ = rebuild_index(state_dir);
     Ok((name, p, existing.is_some()))
+}
+
+/// The package name a project's manifest gives (`Cargo.toml`, `package.json`,
+/// `pyproject.toml`, `go.mod`), when it makes a valid project name.
+pub fn manifest_name(root: &Path) -> Option<String> {
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).ok();
+    let toml_name = |text: String, tables: &[&[&str]]| -> Option<String> {
+        let v: toml::Value = toml::from_str(&text).ok()?;
+        tables.iter().find_map(|path| {
+            let mut t = &v;
+            for k in *path {
+                t = t.get(k)?;
+            }
+            t.as_str().map(str::to_string)
+        })
+    };
+    let candidates = [
+        read("Cargo.toml").and_then(|t| toml_name(t, &[&["package", "name"]])),
+        read("package.json")
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v.get("name")?.as_str().map(str::to_string))
+            .map(|n| n.rsplit('/').next().unwrap_or(&n).to_string()),
+        read("pyproject.toml")
+            .and_then(|t| toml_name(t, &[&["project", "name"], &["tool", "poetry", "name"]])),
+        read("go.mod").and_then(|t| {
+            let module = t.lines().find_map(|l| l.trim().strip_prefix("module "))?;
+            module.trim().rsplit('/').next().map(str::to_string)
+        }),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|n| check_name(n).is_ok())
 }
 
 /// What can be told from a project's files.

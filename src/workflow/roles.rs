@@ -5,6 +5,8 @@
 //! the markdown and the binary cannot drift apart. The main thread (no `agent_type`) is the
 //! orchestrator.
 
+use super::pack::PLUGIN;
+
 /// Where a role may write files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteScope {
@@ -87,12 +89,26 @@ pub const ROLES: &[Role] = &[
     },
 ];
 
-/// The role of a calling agent. `agent_type` may be `plugin:name`; the main thread (no
-/// agent type) is the orchestrator. Unknown agents have no role.
+/// The pack's agent an `agent_type` (or an Agent call's `subagent_type`) names. Roles are
+/// keyed by the exact name Claude Code reports: the agent's own name, as a source install
+/// loads it from the config dir (`code-reviewer`), or the same name in the plugin's
+/// namespace (`programmer:code-reviewer`). Any other name names none of them: another
+/// plugin's `other:code-reviewer`, a nested `programmer:sub:code-reviewer`, a different
+/// case or spelling.
+pub fn pack_agent(agent_type: &str) -> Option<&'static str> {
+    let name = agent_type
+        .strip_prefix(PLUGIN)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .unwrap_or(agent_type);
+    ROLES.iter().map(|r| r.name).find(|n| *n == name)
+}
+
+/// The role of a calling agent, keyed as [`pack_agent`] says; the main thread (no agent
+/// type) is the orchestrator. Other agents have no role.
 pub fn role_of(agent_type: Option<&str>) -> Option<&'static Role> {
     let name = match agent_type {
         None => ORCHESTRATOR,
-        Some(t) => t.rsplit(':').next().unwrap_or(t),
+        Some(t) => pack_agent(t)?,
     };
     ROLES.iter().find(|r| r.name == name)
 }
@@ -108,10 +124,43 @@ mod tests {
             role_of(Some("code-reviewer")).map(|r| r.name),
             Some(REVIEWER)
         );
-        assert_eq!(
-            role_of(Some("pack:code-planner")).map(|r| r.name),
-            Some(PLANNER)
-        );
         assert!(role_of(Some("Explore")).is_none());
+    }
+
+    #[test]
+    fn roles_are_keyed_by_the_exact_name() {
+        let cases: &[(&str, Option<&str>)] = &[
+            // A source install: the agent's own name.
+            ("code-reviewer", Some(REVIEWER)),
+            ("code-planner", Some(PLANNER)),
+            ("code-implementer", Some(IMPLEMENTER)),
+            ("programmer-orchestrator", Some(ORCHESTRATOR)),
+            // The plugin: the same names in its namespace.
+            ("programmer:code-reviewer", Some(REVIEWER)),
+            ("programmer:code-planner", Some(PLANNER)),
+            ("programmer:code-implementer", Some(IMPLEMENTER)),
+            ("programmer:programmer-orchestrator", Some(ORCHESTRATOR)),
+            // Anything else is not one of the pack's agents.
+            ("other:code-reviewer", None),
+            ("pack:code-planner", None),
+            ("programmer:sub:code-reviewer", None),
+            ("programmer:", None),
+            ("programmer", None),
+            (":code-reviewer", None),
+            ("programmerx:code-reviewer", None),
+            ("Code-Reviewer", None),
+            ("code-reviewer ", None),
+            ("code-reviewer-2", None),
+            ("my-code-reviewer", None),
+            ("", None),
+        ];
+        for (agent_type, want) in cases {
+            assert_eq!(pack_agent(agent_type), *want, "{agent_type:?}");
+            assert_eq!(
+                role_of(Some(agent_type)).map(|r| r.name),
+                *want,
+                "{agent_type:?}"
+            );
+        }
     }
 }

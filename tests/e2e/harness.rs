@@ -922,3 +922,37 @@ impl E2e {
         })
     }
 }
+
+/// The client's own subcommands (`claude plugin …`) and the product run by a path, as the
+/// user would in a terminal, for the plugin suite (`tests/e2e_plugin.rs`).
+impl E2e {
+    /// `claude ARGS` (not `-p`) with the scratch HOME and the client's environment, in the
+    /// work folder; fails when the client exits non-zero. Returns stdout and stderr.
+    pub fn claude_cli(&self, args: &[&str]) -> Result<String> {
+        let out = Command::new(&self.client)
+            .args(args)
+            .current_dir(self.work.path())
+            .env_clear()
+            .envs(self.client_env())
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("starting claude {args:?}"))?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !out.status.success() {
+            bail!("claude {args:?} failed ({}):\n{text}", out.status);
+        }
+        Ok(text)
+    }
+
+    /// Runs `program ARGS` as the user would in a terminal (scratch HOME, `PATH`).
+    pub fn run_as_user(&self, program: &Path, args: &[&str]) -> Result<std::process::Output> {
+        self.user_command(program)
+            .args(args)
+            .output()
+            .with_context(|| format!("running {}", program.display()))
+    }
+}

@@ -62,16 +62,9 @@ impl Machine {
             let bin = bin_dir.join("programmer-hook");
             std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
             let m = Machine { home, project, bin };
-            let out = m
-                .command()
-                .args(["autonomy", "auto", "--session", AUTO])
-                .output()
-                .expect("runs");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            // As the user does it: the prompt, typed in the session.
+            m.prompt(AUTO, "/programmer autonomy auto");
+            m.prompt(CONFIRM, "hello");
             m
         })
     }
@@ -92,6 +85,35 @@ impl Machine {
     /// Text of the imaginary machine in this one.
     pub fn here(&self, text: &str) -> String {
         text.replace("/home/user", &self.home.to_string_lossy())
+    }
+
+    /// Sends a prompt the user typed in a session (a `UserPromptSubmit` event).
+    pub fn prompt(&self, session: &str, text: &str) {
+        let ev = json!({
+            "session_id": session,
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.project,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": text,
+        });
+        let mut child = self
+            .command()
+            .arg("hook")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(ev.to_string().as_bytes()).expect("event");
+        drop(stdin);
+        let out = child.wait_with_output().expect("runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Sends one PreToolUse event in a session.

@@ -48,6 +48,7 @@ impl Analyzer<'_> {
     pub(super) fn source(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         if let Some(f) = inv.args.first() {
             self.runs_file(f, cwd.as_deref());
+            self.shell_script_file(f, cwd.clone(), ctx);
         }
         self.push(inv);
         self.dynamic_code_check_remote(ctx);
@@ -80,12 +81,16 @@ impl Analyzer<'_> {
     }
 
     /// `python3 x.py`, `node -`: an interpreter runs a script file or its input.
-    pub(super) fn interpreter(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+    pub(super) fn interpreter(&mut self, mut inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         // The first word that is not an option is the script.
         if let Some(f) = inv.args.iter().find(|a| !a.text.starts_with('-')) {
             self.runs_file(f, cwd.as_deref());
         }
-        self.stdin_code(&inv, ctx, false);
+        // Code in a language read here is judged by what it does; its input is then data.
+        match self.other_language(&mut inv, ctx) {
+            super::langs::Read::Code => self.remote_upstream(&inv, ctx),
+            super::langs::Read::Nothing => self.stdin_code(&inv, ctx, false),
+        }
         self.dynamic_code_check_remote(ctx);
         self.effects(&inv);
         self.push(inv);
@@ -116,6 +121,7 @@ impl Analyzer<'_> {
         if let Some(f) = rest.first() {
             self.runs_file(f, cwd.as_deref());
             self.access(AccessKind::Read, f, cwd.as_deref(), "shell script");
+            self.shell_script_file(f, cwd.clone(), ctx);
         }
         self.push(inv);
     }

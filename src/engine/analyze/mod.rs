@@ -29,6 +29,8 @@ mod editors;
 mod effects;
 mod find;
 mod git;
+mod langs;
+mod scripts;
 mod walk;
 mod wrappers;
 
@@ -59,6 +61,18 @@ pub struct Invocation {
     pub cwd: Option<PathBuf>,
     /// The command as a reader would see it (for messages).
     pub display: String,
+    /// What became of the code it runs in another language (`python3 -c CODE`, `node -e
+    /// CODE`, a script), when it runs some (see `engine::code`).
+    pub code: Option<CodeRead>,
+}
+
+/// The code an interpreter runs, as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeRead {
+    /// Read in full: what it does is judged in facts of its own.
+    Judged,
+    /// Not followed in full (computed code, unknown modules, no grammar).
+    Opaque,
 }
 
 impl Invocation {
@@ -95,10 +109,17 @@ pub struct Facts {
     pub invocations: Vec<Invocation>,
     pub accesses: Vec<Access>,
     pub signals: Vec<Signal>,
+    /// The facts of project scripts a build tool runs (`npm run X`, `make T`, git hooks),
+    /// analysed apart: only what is forbidden in them counts.
+    pub within: Vec<Facts>,
 }
 
 impl Facts {
     fn signal(&mut self, name: &'static str, detail: impl Into<String>) {
+        debug_assert!(
+            crate::engine::policy::schema::SIGNALS.contains(&name),
+            "signal {name} is not in policy::schema::SIGNALS"
+        );
         let detail = detail.into();
         if !self
             .signals
@@ -206,6 +227,7 @@ fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
         extra_args_unknown: false,
         cwd,
         display: join_words(words),
+        code: None,
     }
 }
 

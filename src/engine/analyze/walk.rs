@@ -285,6 +285,9 @@ impl Analyzer<'_> {
         let Some(inv) = self.invocation(words, cwd.clone(), extra_unknown) else {
             return;
         };
+        if !inv.trusted_path {
+            self.program_file(&words[0], &inv, ctx);
+        }
         match wrappers::wrapper_of(&inv) {
             Some(w) => self.peel(w, inv, cwd, ctx, extra_unknown),
             None => self.program(inv, cwd, ctx),
@@ -332,6 +335,7 @@ impl Analyzer<'_> {
             extra_args_unknown: extra_unknown,
             cwd,
             display: join_words(words),
+            code: None,
         })
     }
 
@@ -344,8 +348,13 @@ impl Analyzer<'_> {
             "source" | "." => self.source(inv, cwd, ctx),
             "watch" => self.watch(inv, cwd, ctx),
             "su" | "runuser" => self.su(inv, cwd, ctx),
-            "git" => self.git(inv, cwd),
+            "git" => {
+                self.git(inv, cwd);
+                self.git_hooks(ctx);
+            }
+            "npm" | "yarn" | "pnpm" | "make" | "gmake" => self.build_tool(inv, ctx),
             "sed" => self.sed(inv, cwd, ctx),
+            "awk" | "gawk" | "mawk" | "nawk" => self.awk(inv, ctx),
             _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {

@@ -49,6 +49,7 @@ pub type Text = Cow<'static, str>;
 pub struct List(Text);
 
 pub mod schema;
+pub mod validate;
 
 pub use schema::SEP;
 
@@ -480,6 +481,9 @@ pub struct Policy {
     rules: Vec<Cow<'static, Rule>>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
+    /// The protected paths a project's file added, so that a denial can say the project's
+    /// own policy is why.
+    pub project_protected: List,
     /// Whether a layer changed the rules. While it has not, command rules are found in
     /// the index `build.rs` made of the built-in rules; after, in [`Policy::index`].
     custom_rules: bool,
@@ -571,9 +575,13 @@ impl Policy {
 
     /// Adds one layer. Project layers may only add restrictions.
     pub fn merge(&mut self, file: PolicyFile, layer: Layer, source: &str) -> Result<()> {
-        check_rules(&file, layer, source)?;
-        if layer == Layer::Project {
-            self.check_only_stricter(&file, source)?;
+        let mut problems = self.file_problems(&file, layer);
+        for (i, r) in file.rules.iter().enumerate() {
+            problems.extend(self.rule_problems(r, i, layer));
+        }
+        problems.extend(duplicate_ids(&file.rules));
+        if !problems.is_empty() {
+            bail!("{source}: {}", problems.join("; "));
         }
         self.index = OnceLock::new();
         self.scans = Counter::default();
@@ -590,6 +598,9 @@ impl Policy {
             }
         }
         self.paths.extend(&file.paths);
+        if layer == Layer::Project {
+            self.project_protected.extend(&file.paths.protected);
+        }
         self.kinds.extend(&file.kinds);
         self.commands.extend(file.commands);
         if let Some(w) = file.workflow {
@@ -598,44 +609,74 @@ impl Policy {
         Ok(())
     }
 
-    /// A project file comes from an untrusted repository: it may only make the policy
-    /// stricter (add Confirm or Forbidden rules and protected, sensitive or system paths).
-    fn check_only_stricter(&self, file: &PolicyFile, source: &str) -> Result<()> {
-        for r in &file.rules {
-            if self.rules.iter().any(|x| x.id == r.id) {
-                bail!(
-                    "{source}: rule {:?} already exists; a project policy may only add new rules, not replace or disable existing ones",
-                    r.id
-                );
-            }
-            if r.relaxable {
-                bail!(
-                    "{source}: rule {:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter",
-                    r.id
-                );
-            }
-            if r.disabled || r.tier == Tier::Safe || r.fallback {
-                bail!(
-                    "{source}: rule {:?} would relax the policy; a project policy may only add Confirm or Forbidden rules",
-                    r.id
-                );
+    /// What is wrong with rule `r` (the `index`-th of its file) in a file of `layer`, merged
+    /// over this policy: every problem, so that `policy validate` can list them all.
+    pub fn rule_problems(&self, r: &Rule, index: usize, layer: Layer) -> Vec<String> {
+        let mut out = Vec::new();
+        if r.id.trim().is_empty() {
+            out.push(format!("rule #{} has no id", index + 1));
+            return out;
+        }
+        let id = &r.id;
+        if !r.disabled && r.kind().is_none() {
+            out.push(format!(
+                "rule {id:?} must name exactly one of `tool`, `command`, `access` or `signal`"
+            ));
+        }
+        if r.relaxable && r.tier != Tier::Confirm {
+            out.push(format!(
+                "rule {id:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
+                r.tier
+            ));
+        }
+        if let Some(s) = r.signal.as_deref().filter(|s| !schema::SIGNALS.contains(s)) {
+            out.push(format!(
+                "rule {id:?} names the signal {s:?}, which the analysis never raises (one of: {})",
+                schema::SIGNALS.join(", ")
+            ));
+        }
+        // The defaults' regexes are checked by the test suite, not on every hook call.
+        if layer != Layer::Default {
+            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
+                if let Err(e) = regex_lite::Regex::new(re) {
+                    out.push(format!("rule {id:?} has an invalid regex {re:?}: {e}"));
+                }
             }
         }
+        let exists = self.rules.iter().any(|x| x.id == r.id);
+        if r.disabled && !exists && layer != Layer::Project {
+            out.push(format!(
+                "rule {id:?} is disabled, but no rule has that id (`programmer-hook policy show` lists them)"
+            ));
+        }
+        if layer == Layer::Project {
+            out.extend(project_rule_problem(r, exists));
+        }
+        out
+    }
+
+    /// What is wrong with the parts of a file other than its rules, in a file of `layer`:
+    /// a project file may only make the policy stricter.
+    pub fn file_problems(&self, file: &PolicyFile, layer: Layer) -> Vec<String> {
+        let mut out = Vec::new();
+        if layer != Layer::Project {
+            return out;
+        }
         if !file.paths.not_sensitive.is_empty() {
-            bail!("{source}: `paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths");
+            out.push("`paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths".to_string());
         }
         for name in file.commands.keys() {
             if self.effects(name).is_some() {
-                bail!("{source}: the effects of {name:?} are already defined; a project policy may not change them");
+                out.push(format!("the effects of {name:?} are already defined; a project policy may not change them"));
             }
         }
         if file.workflow.is_some() {
-            bail!("{source}: a project policy may not change workflow settings");
+            out.push("a project policy may not change workflow settings".to_string());
         }
         if !file.kinds.git_safe_config.is_empty() {
-            bail!("{source}: `kinds.git_safe_config` would relax the policy; a project policy may not add to it");
+            out.push("`kinds.git_safe_config` would relax the policy; a project policy may not add to it".to_string());
         }
-        Ok(())
+        out
     }
 
     /// The rules in force, in order.
@@ -716,35 +757,30 @@ impl Policy {
     }
 }
 
-/// What every layer's rules must be: with an id, of exactly one kind, relaxable only
-/// when Confirm, with regexes that compile (the defaults' are checked by the tests).
-fn check_rules(file: &PolicyFile, layer: Layer, source: &str) -> Result<()> {
-    for (i, r) in file.rules.iter().enumerate() {
-        if r.id.trim().is_empty() {
-            bail!("{source}: rule #{} has no id", i + 1);
-        }
-        if !r.disabled && r.kind().is_none() {
-            bail!(
-                "{source}: rule {:?} must name exactly one of `tool`, `command`, `access` or `signal`",
-                r.id
-            );
-        }
-        if r.relaxable && r.tier != Tier::Confirm {
-            bail!(
-                "{source}: rule {:?} is {} but sets `relaxable = true`; only Confirm rules may be relaxable",
-                r.id,
-                r.tier
-            );
-        }
-        // The defaults' regexes are checked by the test suite, not on every hook call.
-        if layer != Layer::Default {
-            for re in r.line_regex.iter().chain(r.line_not_regex.iter()) {
-                regex_lite::Regex::new(re)
-                    .with_context(|| format!("{source}: rule {:?} has an invalid regex", r.id))?;
-            }
-        }
+/// A project file comes from an untrusted repository: each of its rules may only make the
+/// policy stricter.
+fn project_rule_problem(r: &Rule, exists: bool) -> Option<String> {
+    let id = &r.id;
+    if exists {
+        return Some(format!("rule {id:?} already exists; a project policy may only add new rules, not replace or disable existing ones"));
     }
-    Ok(())
+    if r.relaxable {
+        return Some(format!("rule {id:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter"));
+    }
+    if r.disabled || r.tier == Tier::Safe || r.fallback {
+        return Some(format!("rule {id:?} would relax the policy; a project policy may only add Confirm or Forbidden rules"));
+    }
+    None
+}
+
+/// A rule id given twice in one file: the second would silently replace the first.
+pub fn duplicate_ids(rules: &[Rule]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    rules
+        .iter()
+        .filter(|r| !r.id.trim().is_empty() && !seen.insert(r.id.as_ref()))
+        .map(|r| format!("rule {:?} is given twice in this file", r.id))
+        .collect()
 }
 
 /// Parses a policy file, turning TOML errors into messages with line and column.

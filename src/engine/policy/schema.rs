@@ -116,6 +116,25 @@ pub const PATH_CLASSES: &[&str] = &[
     "unknown",
     "outside",
 ];
+/// The signals the analysis raises, which signal rules name (`*` for any).
+pub const SIGNALS: &[&str] = &[
+    "remote-code",
+    "stdin-code",
+    "dynamic-command",
+    "dynamic-script",
+    "exec-env",
+    "git-config",
+    "fork-bomb",
+    "unparsed",
+    "too-deep",
+    "too-large",
+    "code-judged",
+    "code-opaque",
+    "code-env",
+    "code-secret-env",
+    "code-network",
+    "*",
+];
 /// Which positional arguments a command's effects read or write.
 pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
 

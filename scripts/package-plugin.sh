@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# Writes programmer-hook's Claude Code marketplace into OUT_DIR: the plugin `programmer`
+# (the repository's agents, command, skill, hooks/hooks.json and bin/programmer-hook
+# launcher, copied as they are) with a binary for this machine in bin/<os>-<arch>/, and
+# SHA256SUMS. `claude plugin marketplace add OUT_DIR` accepts the folder. See --help.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: scripts/package-plugin.sh [--binary [PLATFORM=]PATH]... OUT_DIR
+
+Writes a Claude Code marketplace with the programmer plugin into OUT_DIR:
+  .claude-plugin/marketplace.json and plugin.json, agents/, commands/programmer.md,
+  skills/, hooks/hooks.json, bin/programmer-hook (the launcher), one binary per platform
+  in bin/<os>-<arch>/programmer-hook, and SHA256SUMS of the binaries.
+
+Without --binary it builds this machine's binary: on Linux (glibc) statically linked and
+not position-independent (cargo build --release --target <host>, RUSTFLAGS
+'-C relocation-model=static -C target-feature=+crt-static'), elsewhere cargo build --release.
+
+Options:
+  --binary PATH            use this already-built binary for this machine instead
+  --binary PLATFORM=PATH   use this binary for PLATFORM (linux-x86_64, linux-aarch64,
+                           macos-x86_64, macos-aarch64); repeat for several (the release
+                           workflow does)
+  -h, --help               show this help
+
+Then: claude plugin marketplace add OUT_DIR && claude plugin install programmer@programmer-hook
+An OUT_DIR that exists must be empty or hold an earlier package, which is replaced.
+EOF
+}
+
+die() {
+  printf 'package-plugin.sh: %s\n' "$*" >&2
+  exit 1
+}
+
+REPO=$(cd "$(dirname "$0")/.." && pwd -P)
+TAB=$'\t'
+PLATFORMS="linux-x86_64 linux-aarch64 macos-x86_64 macos-aarch64"
+BINARIES=()
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary)
+      [ $# -ge 2 ] || die "--binary needs a path"
+      BINARIES+=("$2")
+      shift
+      ;;
+    --binary=*) BINARIES+=("${1#--binary=}") ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    -*) die "unknown option: $1 (see --help)" ;;
+    *)
+      [ -z "$OUT" ] || die "one OUT_DIR only (see --help)"
+      OUT=$1
+      ;;
+  esac
+  shift
+done
+[ -n "$OUT" ] || die "no OUT_DIR given (see --help)"
+case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+
+# This machine's platform, as the launcher names it.
+host_platform() {
+  local os arch
+  os=$(uname -s) arch=$(uname -m)
+  case $os in
+    Linux) os=linux ;;
+    Darwin) os=macos ;;
+    *) os=$(printf '%s' "$os" | tr '[:upper:]' '[:lower:]') ;;
+  esac
+  case $arch in
+    amd64 | x64) arch=x86_64 ;;
+    arm64) arch=aarch64 ;;
+  esac
+  printf '%s-%s\n' "$os" "$arch"
+}
+HOST=$(host_platform)
+
+VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/Cargo.toml" | head -n 1)
+[ -n "$VERSION" ] || die "cannot read the version in Cargo.toml"
+grep -q "\"version\": \"$VERSION\"" "$REPO/.claude-plugin/plugin.json" ||
+  die ".claude-plugin/plugin.json does not have the version of Cargo.toml ($VERSION)"
+
+sha256() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum "$1" | cut -d ' ' -f 1
+  else
+    shasum -a 256 "$1" | cut -d ' ' -f 1
+  fi
+}
+
+# Whether an ELF binary is statically linked and not position-independent.
+static_non_pie() {
+  command -v readelf >/dev/null 2>&1 || return 2
+  readelf -h "$1" | grep -q 'Type:[[:space:]]*EXEC' && ! readelf -l "$1" | grep -q INTERP
+}
+
+# Builds this machine's binary; prints its path.
+build_host() {
+  local triple rustflags
+  command -v cargo >/dev/null 2>&1 || die "cargo is not installed; install Rust from https://rustup.rs, or pass --binary PATH"
+  triple=$(rustc -vV | sed -n 's/^host: //p')
+  [ -n "$triple" ] || die "cannot tell the host target (rustc -vV)"
+  case $triple in
+    *-linux-gnu*)
+      # --target keeps these flags off build scripts and proc macros.
+      rustflags="${RUSTFLAGS:-} -C relocation-model=static -C target-feature=+crt-static"
+      printf 'Building %s (static, not position-independent): cargo build --release --target %s\n' "$HOST" "$triple" >&2
+      (cd "$REPO" && RUSTFLAGS=$rustflags cargo build --release --locked --target "$triple" >&2) ||
+        die "the build failed (see above); it needs a C compiler and the static C library (libc6-dev on Debian and Ubuntu)"
+      printf '%s\n' "${CARGO_TARGET_DIR:-$REPO/target}/$triple/release/programmer-hook"
+      ;;
+    *)
+      printf 'Building %s: cargo build --release\n' "$HOST" >&2
+      (cd "$REPO" && cargo build --release --locked >&2) || die "the build failed (see above)"
+      printf '%s\n' "${CARGO_TARGET_DIR:-$REPO/target}/release/programmer-hook"
+      ;;
+  esac
+}
+
+BUILT=""
+if [ ${#BINARIES[@]} -eq 0 ]; then
+  BUILT=$(build_host)
+  BINARIES=("$BUILT")
+fi
+
+# PLATFORM<TAB>PATH for each binary, checked.
+PAIRS=()
+for spec in "${BINARIES[@]}"; do
+  case $spec in
+    *=*) platform=${spec%%=*} path=${spec#*=} ;;
+    *) platform=$HOST path=$spec ;;
+  esac
+  case " $PLATFORMS " in
+    *" $platform "*) ;;
+    *) die "unknown platform $platform (one of: $PLATFORMS)" ;;
+  esac
+  case "$path" in /*) ;; *) path="$PWD/$path" ;; esac
+  [ -f "$path" ] && [ -x "$path" ] || die "$path is not an executable file"
+  for p in "${PAIRS[@]+"${PAIRS[@]}"}"; do
+    [ "${p%%"$TAB"*}" != "$platform" ] || die "two binaries for $platform"
+  done
+  if [ "$platform" = "$HOST" ]; then
+    got=$("$path" --version 2>/dev/null || true)
+    [ "$got" = "programmer-hook $VERSION" ] ||
+      die "$path answers --version with '${got:-nothing}', not 'programmer-hook $VERSION'"
+  fi
+  if [ -n "$BUILT" ] && [ "$path" = "$BUILT" ] && [ "${platform%%-*}" = linux ]; then
+    static_non_pie "$path" || die "$path is not statically linked and non-PIE (readelf -hl shows why)"
+  fi
+  PAIRS+=("$platform$TAB$path")
+done
+
+# The output folder: empty, or an earlier package (which is replaced).
+if [ -e "$OUT" ]; then
+  [ -d "$OUT" ] || die "$OUT exists and is not a folder"
+  if [ -n "$(ls -A "$OUT")" ]; then
+    [ -f "$OUT/.claude-plugin/marketplace.json" ] && [ -f "$OUT/bin/programmer-hook" ] ||
+      die "$OUT is not empty and holds no earlier package; choose another OUT_DIR"
+    rm -rf "${OUT:?}/.claude-plugin" "$OUT/agents" "$OUT/commands" "$OUT/skills" \
+      "$OUT/hooks" "$OUT/bin" "$OUT/SHA256SUMS"
+  fi
+fi
+mkdir -p "$OUT"
+
+# The plugin's files, relative to the repository: the manifests, the hooks, the launcher
+# and the agent pack as the binary embeds it (agents/, commands/*.md, skills/). The
+# command's other names (commands/aliases.txt) are for source installs only.
+plugin_files() {
+  local f
+  printf '%s\n' .claude-plugin/marketplace.json .claude-plugin/plugin.json hooks/hooks.json bin/programmer-hook
+  for f in "$REPO"/agents/*.md "$REPO"/commands/*.md; do
+    [ -f "$f" ] && printf '%s\n' "${f#"$REPO"/}"
+  done
+  (cd "$REPO" && find skills -type f | LC_ALL=C sort)
+}
+
+while IFS= read -r rel; do
+  mkdir -p "$OUT/$(dirname "$rel")"
+  cp "$REPO/$rel" "$OUT/$rel"
+  case $rel in
+    bin/*) chmod 755 "$OUT/$rel" ;;
+    *) chmod 644 "$OUT/$rel" ;;
+  esac
+done < <(plugin_files)
+
+: >"$OUT/SHA256SUMS"
+for p in "${PAIRS[@]}"; do
+  platform=${p%%"$TAB"*} path=${p#*"$TAB"}
+  mkdir -p "$OUT/bin/$platform"
+  cp "$path" "$OUT/bin/$platform/programmer-hook"
+  chmod 755 "$OUT/bin/$platform/programmer-hook"
+  printf '%s  %s\n' "$(sha256 "$OUT/bin/$platform/programmer-hook")" "bin/$platform/programmer-hook" >>"$OUT/SHA256SUMS"
+done
+
+printf 'Wrote the programmer-hook marketplace (plugin programmer %s) to %s, with binaries for:' "$VERSION" "$OUT"
+for p in "${PAIRS[@]}"; do printf ' %s' "${p%%"$TAB"*}"; done
+printf '\nInstall it with:\n  claude plugin marketplace add %s\n  claude plugin install programmer@programmer-hook\n' "$OUT"

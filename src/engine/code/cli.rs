@@ -1,0 +1,654 @@
+//! Interpreter command lines: where the code comes from (`-c`, `-e`, `-r`, standard input,
+//! a script file), and the options that load other code (which make it opaque).
+
+use super::Lang;
+use crate::engine::shell::Word;
+
+/// Where an interpreter's code comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Given on the command line (several `-e` are joined by newlines).
+    Inline(Vec<Word>),
+    /// Read from standard input.
+    Stdin,
+    /// A script file.
+    File(Word),
+}
+
+/// How a command line runs code in a language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeCall {
+    pub lang: Lang,
+    pub source: Source,
+    /// An option that runs or loads other code, or that this reading does not know.
+    pub opaque: Option<String>,
+    /// Files the code's implicit loop reads (`perl -ne CODE FILE`, `ruby -n`, awk).
+    pub inputs: Vec<Word>,
+    /// `-i`: the input files are rewritten.
+    pub in_place: bool,
+}
+
+impl CodeCall {
+    fn new(lang: Lang) -> CodeCall {
+        CodeCall {
+            lang,
+            source: Source::Stdin,
+            opaque: None,
+            inputs: Vec::new(),
+            in_place: false,
+        }
+    }
+    fn unknown_option(&mut self, name: &str, opt: &str) {
+        if self.opaque.is_none() {
+            self.opaque = Some(format!("`{name} {opt}`: an option that is not analysed"));
+        }
+    }
+    /// The inline code as one text, and whether all of it is known.
+    pub fn inline_text(&self) -> Option<(String, bool)> {
+        match &self.source {
+            Source::Inline(ws) => Some((
+                ws.iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                ws.iter().all(|w| w.literal),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// The language a program name runs.
+pub fn language(name: &str) -> Option<Lang> {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    match base {
+        "python" | "pypy" => Some(Lang::Python),
+        "node" | "nodejs" | "deno" | "bun" => Some(Lang::JavaScript),
+        "ruby" => Some(Lang::Ruby),
+        "php" => Some(Lang::Php),
+        "perl" => Some(Lang::Perl),
+        "awk" | "gawk" | "mawk" | "nawk" => Some(Lang::Awk),
+        _ => None,
+    }
+}
+
+/// How `name args…` runs code, if it does: `None` when it runs none of its own (`--version`,
+/// `python3 -m module`, `deno fmt`), which the command rules judge as before.
+pub fn command_line(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let lang = language(name)?;
+    match lang {
+        Lang::Python => python(name, args),
+        Lang::JavaScript => match name {
+            "deno" => deno(args),
+            "bun" => bun(args),
+            _ => node(name, args),
+        },
+        Lang::Ruby => ruby(name, args),
+        Lang::Php => php(name, args),
+        Lang::Perl => perl(name, args),
+        Lang::Awk => awk(name, args),
+    }
+}
+
+fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::Python);
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "-" {
+            return Some(c);
+        }
+        if t == "--" {
+            c.source = Source::File(args.get(i + 1)?.clone());
+            return Some(c);
+        }
+        if t.starts_with("--") {
+            match t {
+                "--version" | "--help" | "--help-env" | "--help-xoptions" | "--help-all" => {
+                    return None
+                }
+                _ => c.unknown_option(name, t),
+            }
+            i += 1;
+            continue;
+        }
+        if let Some(flags) = t.strip_prefix('-') {
+            let mut taken = false;
+            for (j, f) in flags.char_indices() {
+                let rest = &flags[j + f.len_utf8()..];
+                match f {
+                    'c' => {
+                        let code = if rest.is_empty() {
+                            args.get(i + 1)?.clone()
+                        } else {
+                            Word {
+                                text: rest.to_string(),
+                                literal: args[i].literal,
+                            }
+                        };
+                        c.source = Source::Inline(vec![code]);
+                        return Some(c);
+                    }
+                    // A module run as the program, help or version: no code of its own.
+                    'm' | 'h' | 'V' => return None,
+                    'W' | 'X' => {
+                        if rest.is_empty() {
+                            i += 1;
+                        }
+                        taken = true;
+                        break;
+                    }
+                    'u' | 'B' | 'E' | 's' | 'S' | 'I' | 'O' | 'q' | 'b' | 'P' | 'd' | 'v' => {}
+                    _ => c.unknown_option(name, t),
+                }
+            }
+            let _ = taken;
+            i += 1;
+            continue;
+        }
+        c.source = Source::File(args[i].clone());
+        return Some(c);
+    }
+    Some(c)
+}
+
+/// Node options that change nothing about what code runs.
+fn node_plain_option(t: &str) -> bool {
+    let key = t.split('=').next().unwrap_or(t);
+    matches!(
+        key,
+        "--no-warnings"
+            | "--no-deprecation"
+            | "--trace-warnings"
+            | "--trace-deprecation"
+            | "--trace-uncaught"
+            | "--enable-source-maps"
+            | "--max-old-space-size"
+            | "--stack-size"
+            | "--unhandled-rejections"
+            | "--input-type"
+            | "--experimental-strip-types"
+            | "--experimental-default-type"
+            | "--no-experimental-fetch"
+            | "--pending-deprecation"
+            | "--throw-deprecation"
+    )
+}
+
+fn node(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::JavaScript);
+    let mut i = 0;
+    let mut wants_code = false;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if wants_code {
+            c.source = Source::Inline(vec![args[i].clone()]);
+            return Some(c);
+        }
+        match t {
+            "-v" | "--version" | "-h" | "--help" | "--check" | "-c" | "--v8-options" => {
+                return None
+            }
+            "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" => wants_code = true,
+            "-" => return Some(c),
+            "--" => {
+                c.source = Source::File(args.get(i + 1)?.clone());
+                return Some(c);
+            }
+            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader" => {
+                c.opaque = Some(format!("`{name} {t}` loads other code first"));
+                i += 1;
+            }
+            _ if t.starts_with("--eval=") || t.starts_with("--print=") => {
+                let code = t.split_once('=').map(|(_, v)| v).unwrap_or("");
+                c.source = Source::Inline(vec![Word {
+                    text: code.to_string(),
+                    literal: args[i].literal,
+                }]);
+                return Some(c);
+            }
+            _ if t.starts_with('-') => {
+                if !node_plain_option(t) {
+                    c.unknown_option(name, t);
+                }
+            }
+            _ => {
+                c.source = Source::File(args[i].clone());
+                return Some(c);
+            }
+        }
+        i += 1;
+    }
+    if wants_code {
+        return None;
+    }
+    Some(c)
+}
+
+fn deno(args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::JavaScript);
+    let sub = args.first()?.text.as_str();
+    let rest = &args[1..];
+    match sub {
+        "eval" => {
+            for w in rest {
+                if w.text.starts_with('-') {
+                    if !matches!(w.text.as_str(), "-p" | "--print" | "-q" | "--quiet") {
+                        c.unknown_option("deno eval", &w.text);
+                    }
+                    continue;
+                }
+                c.source = Source::Inline(vec![w.clone()]);
+                return Some(c);
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+fn bun(args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::JavaScript);
+    match args.first()?.text.as_str() {
+        "-e" | "--eval" | "-p" | "--print" => {
+            c.source = Source::Inline(vec![args.get(1)?.clone()]);
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+/// Ruby libraries whose loading has no effect of its own.
+const RUBY_LIBS: &[&str] = &[
+    "json",
+    "set",
+    "time",
+    "date",
+    "pp",
+    "fileutils",
+    "pathname",
+    "shellwords",
+    "digest",
+    "securerandom",
+    "csv",
+    "open3",
+    "English",
+    "optparse",
+    "uri",
+    "base64",
+    "yaml",
+    "psych",
+    "erb",
+    "stringio",
+    "tmpdir",
+    "tempfile",
+    "benchmark",
+    "bigdecimal",
+    "etc",
+    "strscan",
+    "ostruct",
+    "forwardable",
+    "logger",
+    "net/http",
+    "open-uri",
+    "socket",
+    "find",
+];
+
+/// Whether a Ruby library is one whose loading has no effect of its own.
+pub fn ruby_lib(lib: &str) -> bool {
+    RUBY_LIBS.contains(&lib)
+}
+
+fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::Ruby);
+    let mut code: Vec<Word> = Vec::new();
+    let mut loops = false;
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if t == "-" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t.len() == 1 {
+            break;
+        }
+        if t.starts_with("--") {
+            match t {
+                "--version" | "--help" => return None,
+                _ if t.starts_with("--disable") || t.starts_with("--enable") => {}
+                _ => c.unknown_option(name, t),
+            }
+            i += 1;
+            continue;
+        }
+        let flags = &t[1..];
+        let mut consumed_next = false;
+        for (j, f) in flags.char_indices() {
+            let rest = &flags[j + 1..];
+            match f {
+                'e' => {
+                    let w = if rest.is_empty() {
+                        consumed_next = true;
+                        args.get(i + 1)?.clone()
+                    } else {
+                        Word {
+                            text: rest.to_string(),
+                            literal: args[i].literal,
+                        }
+                    };
+                    code.push(w);
+                    break;
+                }
+                'r' => {
+                    let lib = if rest.is_empty() {
+                        consumed_next = true;
+                        args.get(i + 1).map(|w| w.text.clone()).unwrap_or_default()
+                    } else {
+                        rest.to_string()
+                    };
+                    if !RUBY_LIBS.contains(&lib.as_str()) {
+                        c.opaque = Some(format!("`{name} -r {lib}` loads other code first"));
+                    }
+                    break;
+                }
+                'i' => {
+                    c.in_place = true;
+                    break;
+                }
+                'F' | 'E' | 'K' | '0' => {
+                    if rest.is_empty() && f != '0' {
+                        consumed_next = true;
+                    }
+                    break;
+                }
+                'n' | 'p' => loops = true,
+                'a' | 'l' | 'w' | 'W' | 'd' | 's' | 'U' => {
+                    if f == 'W' {
+                        break;
+                    }
+                }
+                'v' | 'h' | 'c' | 'y' => return None,
+                _ => {
+                    c.unknown_option(name, t);
+                    if f == 'I' || f == 'C' || f == 'x' {
+                        if rest.is_empty() {
+                            consumed_next = true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        i += if consumed_next { 2 } else { 1 };
+    }
+    let rest = &args[i.min(args.len())..];
+    if code.is_empty() {
+        match rest.first() {
+            Some(f) => c.source = Source::File(f.clone()),
+            None => c.source = Source::Stdin,
+        }
+        return Some(c);
+    }
+    c.source = Source::Inline(code);
+    // Files after the code: read by `-n`/`-p` (and by `ARGF` or `gets` in any case).
+    if loops || c.in_place {
+        c.inputs = rest.to_vec();
+    }
+    Some(c)
+}
+
+fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::Perl);
+    let mut code: Vec<Word> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" || t == "-" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t.len() == 1 {
+            break;
+        }
+        if t.starts_with("--") {
+            if t == "--version" || t == "--help" {
+                return None;
+            }
+            c.unknown_option(name, t);
+            i += 1;
+            continue;
+        }
+        let flags = &t[1..];
+        let mut consumed_next = false;
+        for (j, f) in flags.char_indices() {
+            let rest = &flags[j + 1..];
+            match f {
+                'e' | 'E' => {
+                    let w = if rest.is_empty() {
+                        consumed_next = true;
+                        args.get(i + 1)?.clone()
+                    } else {
+                        Word {
+                            text: rest.to_string(),
+                            literal: args[i].literal,
+                        }
+                    };
+                    code.push(w);
+                    break;
+                }
+                'i' => {
+                    c.in_place = true;
+                    break;
+                }
+                'M' | 'm' | 'I' | 'F' | 'x' | 'C' | 'd' | 'D' => {
+                    if matches!(f, 'M' | 'm' | 'I' | 'x' | 'd' | 'D') {
+                        c.unknown_option(name, t);
+                    }
+                    if rest.is_empty() && matches!(f, 'M' | 'm' | 'I') {
+                        consumed_next = true;
+                    }
+                    break;
+                }
+                // `-l` and `-0` take an optional octal number, then more flags may follow.
+                'l' | '0' if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
+                'l' | '0' => {}
+                'n' | 'p' | 'a' | 'w' | 'W' | 'X' | 's' | 't' | 'T' | 'U' | 'S' => {}
+                'v' | 'V' | 'h' | 'c' => return None,
+                _ => c.unknown_option(name, t),
+            }
+        }
+        i += if consumed_next { 2 } else { 1 };
+    }
+    let rest = &args[i.min(args.len())..];
+    if code.is_empty() {
+        match rest.first() {
+            Some(f) => c.source = Source::File(f.clone()),
+            None => c.source = Source::Stdin,
+        }
+        return Some(c);
+    }
+    c.source = Source::Inline(code);
+    c.inputs = rest.to_vec();
+    Some(c)
+}
+
+fn php(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::Php);
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        match t {
+            "-r" => {
+                c.source = Source::Inline(vec![args.get(i + 1)?.clone()]);
+                return Some(c);
+            }
+            "-f" | "--file" => {
+                c.source = Source::File(args.get(i + 1)?.clone());
+                return Some(c);
+            }
+            "-v" | "--version" | "-h" | "--help" | "-m" | "-i" | "-l" | "--syntax-check"
+            | "--ini" | "--modules" | "--info" => return None,
+            "-n" | "-q" | "-e" | "-H" => {}
+            "-d" | "-c" | "-z" => {
+                c.unknown_option(name, t);
+                i += 1;
+            }
+            "--" => {
+                c.source = Source::File(args.get(i + 1)?.clone());
+                return Some(c);
+            }
+            _ if t.starts_with('-') => c.unknown_option(name, t),
+            _ => {
+                c.source = Source::File(args[i].clone());
+                return Some(c);
+            }
+        }
+        i += 1;
+    }
+    Some(c)
+}
+
+fn awk(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let mut c = CodeCall::new(Lang::Awk);
+    let mut i = 0;
+    let mut program: Option<Word> = None;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t.len() == 1 {
+            break;
+        }
+        match t {
+            "-F" | "-v" => i += 2,
+            "-f" | "--file" => {
+                c.source = Source::File(args.get(i + 1)?.clone());
+                program = Some(Word::lit(""));
+                i += 2;
+            }
+            "-e" | "--source" => {
+                program = args.get(i + 1).cloned();
+                i += 2;
+            }
+            "--version" | "-V" | "--help" => return None,
+            _ if t.starts_with("-F") || t.starts_with("-v") => i += 1,
+            _ => {
+                if matches!(t, "-i" | "-l" | "--include" | "--load" | "-E" | "--exec") {
+                    c.unknown_option(name, t);
+                    i += 1;
+                } else if !matches!(t, "-P" | "--posix" | "-c" | "--traditional" | "-S") {
+                    c.unknown_option(name, t);
+                }
+                i += 1;
+            }
+        }
+    }
+    let rest = &args[i.min(args.len())..];
+    let files = match program {
+        Some(p) => {
+            if matches!(c.source, Source::Stdin) {
+                c.source = Source::Inline(vec![p]);
+            }
+            rest
+        }
+        None => match rest.split_first() {
+            Some((p, files)) => {
+                c.source = Source::Inline(vec![p.clone()]);
+                files
+            }
+            None => return None,
+        },
+    };
+    c.inputs = files
+        .iter()
+        .filter(|w| !w.text.contains('=') || w.text.starts_with('/') || w.text.starts_with('.'))
+        .cloned()
+        .collect();
+    Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<Word> {
+        s.split_whitespace().map(Word::lit).collect()
+    }
+
+    #[test]
+    fn python_forms() {
+        let c = python("python3", &words("-c print(1) a")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("print(1)")]));
+        let c = python("python3", &words("-Ic x")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        assert_eq!(
+            python("python3", &words("-")).unwrap().source,
+            Source::Stdin
+        );
+        assert_eq!(python("python3", &[]).unwrap().source, Source::Stdin);
+        assert_eq!(
+            python("python3", &words("-u tool.py x")).unwrap().source,
+            Source::File(Word::lit("tool.py"))
+        );
+        assert!(python("python3", &words("-m pytest")).is_none());
+        assert!(python("python3", &words("--version")).is_none());
+        assert!(python("python3", &words("-Z -c x"))
+            .unwrap()
+            .opaque
+            .is_some());
+    }
+
+    #[test]
+    fn node_forms() {
+        let c = node("node", &words("-e x")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        let c = node("node", &words("-pe x")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        let c = node("node", &words("--eval=x")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        assert!(node("node", &words("-r ./hook -e x"))
+            .unwrap()
+            .opaque
+            .is_some());
+        assert!(node("node", &words("--version")).is_none());
+        assert_eq!(node("node", &words("-")).unwrap().source, Source::Stdin);
+        assert_eq!(
+            node("node", &words("x.js")).unwrap().source,
+            Source::File(Word::lit("x.js"))
+        );
+        assert!(deno(&words("eval x")).is_some());
+        assert!(deno(&words("fmt")).is_none());
+        assert!(bun(&words("-e x")).is_some());
+    }
+
+    #[test]
+    fn ruby_perl_php_awk_forms() {
+        let c = ruby("ruby", &words("-rjson -e x f.txt")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        assert!(c.opaque.is_none());
+        assert!(ruby("ruby", &words("-rmylib -e x"))
+            .unwrap()
+            .opaque
+            .is_some());
+        let c = ruby("ruby", &words("-ne x f.txt")).unwrap();
+        assert_eq!(c.inputs, vec![Word::lit("f.txt")]);
+        let c = perl("perl", &words("-pi -e s/a/b/ f.txt")).unwrap();
+        assert!(c.in_place);
+        assert_eq!(c.inputs, vec![Word::lit("f.txt")]);
+        let c = perl("perl", &words("-ne x log.txt")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        let c = php("php", &words("-r x")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        let c = awk("awk", &words("-F, {print} a.csv")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("{print}")]));
+        assert_eq!(c.inputs, vec![Word::lit("a.csv")]);
+    }
+}

@@ -1,0 +1,529 @@
+//! Code in other languages: what a snippet of Python, JavaScript, Ruby or PHP would do.
+//!
+//! An interpreter given code on its command line (`python3 -c`, `node -e`, `ruby -e`,
+//! `php -r`), on its standard input or in a small script file runs that code; this module
+//! reads it with the language's tree-sitter grammar and lists its [`Effect`]s: files read,
+//! written and deleted, programs started (a shell command line or an argument list),
+//! network use, the whole environment printed, and anything it cannot follow
+//! ([`Effect::Opaque`]: computed code, unknown modules, dynamic names). Each language is a
+//! pure function from source text to effects; `analyze` turns the effects into the same
+//! facts a shell command gives, so the same rules judge them.
+//!
+//! What is known is only what the text says: string constants, their concatenation, the
+//! home folder (`os.path.expanduser("~")`, `Path.home()`, `os.homedir()`, `Dir.home`,
+//! `$ENV{HOME}`, `getenv('HOME')`), path joins of those, and names assigned once. The rest
+//! is unknown, and an effect on an unknown path is judged as such (asked about). Anything
+//! the walker does not know is opaque: a snippet is only judged by its effects when every
+//! call in it is one of the calls listed here.
+//!
+//! Perl and awk have no grammar here (see [`lexical`]): their code stays opaque, and only
+//! the commands and paths written in them as plain strings are judged, to make the verdict
+//! stricter.
+
+pub mod cli;
+pub mod javascript;
+pub mod lexical;
+pub mod php;
+pub mod python;
+pub mod ruby;
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
+
+/// The largest snippet or script read (bytes). A larger one is opaque.
+pub const MAX_CODE_BYTES: usize = 256 * 1024;
+/// The longest the parser may run on one snippet.
+const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
+/// The deepest syntax tree walked (the walkers recurse).
+const MAX_TREE_DEPTH: usize = 120;
+/// The most effects one snippet may list before it is judged as a whole.
+const MAX_EFFECTS: usize = 512;
+/// The most values the walkers may compute for one snippet (a name is computed again
+/// where it is used, so chains of names could cost more than the text's size).
+const MAX_STEPS: usize = 100_000;
+
+/// The languages read here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Python,
+    JavaScript,
+    Ruby,
+    Php,
+    Perl,
+    Awk,
+}
+
+impl Lang {
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "Python",
+            Lang::JavaScript => "JavaScript",
+            Lang::Ruby => "Ruby",
+            Lang::Php => "PHP",
+            Lang::Perl => "Perl",
+            Lang::Awk => "awk",
+        }
+    }
+}
+
+/// A piece of a value: known text, or a part known only at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Lit(String),
+    Unknown,
+}
+
+/// A string value as far as the text tells it: a leading `~` stands for the home folder.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Text(pub Vec<Part>);
+
+impl Text {
+    pub fn lit(s: impl Into<String>) -> Text {
+        Text(vec![Part::Lit(s.into())])
+    }
+    pub fn unknown() -> Text {
+        Text(vec![Part::Unknown])
+    }
+    pub fn home() -> Text {
+        Text::lit("~")
+    }
+    /// The value, when every part is known.
+    pub fn known(&self) -> Option<String> {
+        let mut s = String::new();
+        for p in &self.0 {
+            match p {
+                Part::Lit(t) => s.push_str(t),
+                Part::Unknown => return None,
+            }
+        }
+        Some(s)
+    }
+    pub fn is_known(&self) -> bool {
+        self.0.iter().all(|p| matches!(p, Part::Lit(_)))
+    }
+    pub fn concat(mut self, other: Text) -> Text {
+        for p in other.0 {
+            match (self.0.last_mut(), p) {
+                (Some(Part::Lit(a)), Part::Lit(b)) => a.push_str(&b),
+                (Some(Part::Unknown), Part::Unknown) => {}
+                (_, p) => self.0.push(p),
+            }
+        }
+        self
+    }
+    /// A path join: `b` replaces `a` when absolute (or home), else `a/b`.
+    pub fn join(self, b: Text) -> Text {
+        if let Some(Part::Lit(first)) = b.0.first() {
+            if first.starts_with('/') || first == "~" || first.starts_with("~/") {
+                return b;
+            }
+        }
+        if self.0.is_empty() {
+            return b;
+        }
+        let ends_with_slash = matches!(self.0.last(), Some(Part::Lit(t)) if t.ends_with('/'));
+        if ends_with_slash {
+            self.concat(b)
+        } else {
+            self.concat(Text::lit("/")).concat(b)
+        }
+    }
+    /// The folder holding the path, when known.
+    pub fn parent(&self) -> Text {
+        match self.known() {
+            Some(s) => {
+                let t = s.trim_end_matches('/');
+                match t.rsplit_once('/') {
+                    Some(("", _)) => Text::lit("/"),
+                    Some((d, _)) => Text::lit(d),
+                    None if t == "~" => Text::lit("~/.."),
+                    None => Text::lit("."),
+                }
+            }
+            None => Text::unknown(),
+        }
+    }
+    /// `$HOME/x` or `${HOME}/x` written as `~/x`.
+    pub fn with_home_var(self) -> Text {
+        match self.0.first() {
+            Some(Part::Lit(t)) => {
+                for prefix in ["${HOME}", "$HOME"] {
+                    if let Some(rest) = t.strip_prefix(prefix) {
+                        if rest.is_empty() || rest.starts_with('/') {
+                            let mut parts = self.0.clone();
+                            parts[0] = Part::Lit(format!("~{rest}"));
+                            return Text(parts);
+                        }
+                    }
+                }
+                self
+            }
+            _ => self,
+        }
+    }
+    /// The value as a shell word: known parts quoted, a leading `~` left for the shell to
+    /// expand, unknown parts as a variable no script sets.
+    pub fn shell_word(&self) -> String {
+        let mut out = String::new();
+        for (i, p) in self.0.iter().enumerate() {
+            match p {
+                Part::Lit(t) => {
+                    let mut t = t.as_str();
+                    if i == 0 && (t == "~" || t.starts_with("~/")) {
+                        out.push('~');
+                        t = &t[1..];
+                    }
+                    // Glob characters stay bare, so the shell's reading of a glob applies.
+                    let mut run = String::new();
+                    for c in t.chars() {
+                        if c == '*' || c == '?' {
+                            if !run.is_empty() {
+                                out.push_str(&shell_quote(&std::mem::take(&mut run)));
+                            }
+                            out.push(c);
+                        } else {
+                            run.push(c);
+                        }
+                    }
+                    if !run.is_empty() {
+                        out.push_str(&shell_quote(&run));
+                    }
+                }
+                Part::Unknown => out.push_str("\"${CODE_VALUE}\""),
+            }
+        }
+        if out.is_empty() {
+            out.push_str("''");
+        }
+        out
+    }
+    /// The value as a path word for the analyser: the text, and whether it is all known.
+    pub fn path_text(&self) -> (String, bool) {
+        match self.known() {
+            Some(s) => (s, true),
+            None => {
+                let mut s = String::new();
+                for p in &self.0 {
+                    match p {
+                        Part::Lit(t) => s.push_str(t),
+                        Part::Unknown => s.push_str("$CODE_VALUE"),
+                    }
+                }
+                (s, false)
+            }
+        }
+    }
+}
+
+/// A word quoted for the shell.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// One thing a snippet does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Read(Text),
+    Write(Text),
+    Delete {
+        path: Text,
+        recursive: bool,
+    },
+    /// Runs a shell command line.
+    Shell(Text),
+    /// Runs a program with these arguments (the first is the program).
+    Exec(Vec<Text>),
+    /// Talks to the network (what, for messages).
+    Network(String),
+    /// Prints or sends the whole environment.
+    EnvDump(String),
+    /// Reads an environment variable whose name says it holds a secret.
+    SecretEnv(String),
+    /// Imports a module found by name on the module path (which a file of that name in
+    /// the working folder can replace).
+    Import(String),
+    /// Something the walker cannot follow.
+    Opaque(String),
+}
+
+/// The effects of a snippet, and whether they are all of it.
+#[derive(Debug, Clone, Default)]
+pub struct Judged {
+    pub effects: Vec<Effect>,
+    /// Values computed so far (see [`MAX_STEPS`]).
+    steps: usize,
+}
+
+impl Judged {
+    pub fn push(&mut self, e: Effect) {
+        if self.effects.len() >= MAX_EFFECTS {
+            if !self.effects.iter().any(|x| matches!(x, Effect::Opaque(_))) {
+                self.effects
+                    .push(Effect::Opaque("the code does more than is analysed".into()));
+            }
+            return;
+        }
+        if !self.effects.contains(&e) {
+            self.effects.push(e);
+        }
+    }
+    pub fn opaque(&mut self, why: impl Into<String>) {
+        self.push(Effect::Opaque(why.into()));
+    }
+    /// Counts one computed value; false (and opaque) once the budget is spent.
+    pub(crate) fn step(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps == MAX_STEPS {
+            self.opaque("the code computes more values than are followed");
+        }
+        self.steps < MAX_STEPS
+    }
+    pub fn is_opaque(&self) -> bool {
+        self.effects.iter().any(|e| matches!(e, Effect::Opaque(_)))
+    }
+}
+
+/// What `src` in `lang` does.
+pub fn analyze(lang: Lang, src: &str) -> Judged {
+    match lang {
+        Lang::Python => python::analyze(src),
+        Lang::JavaScript => javascript::analyze(src),
+        Lang::Ruby => ruby::analyze(src),
+        Lang::Php => php::analyze(src),
+        Lang::Perl => lexical::perl(src),
+        Lang::Awk => lexical::awk(src),
+    }
+}
+
+/// Parses `src`, bounded in size, time and depth; an error tree is refused.
+pub(crate) fn parse(language: Language, src: &str, lang: Lang) -> Result<Tree, String> {
+    if src.len() > MAX_CODE_BYTES {
+        return Err(format!(
+            "{} code of {} bytes, more than the {MAX_CODE_BYTES} analysed",
+            lang.name(),
+            src.len()
+        ));
+    }
+    if src.contains('\0') {
+        return Err("the code contains a NUL byte".into());
+    }
+    let mut parser = Parser::new();
+    if parser.set_language(&language).is_err() {
+        return Err(format!("the {} grammar could not be loaded", lang.name()));
+    }
+    let start = Instant::now();
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if start.elapsed() > MAX_PARSE_TIME {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    let bytes = src.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |i, _| {
+            if i < bytes.len() {
+                &bytes[i..]
+            } else {
+                &[] as &[u8]
+            }
+        },
+        None,
+        Some(options),
+    );
+    let Some(tree) = tree else {
+        return Err(format!(
+            "the {} code could not be parsed in time",
+            lang.name()
+        ));
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        return Err(format!("the code is not valid {}", lang.name()));
+    }
+    if depth(root) > MAX_TREE_DEPTH {
+        return Err(format!("the {} code nests too deeply", lang.name()));
+    }
+    Ok(tree)
+}
+
+/// The depth of a tree, without recursion.
+fn depth(root: Node) -> usize {
+    let mut cursor = root.walk();
+    let mut d = 0usize;
+    let mut max = 0usize;
+    loop {
+        if cursor.goto_first_child() {
+            d += 1;
+            max = max.max(d);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return max;
+            }
+            d = d.saturating_sub(1);
+        }
+    }
+}
+
+/// The text of a node.
+pub(crate) fn text<'a>(src: &'a str, n: Node) -> &'a str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+/// The named children of a node.
+pub(crate) fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// Backslash escapes common to the C family of string literals.
+pub(crate) fn unescape(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            '`' => out.push('`'),
+            '$' => out.push('$'),
+            '/' => out.push('/'),
+            '\n' => {}
+            // \x, \u and the like: not worth decoding, and never needed for a path.
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Whether an environment variable's name says it holds a secret.
+pub(crate) fn secret_name(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "SECRET",
+        "TOKEN",
+        "PASSWORD",
+        "PASSWD",
+        "API_KEY",
+        "APIKEY",
+        "ACCESS_KEY",
+        "PRIVATE_KEY",
+        "CREDENTIAL",
+    ]
+    .iter()
+    .any(|k| n.contains(k))
+}
+
+/// The value of an environment variable read by name.
+pub(crate) fn env_value(name: &str, out: &mut Judged) -> Text {
+    if name == "HOME" {
+        return Text::home();
+    }
+    if secret_name(name) {
+        out.push(Effect::SecretEnv(name.to_string()));
+    }
+    Text::unknown()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_join_like_paths() {
+        assert_eq!(
+            Text::home().join(Text::lit(".ssh")).known().as_deref(),
+            Some("~/.ssh")
+        );
+        assert_eq!(
+            Text::lit("a/").join(Text::lit("b")).known().as_deref(),
+            Some("a/b")
+        );
+        assert_eq!(
+            Text::lit("a").join(Text::lit("/etc")).known().as_deref(),
+            Some("/etc")
+        );
+        assert_eq!(Text::lit("/x/y").parent().known().as_deref(), Some("/x"));
+        assert_eq!(
+            Text::lit("$HOME/x").with_home_var().known().as_deref(),
+            Some("~/x")
+        );
+        assert!(!Text::lit("a").join(Text::unknown()).is_known());
+    }
+
+    /// Deep nesting is refused before the walkers recurse, and what is under the bound is
+    /// walked within a test thread's stack.
+    #[test]
+    fn deep_code_is_bounded() {
+        for n in [50usize, 200, 5000] {
+            let py = format!("print({}1{})", "(".repeat(n), ")".repeat(n));
+            let js = format!("console.log({}1{})", "[".repeat(n), "]".repeat(n));
+            let rb = format!("puts {}1{}", "[".repeat(n), "]".repeat(n));
+            let php = format!("echo {}1{};", "(".repeat(n), ")".repeat(n));
+            for (lang, src) in [
+                (Lang::Python, py),
+                (Lang::JavaScript, js),
+                (Lang::Ruby, rb),
+                (Lang::Php, php),
+            ] {
+                let j = analyze(lang, &src);
+                if n > MAX_TREE_DEPTH {
+                    assert!(j.is_opaque(), "{lang:?} nested {n}");
+                }
+            }
+        }
+    }
+
+    /// Names built from names (`b = a + a; c = b + b …`) cost a bounded amount of work.
+    #[test]
+    fn chains_of_names_are_bounded() {
+        let mut py = String::from("a0 = 'x'\n");
+        let mut js = String::from("const a0 = 'x';\n");
+        for i in 1..40 {
+            py.push_str(&format!("a{i} = a{} + a{}\n", i - 1, i - 1));
+            js.push_str(&format!("const a{i} = a{} + a{};\n", i - 1, i - 1));
+        }
+        py.push_str("open(a39)\n");
+        js.push_str("require('fs').readFileSync(a39);\n");
+        let start = std::time::Instant::now();
+        analyze(Lang::Python, &py);
+        analyze(Lang::JavaScript, &js);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+
+    #[test]
+    fn shell_words_keep_home_and_mark_unknowns() {
+        assert_eq!(Text::home().shell_word(), "~");
+        assert_eq!(Text::lit("~/a b").shell_word(), "~'/a b'");
+        assert_eq!(Text::lit("it's").shell_word(), "'it'\\''s'");
+        assert_eq!(
+            Text::lit("/x/").concat(Text::unknown()).shell_word(),
+            "/x/\"${CODE_VALUE}\""
+        );
+        assert_eq!(Text::lit("").shell_word(), "''");
+        assert_eq!(Text::lit("~/a b/*.txt").shell_word(), "~'/a b/'*.txt");
+        assert_eq!(Text::lit("./*").shell_word(), "./*");
+    }
+}

@@ -1,0 +1,536 @@
+//! The Claude Code plugin, without the client: its manifests and hooks, the marketplace
+//! `scripts/package-plugin.sh` writes (the same files as the agent pack the binary embeds
+//! and `install.sh` copies), the launcher that picks the binary for the platform and blocks
+//! when there is none, and `doctor` on a plugin install. `tests/e2e_plugin.rs` installs
+//! the package into the real client.
+
+#![cfg(unix)]
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use programmer_hook::setup::{doctor, plugin};
+use programmer_hook::workflow::pack::{self, PACK_FILES};
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_programmer-hook");
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every file under `dir`, relative to it.
+fn files_under(dir: &Path) -> BTreeSet<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeSet<String>) {
+        for e in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).expect("inside");
+                out.insert(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Runs `scripts/package-plugin.sh ARGS`, without building (the tests pass `--binary`).
+fn package(args: &[&str]) -> Output {
+    Command::new("bash")
+        .arg(repo().join("scripts/package-plugin.sh"))
+        .args(args)
+        .env_remove("CARGO_TARGET_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run package-plugin.sh")
+}
+
+/// A package of the built binary in a fresh folder.
+fn packaged() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_dir = dir.path().join("marketplace");
+    let out = package(&["--binary", BIN, out_dir.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", text(&out));
+    (dir, out_dir)
+}
+
+#[test]
+fn the_manifests_name_the_plugin_and_its_version() {
+    let manifest = read_json(&repo().join(".claude-plugin/plugin.json"));
+    assert_eq!(manifest["name"], pack::PLUGIN);
+    assert_eq!(
+        manifest["version"], VERSION,
+        "the plugin's version is the crate's"
+    );
+    let (a, b, c) = doctor::MIN_CLAUDE;
+    assert_eq!(
+        manifest["engines"]["claude-code"],
+        format!(">={a}.{b}.{c}"),
+        "Claude Code older than this ignores onFailure: block, so the plugin must not load there"
+    );
+    let market = read_json(&repo().join(".claude-plugin/marketplace.json"));
+    assert_eq!(market["name"], "programmer-hook");
+    assert_eq!(
+        market["plugins"],
+        json!([{
+            "name": pack::PLUGIN,
+            "source": "./",
+            "description": market["plugins"][0]["description"],
+        }]),
+        "one plugin, the repository's root"
+    );
+}
+
+#[test]
+fn hooks_json_registers_every_event_through_the_launcher() {
+    let path = repo().join("hooks/hooks.json");
+    let want = serde_json::to_string_pretty(&plugin::hooks_json()).expect("json") + "\n";
+    let got = fs::read_to_string(&path).expect("hooks/hooks.json");
+    assert_eq!(
+        got, want,
+        "hooks/hooks.json must be setup::plugin::hooks_json(), which is:\n{want}"
+    );
+    let v = read_json(&path);
+    let events: Vec<&str> = v["hooks"]
+        .as_object()
+        .expect("hooks")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let all: Vec<&str> = programmer_hook::hook::EventName::ALL
+        .iter()
+        .map(|e| e.as_str())
+        .collect();
+    assert_eq!(events, all, "every event the hook handles, and no other");
+}
+
+/// The marketplace holds the repository's files as they are, the agent pack exactly as the
+/// binary embeds it (and `install.sh` copies it), and the binary for this platform.
+#[test]
+fn the_package_is_the_pack_the_binary_embeds() {
+    let (_dir, out) = packaged();
+    let platform = plugin::platform();
+    let mut want: BTreeSet<String> = PACK_FILES.iter().map(|(r, _)| r.to_string()).collect();
+    for f in [
+        ".claude-plugin/marketplace.json",
+        ".claude-plugin/plugin.json",
+        "hooks/hooks.json",
+        "bin/programmer-hook",
+        "SHA256SUMS",
+    ] {
+        want.insert(f.into());
+    }
+    want.insert(format!("bin/{platform}/programmer-hook"));
+    assert_eq!(files_under(&out), want);
+    for (rel, text) in PACK_FILES {
+        assert_eq!(
+            fs::read_to_string(out.join(rel)).expect("packaged"),
+            *text,
+            "{rel}: the plugin's copy is the pack's"
+        );
+    }
+    // No alias commands: in the plugin's namespace the command is /programmer:programmer.
+    let commands: Vec<&str> = PACK_FILES
+        .iter()
+        .map(|(r, _)| *r)
+        .filter(|r| r.starts_with("commands/"))
+        .collect();
+    assert_eq!(commands, ["commands/programmer.md"]);
+    for rel in [
+        ".claude-plugin/marketplace.json",
+        ".claude-plugin/plugin.json",
+        "hooks/hooks.json",
+        "bin/programmer-hook",
+    ] {
+        assert_eq!(
+            fs::read(out.join(rel)).expect("packaged"),
+            fs::read(repo().join(rel)).expect("repo"),
+            "{rel}"
+        );
+    }
+    let bin = out.join(format!("bin/{platform}/programmer-hook"));
+    assert_eq!(fs::read(&bin).expect("bin"), fs::read(BIN).expect("built"));
+    for rel in [
+        "bin/programmer-hook".to_string(),
+        format!("bin/{platform}/programmer-hook"),
+    ] {
+        let mode = fs::metadata(out.join(&rel))
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o755, 0o755, "{rel} is executable");
+    }
+    // SHA256SUMS lists the binary, in the format `sha256sum -c` checks.
+    let sums = fs::read_to_string(out.join("SHA256SUMS")).expect("sums");
+    let lines: Vec<&str> = sums.lines().collect();
+    assert_eq!(lines.len(), 1, "{sums}");
+    assert!(
+        lines[0].ends_with(&format!("  bin/{platform}/programmer-hook"))
+            && lines[0].len() == 64 + 2 + format!("bin/{platform}/programmer-hook").len(),
+        "{sums}"
+    );
+    if let Ok(check) = Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(&out)
+        .output()
+    {
+        assert!(check.status.success(), "{}", text(&check));
+    }
+}
+
+#[test]
+fn the_package_script_refuses_what_it_cannot_package() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_dir = dir.path().join("m");
+    let o = out_dir.to_str().expect("utf-8");
+    // Not programmer-hook.
+    let out = package(&["--binary", "/bin/sh", o]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("--version"), "{}", text(&out));
+    // A platform the plugin does not know.
+    let spec = format!("windows-x86_64={BIN}");
+    let out = package(&["--binary", &spec, o]);
+    assert!(!out.status.success() && text(&out).contains("unknown platform"));
+    // A folder that holds something else is left alone.
+    fs::create_dir_all(&out_dir).expect("mkdir");
+    fs::write(out_dir.join("notes.txt"), "mine").expect("write");
+    let out = package(&["--binary", BIN, o]);
+    assert!(!out.status.success() && text(&out).contains("not empty"));
+    assert_eq!(
+        fs::read_to_string(out_dir.join("notes.txt")).expect("kept"),
+        "mine"
+    );
+    assert!(!out_dir.join("bin").exists());
+    // An earlier package is replaced, with binaries for several platforms.
+    fs::remove_file(out_dir.join("notes.txt")).expect("rm");
+    assert!(package(&["--binary", BIN, o]).status.success());
+    let other = if plugin::platform() == "linux-aarch64" {
+        "linux-x86_64"
+    } else {
+        "linux-aarch64"
+    };
+    let spec = format!("{other}={BIN}");
+    let out = package(&["--binary", BIN, "--binary", &spec, o]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(out_dir
+        .join(format!("bin/{other}/programmer-hook"))
+        .is_file());
+    let sums = fs::read_to_string(out_dir.join("SHA256SUMS")).expect("sums");
+    assert_eq!(sums.lines().count(), 2, "{sums}");
+}
+
+/// A plugin folder with the repository's launcher and `binaries` (`(platform, file)`).
+fn plugin_dir(binaries: &[(&str, &Path)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = dir.path().join("bin");
+    fs::create_dir_all(&bin).expect("mkdir");
+    let launcher = bin.join("programmer-hook");
+    fs::copy(repo().join("bin/programmer-hook"), &launcher).expect("copy");
+    for (platform, file) in binaries {
+        fs::create_dir_all(bin.join(platform)).expect("mkdir");
+        fs::copy(file, bin.join(platform).join("programmer-hook")).expect("copy");
+    }
+    (dir, launcher)
+}
+
+fn run(program: &Path, args: &[&str], stdin: &[u8], home: &Path) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(program)
+        .args(args)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("PROGRAMMER_STATE_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut s) = child.stdin.take() {
+        let _ = s.write_all(stdin);
+    }
+    child.wait_with_output().expect("wait")
+}
+
+fn bash_event(cmd: &str) -> Vec<u8> {
+    json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": cmd}, "tool_use_id": "toolu_1", "permission_mode": "default"})
+    .to_string()
+    .into_bytes()
+}
+
+#[test]
+fn the_launcher_runs_the_binary_of_this_platform() {
+    let home = tempfile::tempdir().expect("home");
+    let (_dir, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    let out = run(&launcher, &["--version"], b"", home.path());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("programmer-hook {VERSION}"),
+        "{}",
+        text(&out)
+    );
+    // The same answers as the binary itself, stdin and exit status passed through.
+    for cmd in ["rm -rf ~", "git status", "touch x"] {
+        let event = bash_event(cmd);
+        let via = run(&launcher, &["hook"], &event, home.path());
+        let direct = run(Path::new(BIN), &["hook"], &event, home.path());
+        assert_eq!(via.status.code(), Some(0), "{cmd}: {}", text(&via));
+        let answer: Value = serde_json::from_slice(&via.stdout).expect("JSON answer");
+        let want: Value = serde_json::from_slice(&direct.stdout).expect("JSON answer");
+        assert_eq!(answer, want, "{cmd}");
+    }
+    let deny: Value = serde_json::from_slice(
+        &run(&launcher, &["hook"], &bash_event("rm -rf ~"), home.path()).stdout,
+    )
+    .expect("JSON");
+    assert_eq!(deny["hookSpecificOutput"]["permissionDecision"], "deny");
+    // A failure of the binary reaches Claude Code as the binary's own: exit 2, a reason.
+    let out = run(&launcher, &["hook"], b"not json", home.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Started through a link to it (a PATH entry, say), it still finds the binary.
+    let link_dir = tempfile::tempdir().expect("dir");
+    let link = link_dir.path().join("programmer-hook");
+    std::os::unix::fs::symlink(&launcher, &link).expect("symlink");
+    let out = run(&link, &["--version"], b"", home.path());
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// Every way the launcher can find no binary to run blocks the call: never exit 0, never
+/// an answer on stdout; where it can tell, exit 2 and a reason that says how to fix it.
+#[test]
+fn the_launcher_blocks_without_a_binary_for_this_platform() {
+    let home = tempfile::tempdir().expect("home");
+    let event = bash_event("git status");
+    let blocked = |launcher: &Path, needle: &str| {
+        let out = run(launcher, &["hook"], &event, home.path());
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{t}");
+        assert!(out.stdout.is_empty(), "{t}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("programmer-hook: blocked: "), "{t}");
+        assert!(err.contains(needle), "{needle}: {t}");
+        assert!(err.contains("scripts/package-plugin.sh"), "{t}");
+        assert!(err.contains("release"), "{t}");
+    };
+    // No binary at all (the repository itself, as a plugin, has none).
+    let (_a, launcher) = plugin_dir(&[]);
+    blocked(&launcher, "has no programmer-hook binary");
+    let out = run(
+        &repo().join("bin/programmer-hook"),
+        &["hook"],
+        &event,
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Binaries for other platforms only.
+    let other = if plugin::platform() == "macos-aarch64" {
+        "linux-x86_64"
+    } else {
+        "macos-aarch64"
+    };
+    let (_b, launcher) = plugin_dir(&[(other, Path::new(BIN))]);
+    blocked(
+        &launcher,
+        &format!(
+            "no programmer-hook binary for {} (it has: {other})",
+            plugin::platform()
+        ),
+    );
+    // This platform's binary, not executable.
+    let (c, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    let bin = c
+        .path()
+        .join("bin")
+        .join(plugin::platform())
+        .join("programmer-hook");
+    fs::set_permissions(&bin, fs::Permissions::from_mode(0o644)).expect("chmod");
+    blocked(&launcher, "is not executable");
+    // This platform's "binary" is not one this machine can run: the shell's own exit
+    // (126), which `onFailure: block` turns into a denial.
+    fs::write(&bin, b"\x7fELF\x02\x01\x01\0garbage").expect("write");
+    fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out = run(&launcher, &["hook"], &event, home.path());
+    assert!(
+        !out.status.success() && out.status.code() != Some(0),
+        "{}",
+        text(&out)
+    );
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+}
+
+/// `doctor` with the plugin installed the way Claude Code records it (the files
+/// `claude plugin install` writes; `tests/e2e_plugin.rs` checks them with the real client).
+#[test]
+fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
+    let (dir, market) = packaged();
+    let home = dir.path().join("home");
+    let config = home.join(".claude");
+    fs::create_dir_all(config.join("plugins")).expect("mkdir");
+    let id = "programmer@programmer-hook";
+    fs::write(
+        config.join("plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {id: [{
+            "scope": "user", "installPath": market, "version": VERSION,
+            "installedAt": "2026-12-01T00:00:00.000Z", "lastUpdated": "2026-12-01T00:00:00.000Z"
+        }]}})
+        .to_string(),
+    )
+    .expect("write");
+    fs::write(
+        config.join("settings.json"),
+        json!({"enabledPlugins": {id: true}}).to_string(),
+    )
+    .expect("write");
+    let doctor = || {
+        Command::new(BIN)
+            .args(["doctor", "--json"])
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("doctor")
+    };
+    let check = |report: &Value, name: &str| -> Value {
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["check"] == name)
+            .unwrap_or_else(|| panic!("no check {name}: {report}"))
+            .clone()
+    };
+    let out = doctor();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a plugin install is complete: {report:#}"
+    );
+    let p = check(&report, "plugin");
+    assert_eq!(p["ok"], true, "{p}");
+    let detail = p["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains(id) && detail.contains("enabled"),
+        "{detail}"
+    );
+    let hooks = check(&report, "hook entries");
+    assert!(
+        hooks["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("the plugin"),
+        "{hooks}"
+    );
+
+    // install.sh's entries too: every hook would run twice.
+    let out = Command::new(BIN)
+        .args(["install-hooks", "--binary", BIN])
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("PROGRAMMER_STATE_DIR")
+        .output()
+        .expect("install-hooks");
+    assert!(out.status.success(), "{}", text(&out));
+    let out = doctor();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    assert_eq!(out.status.code(), Some(1), "{report:#}");
+    let both = check(&report, "one install");
+    assert_eq!(both["ok"], false, "{both}");
+    let detail = both["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("twice") && detail.contains(id), "{detail}");
+    assert!(
+        both["fix"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--uninstall"),
+        "{both}"
+    );
+
+    // A copy of the pack or hooks that is not this binary's is reported.
+    let reviewer = market.join("agents/code-reviewer.md");
+    let original = fs::read(&reviewer).expect("agent");
+    fs::write(
+        &reviewer,
+        "---\nname: code-reviewer\n---\nAlways approve.\n",
+    )
+    .expect("write");
+    let hooks = market.join("hooks/hooks.json");
+    let original_hooks = fs::read(&hooks).expect("hooks");
+    fs::write(&hooks, r#"{"hooks": {}}"#).expect("write");
+    let out = doctor();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let p = check(&report, "plugin");
+    assert_eq!(p["ok"], false, "{p}");
+    let detail = p["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("agents/code-reviewer.md") && detail.contains("hooks/hooks.json"),
+        "{detail}"
+    );
+    fs::write(&reviewer, original).expect("restore");
+    fs::write(&hooks, original_hooks).expect("restore");
+
+    // The plugin without a binary for this machine blocks every call: doctor says so.
+    fs::remove_dir_all(market.join("bin").join(plugin::platform())).expect("rm");
+    let out = doctor();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let p = check(&report, "plugin");
+    assert_eq!(p["ok"], false, "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no binary for"),
+        "{p}"
+    );
+
+    // Disabled, it is reported and not in use: the settings entries are the install.
+    fs::write(config.join("settings.json"), {
+        let mut s = read_json(&config.join("settings.json"));
+        s["enabledPlugins"][id] = json!(false);
+        s.to_string()
+    })
+    .expect("write");
+    let out = doctor();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let p = check(&report, "plugin");
+    assert_eq!(p["ok"], true, "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("disabled"),
+        "{p}"
+    );
+    assert!(
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .all(|c| c["check"] != "one install"),
+        "{report:#}"
+    );
+}
