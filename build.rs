@@ -312,7 +312,13 @@ fn file_code(v: &Value) -> R<String> {
                 .get("max_review_rounds")
                 .and_then(Value::as_integer)
                 .unwrap_or(i64::from(schema::DEFAULT_REVIEW_ROUNDS));
-            format!("Some(WorkflowSettings {{ max_review_rounds: {n} }})")
+            let days = w
+                .get("log_retention_days")
+                .and_then(Value::as_integer)
+                .unwrap_or(i64::from(schema::DEFAULT_LOG_RETENTION_DAYS));
+            format!(
+                "Some(WorkflowSettings {{ max_review_rounds: {n}, log_retention_days: {days} }})"
+            )
         }
     };
     write!(c, "workflow: {workflow}, ").ok();

@@ -33,9 +33,9 @@ count() { # BINARY EVENT-JSON
     sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ','
 }
 
-event() { # TOOL INPUT-JSON
-  printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"%s","tool_input":%s}' \
-    "$scratch/project" "$1" "$2"
+event() { # TOOL INPUT-JSON [EVENT]
+  printf '{"session_id":"bench","cwd":"%s","hook_event_name":"%s","tool_name":"%s","tool_input":%s,"tool_use_id":"toolu_bench","tool_response":{}}' \
+    "$scratch/project" "${3:-PreToolUse}" "$1" "$2"
 }
 
 bash_input() { python3 -c 'import json,sys; print(json.dumps({"command": sys.argv[1]}))' "$1"; }
@@ -48,6 +48,21 @@ for c in "git status" "ls -la src" "cat Cargo.toml" "cargo test 2>&1 | tail -20"
 done
 events+=("Read"$'\t'"$(event Read "{\"file_path\":\"$scratch/project/src/main.rs\"}")")
 events+=("Write"$'\t'"$(event Write "{\"file_path\":\"$scratch/project/src/new.rs\",\"content\":\"x\"}")")
+# Tool results and a prompt. Those named "(asked)" run with an ask of the session still
+# open (its marker is made before each run), as after a call the hook asked about.
+events+=("PostToolUse git status"$'\t'"$(event Bash '{"command":"git status"}' PostToolUse)")
+events+=("PostToolUse npm install (asked)"$'\t'"$(event Bash '{"command":"npm install"}' PostToolUse)")
+events+=("UserPromptSubmit (asked)"$'\t'"{\"session_id\":\"bench\",\"cwd\":\"$scratch/project\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"go on\"}")
+
+# The state before each run: the marker of an open ask for the "(asked)" events, none for
+# the others; and the log swept today, as it is on all but the first call of a day.
+asked() {
+  rm -rf "$scratch/state/audit-asks"
+  mkdir -p "$scratch/state" && : >"$scratch/state/audit-swept"
+  if [[ $name == *"(asked)"* ]]; then
+    mkdir -p "$scratch/state/audit-asks/bench" && : >"$scratch/state/audit-asks/bench/toolu_bench"
+  fi
+}
 
 printf '%-48s %12s' "event" "$(basename "$1")"
 [ $# -ge 2 ] && printf ' %12s %7s' "$(basename "$2")" "ratio"
@@ -55,9 +70,11 @@ printf '\n'
 for e in "${events[@]}"; do
   name=${e%%$'\t'*}
   json=${e#*$'\t'}
+  asked
   a=$(count "$1" "$json")
   printf '%-48s %12s' "${name:0:48}" "$a"
   if [ $# -ge 2 ]; then
+    asked
     b=$(count "$2" "$json")
     printf ' %12s %7s' "$b" "$(python3 -c "print(f'{$b/$a:.3f}')")"
   fi

@@ -84,7 +84,7 @@ pub fn run_log(a: LogArgs) -> Result<()> {
         contains: a.grep,
     };
     let (entries, bad) = audit::read(&files, &filter, a.limit)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !a.json && !entries.is_empty() {
         writeln!(
             out,
@@ -114,6 +114,7 @@ pub fn run_log(a: LogArgs) -> Result<()> {
             )?;
         }
     }
+    out.flush()?;
     if bad > 0 {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }

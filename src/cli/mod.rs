@@ -1,15 +1,20 @@
 //! The command line: argument parsing, and one file per group of subcommands.
 //!
 //! `hook` is what Claude Code runs; it skips building the CLI. Everything else is for
-//! people: dry runs and checks of the policy (`policy`), the audit log (`log`), the
+//! people: dry runs and checks of the policy (`policy`), the audit log (`log`, `report`,
+//! and `suggest`, which proposes rules from what the user keeps approving), the
 //! workflow controls of a session (`session`: status, approve, continue, abort, autonomy),
 //! project registration (`project`); installing and checking an installation live in
 //! `setup`, which owns their arguments. The CLI may use every layer; nothing uses it.
 
+mod html;
 mod log;
 mod policy;
 mod project;
+mod report;
 mod session;
+mod suggest;
+mod window;
 
 use std::io::Write;
 
@@ -22,9 +27,11 @@ use log::{run_log, LogArgs};
 pub use policy::decision_json;
 use policy::{run_policy, PolicyCmd};
 use project::{run_add_project, AddProjectArgs};
+use report::{run_report, ReportArgs};
 use session::{
     run_autonomy, run_control, run_status, AutonomyArgs, Control, SessionArg, StatusArgs,
 };
+use suggest::{run_suggest, SuggestArgs};
 
 #[derive(Parser)]
 #[command(
@@ -47,6 +54,10 @@ pub enum Command {
     Policy(PolicyCmd),
     /// Show decisions from the audit log, newest last.
     Log(LogArgs),
+    /// Sum up the audit log: decisions per day, the rules that asked most and how often each was approved, denials, agents, phases, the hook's latency.
+    Report(ReportArgs),
+    /// Suggest rules for your policy from the commands you keep approving (`--apply` writes them).
+    Suggest(SuggestArgs),
     /// Show where workflows stand: phase, project, autonomy, review round, plan, verdict.
     Status(StatusArgs),
     /// Approve the plan of a session's workflow (as typing `approve` in the chat does).
@@ -105,6 +116,8 @@ pub fn run() -> i32 {
         Command::Hook => Ok(run_hook()),
         Command::Policy(p) => run_policy(p),
         Command::Log(a) => run_log(a).map(|_| 0),
+        Command::Report(a) => run_report(a),
+        Command::Suggest(a) => run_suggest(a),
         Command::Status(a) => run_status(a),
         Command::Approve(a) => run_control(a, Control::Approve),
         Command::Continue(a) => run_control(a, Control::Continue),

@@ -4,10 +4,11 @@
 //! from concurrent hooks do not interleave. The command text is cut to a few hundred
 //! characters and obvious secrets (tokens, passwords, `Authorization` headers) are
 //! replaced by `***`. Writing the log is best effort: a log that cannot be written never
-//! changes a decision.
+//! changes a decision. The same files hold the outcome lines of asks (see `outcomes`),
+//! which readers of decisions skip.
 
 use std::fs::{self, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -43,6 +44,15 @@ pub struct Entry {
     pub subject: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
+    /// The folder the call was made in (reports find its project from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Claude Code's id of the call, which the call's `PostToolUse` carries too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Microseconds from reading the event to the decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took_us: Option<u64>,
 }
 
 pub fn audit_dir(state_dir: &Path) -> PathBuf {
@@ -51,11 +61,16 @@ pub fn audit_dir(state_dir: &Path) -> PathBuf {
 
 /// Appends an entry to today's file.
 pub fn append(state_dir: &Path, entry: &Entry) -> Result<()> {
+    let line = serde_json::to_vec(entry).context("cannot serialise audit entry")?;
+    append_line(state_dir, &entry.time, line)
+}
+
+/// Appends one JSON line to the file of the day `time` starts with, in one `write`.
+pub fn append_line(state_dir: &Path, time: &str, mut line: Vec<u8>) -> Result<()> {
     let dir = audit_dir(state_dir);
     fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let day = entry.time.get(..10).unwrap_or("unknown");
+    let day = time.get(..10).unwrap_or("unknown");
     let path = dir.join(format!("{day}.jsonl"));
-    let mut line = serde_json::to_vec(entry).context("cannot serialise audit entry")?;
     line.push(b'\n');
     let mut f = OpenOptions::new()
         .create(true)
@@ -213,33 +228,48 @@ pub fn files(state_dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// The last `limit` entries that pass the filter, from `files` (oldest first).
-/// Lines that do not parse are counted and skipped.
+/// The lines of a log file (read at once: a day is a few megabytes at most).
+pub fn file_lines(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The non-empty lines of a file's bytes.
+pub fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty())
+}
+
+/// The last `limit` entries that pass the filter, from `files` (oldest first), reading
+/// the newest files first and no more of them than needed. Lines that do not parse are
+/// counted and skipped.
 pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Entry>, usize)> {
-    let mut kept = std::collections::VecDeque::with_capacity(limit.min(4096));
+    // The newest days first, each in its order.
+    let mut days: Vec<Vec<Entry>> = Vec::new();
+    let mut count = 0;
     let mut bad = 0usize;
-    for path in files {
-        let f = fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for line in BufReader::new(f).lines() {
-            let Ok(line) = line else {
-                bad += 1;
+    for path in files.iter().rev() {
+        if count >= limit {
+            break;
+        }
+        let bytes = file_lines(path)?;
+        let mut day: Vec<Entry> = Vec::new();
+        for line in split_lines(&bytes) {
+            // A mark is short and is not a decision: tried first when the line is short.
+            let short = line.len() < 160;
+            if short && crate::hook::outcomes::is_mark(line) {
                 continue;
-            };
-            match serde_json::from_str::<Entry>(&line) {
-                Ok(e) if filter.keeps(&e) => {
-                    if kept.len() == limit {
-                        kept.pop_front();
-                    }
-                    if limit > 0 {
-                        kept.push_back(e);
-                    }
-                }
+            }
+            match serde_json::from_slice::<Entry>(line) {
+                Ok(e) if filter.keeps(&e) => day.push(e),
                 Ok(_) => {}
+                Err(_) if !short && crate::hook::outcomes::is_mark(line) => {}
                 Err(_) => bad += 1,
             }
         }
+        let take = day.len().min(limit - count);
+        count += take;
+        days.push(day.split_off(day.len() - take));
     }
-    Ok((kept.into_iter().collect(), bad))
+    Ok((days.into_iter().rev().flatten().collect(), bad))
 }
 
 #[cfg(test)]
@@ -280,6 +310,9 @@ mod tests {
                 relaxable: false,
                 relaxed_by: None,
                 phase: None,
+                cwd: None,
+                tool_use_id: None,
+                took_us: None,
             };
             append(dir.path(), &e).expect("append");
         }

@@ -1,14 +1,19 @@
 //! The hook: one Claude Code event on stdin, one answer on stdout.
 //!
 //! [`run`] reads the event, asks the engine for a verdict, applies the workflow's gates
-//! ([`events`]) and renders the answer; [`audit`] records each decision. Every failure while
-//! deciding a tool call becomes a blocking answer (exit 2): nothing here may fail open.
+//! ([`events`]) and renders the answer; [`audit`] records each decision and [`outcomes`]
+//! what became of each ask. [`report`] and [`suggest`] read that log back for the CLI.
+//! Every failure while deciding a tool call becomes a blocking answer (exit 2): nothing
+//! here may fail open.
 //! This layer may use the workflow and the engine, never the setup or the CLI.
 
 pub mod audit;
 pub mod events;
+pub mod outcomes;
 pub mod protocol;
+pub mod report;
 mod run;
+pub mod suggest;
 
 pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};
 pub use run::{find_project_policy, load_policy, run};

@@ -16,14 +16,15 @@ use serde_json::{json, Value};
 use super::protocol::{
     decision_word, gate_answer, parse_event, reason_text, subject_of, Answer, Event, EventName,
 };
-use super::{audit, events};
+use super::{audit, events, outcomes};
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::{Places, RealFs};
-use crate::engine::policy::{self, Policy, WorkflowSettings};
+use crate::engine::policy::{self, Policy, Tier, WorkflowSettings};
 use crate::workflow::{clock, state};
 
 /// Runs the whole hook on raw stdin bytes.
 pub fn run(bytes: &[u8]) -> Answer {
+    let started = std::time::Instant::now();
     let event = match parse_event(bytes) {
         Ok(e) => e,
         Err(e) => {
@@ -39,14 +40,27 @@ pub fn run(bytes: &[u8]) -> Answer {
     };
     if !event.is_gate() {
         // Workflow events never block on our own failure: the user is told instead.
-        return match workflow_event(&event) {
-            Ok(v) => Answer::json(v),
-            Err(e) => Answer::json(json!({
-                "systemMessage": format!("programmer-hook: could not update the workflow for {}: {e:#}", event.name)
-            })),
+        let (updated, recorded) = match state::places() {
+            Ok(places) => (
+                workflow_event(&event, &places),
+                outcomes::record(&places.state_dir, &event, &clock::now()),
+            ),
+            // Events without a meaning here need no state.
+            Err(_) if event.kind().is_none() => (Ok(json!({})), Ok(())),
+            Err(e) => (Err(e), Ok(())),
         };
+        let mut v = match updated {
+            Ok(v) => v,
+            Err(e) => json!({
+                "systemMessage": format!("programmer-hook: could not update the workflow for {}: {e:#}", event.name)
+            }),
+        };
+        if let Err(e) = recorded {
+            add_message(&mut v, &format!("programmer-hook: could not record in the audit log what became of the calls asked about: {e:#}"));
+        }
+        return Answer::json(v);
     }
-    match gate(&event) {
+    match gate(&event, started) {
         Ok(a) => a,
         Err(e) => Answer::block(&format!("{e:#}")),
     }
@@ -64,28 +78,38 @@ fn non_gate_event_name(bytes: &[u8]) -> Option<String> {
 }
 
 /// Handles an event that is not a gate (prompts, subagents, tool results).
-fn workflow_event(event: &Event) -> Result<Value> {
+fn workflow_event(event: &Event, places: &Places) -> Result<Value> {
     // The events the installer registers are the ones with a meaning here; gate events
     // never reach this function.
     if event.kind().is_none() {
         return Ok(json!({}));
     }
-    let places = state::places()?;
-    let policy = load_policy(&places, event.cwd.as_deref());
+    let policy = load_policy(places, event.cwd.as_deref());
     let max_rounds = policy
         .as_ref()
         .map(|p| p.workflow.max_review_rounds)
         .unwrap_or(WorkflowSettings::DEFAULT_REVIEW_ROUNDS);
     let env = events::Env {
-        places: &places,
+        places,
         now: clock::now(),
         max_rounds,
     };
     events::other(&env, event, move || policy)
 }
 
+/// Adds a message for the user to an answer (after any it already has).
+fn add_message(answer: &mut Value, message: &str) {
+    if let Value::Object(m) = answer {
+        let text = match m.get("systemMessage").and_then(Value::as_str) {
+            Some(old) => format!("{old}\n{message}"),
+            None => message.to_string(),
+        };
+        m.insert("systemMessage".into(), json!(text));
+    }
+}
+
 /// Decides a gate event.
-fn gate(event: &Event) -> Result<Answer> {
+fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     let places = state::places()?;
     let policy = load_policy(&places, event.cwd.as_deref())?;
     let tool = event.tool_name.as_deref().unwrap_or_default();
@@ -113,7 +137,8 @@ fn gate(event: &Event) -> Result<Answer> {
     let mut decision = decision;
     let outcome = events::gate(&env, event, &mut decision);
     let reason = reason_text(&decision, None);
-    let logged = log_decision(&places, event, &decision, &outcome);
+    let took = started.elapsed();
+    let problem = record(&places, event, &decision, &outcome, took, &policy);
     // The process ends right after this answer: freeing the policy would only cost time.
     std::mem::forget(policy);
     let mut answer = gate_answer(
@@ -123,18 +148,46 @@ fn gate(event: &Event) -> Result<Answer> {
         outcome.context.as_deref(),
     );
     // The decision stands whether or not it is logged, but the user is told.
-    if let Err(e) = logged {
-        if let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(&answer.stdout) {
-            m.insert(
-                "systemMessage".into(),
-                json!(format!(
-                    "programmer-hook: this decision could not be written to the audit log: {e:#}"
-                )),
-            );
-            answer.stdout = Value::Object(m).to_string();
+    if let Some(p) = problem {
+        if let Ok(mut v) = serde_json::from_str::<Value>(&answer.stdout) {
+            add_message(&mut v, &p);
+            answer.stdout = v.to_string();
         }
     }
     Ok(answer)
+}
+
+/// Logs a decision, leaves the marker of an ask, and sweeps old log files when due.
+/// Returns what went wrong, for the user.
+fn record(
+    places: &Places,
+    event: &Event,
+    d: &Decision,
+    outcome: &events::GateOutcome,
+    took: std::time::Duration,
+    policy: &Policy,
+) -> Option<String> {
+    if let Err(e) = log_decision(places, event, d, outcome, took) {
+        return Some(format!(
+            "programmer-hook: this decision could not be written to the audit log: {e:#}"
+        ));
+    }
+    let id = event.raw.get("tool_use_id").and_then(Value::as_str);
+    if let (Some(id), Tier::Confirm) = (id, outcome.answer_tier(d)) {
+        if let Err(e) = outcomes::asked(&places.state_dir, &event.session_id, id) {
+            return Some(format!(
+                "programmer-hook: whether you approve this call cannot be recorded in the audit log: {e:#}"
+            ));
+        }
+    }
+    let today = chrono::Utc::now().date_naive();
+    let days = policy.workflow.log_retention_days;
+    match outcomes::sweep_if_due(&places.state_dir, days, today) {
+        Err(e) => Some(format!(
+            "programmer-hook: old audit log files could not be removed: {e:#}"
+        )),
+        Ok(_) => None,
+    }
 }
 
 /// The policy for an event: defaults, the user's file, and the project's file.
@@ -171,8 +224,14 @@ fn log_decision(
     event: &Event,
     d: &Decision,
     outcome: &events::GateOutcome,
+    took: std::time::Duration,
 ) -> Result<()> {
     let answer = outcome.answer_tier(d);
+    let tool_use_id = event
+        .raw
+        .get("tool_use_id")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let entry = audit::Entry {
         time: clock::now(),
         session: event.session_id.clone(),
@@ -189,6 +248,9 @@ fn log_decision(
             .map(str::to_string),
         subject: audit::subject(&subject_of(event)),
         phase: outcome.phase.map(str::to_string),
+        cwd: event.cwd.as_ref().map(|c| c.to_string_lossy().to_string()),
+        tool_use_id,
+        took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
     };
     audit::append(&places.state_dir, &entry)
 }

@@ -430,6 +430,9 @@ pub struct WorkflowSettings {
     /// Rounds of requested changes before the workflow halts.
     #[serde(default = "default_rounds")]
     pub max_review_rounds: u32,
+    /// Days the daily audit log files are kept (0: forever); only the user's file may say.
+    #[serde(default = "default_retention")]
+    pub log_retention_days: u32,
 }
 
 impl WorkflowSettings {
@@ -441,10 +444,15 @@ fn default_rounds() -> u32 {
     schema::DEFAULT_REVIEW_ROUNDS
 }
 
+fn default_retention() -> u32 {
+    schema::DEFAULT_LOG_RETENTION_DAYS
+}
+
 impl Default for WorkflowSettings {
     fn default() -> Self {
         WorkflowSettings {
             max_review_rounds: default_rounds(),
+            log_retention_days: default_retention(),
         }
     }
 }

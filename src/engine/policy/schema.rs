@@ -104,7 +104,7 @@ pub const KIND_LISTS: &[&str] = &[
 ];
 
 /// The keys of `[workflow]`.
-pub const WORKFLOW_KEYS: &[&str] = &["max_review_rounds"];
+pub const WORKFLOW_KEYS: &[&str] = &["max_review_rounds", "log_retention_days"];
 
 /// The tiers, least restrictive first.
 pub const TIERS: &[&str] = &["safe", "confirm", "forbidden"];
@@ -145,6 +145,9 @@ pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", 
 
 /// Rounds of requested changes before a workflow halts, unless a policy says otherwise.
 pub const DEFAULT_REVIEW_ROUNDS: u32 = 3;
+
+/// Days the daily audit log files are kept, unless a policy says otherwise (0: forever).
+pub const DEFAULT_LOG_RETENTION_DAYS: u32 = 30;
 
 /// The Rust name of a closed value: `after-first` is `AfterFirst`.
 pub fn variant_name(value: &str) -> String {

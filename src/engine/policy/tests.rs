@@ -81,6 +81,10 @@ fn serde_types_have_the_schema_keys() {
         WorkflowSettings::default().max_review_rounds,
         schema::DEFAULT_REVIEW_ROUNDS
     );
+    assert_eq!(
+        WorkflowSettings::default().log_retention_days,
+        schema::DEFAULT_LOG_RETENTION_DAYS
+    );
     assert_eq!(Rule::default().tier, default_tier());
     assert_eq!(
         default_tier().to_string().to_lowercase(),
@@ -274,6 +278,7 @@ fn project_layer_only_tightens() {
         "[[rule]]\nid='x'\ntier='confirm'\nfallback=true\ncommand=['foo']",
         "[paths]\nnot_sensitive=['**/.env']",
         "[workflow]\nmax_review_rounds=100",
+        "[workflow]\nlog_retention_days=0",
     ];
     for t in refused {
         let mut p = Policy::builtin().expect("defaults");

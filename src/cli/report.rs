@@ -1,0 +1,244 @@
+//! `report`: what the hook decided, per day, rule, agent and phase, and how the user
+//! answered its asks; as a table with small bar charts, as JSON, or as an HTML page.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::html;
+use super::window::{self, Filters};
+use crate::hook::report::{self, Counts, Report, Row};
+use crate::workflow::state;
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// From when: a number of days (`7d`) or hours (`12h`) back, or a day (`2026-12-01`).
+    #[arg(long, default_value = "7d")]
+    since: String,
+    /// Only calls made in this project (a registered project's name, else a folder's name).
+    #[arg(long)]
+    project: Option<String>,
+    /// Only this Claude Code session id.
+    #[arg(long)]
+    session: Option<String>,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+/// How many rows of the longer lists a table shows.
+pub const TOP: usize = 10;
+/// The width of the longest bar.
+const BAR: u64 = 30;
+
+pub fn run_report(a: ReportArgs) -> Result<i32> {
+    let now = chrono::Utc::now();
+    let since = window::parse_since(&a.since, now)?;
+    let places = state::places()?;
+    let filters = Filters {
+        project: a.project,
+        session: a.session,
+    };
+    let (decided, bad) = window::load(&places.state_dir, &since, &filters)?;
+    let today = now.format("%Y-%m-%d").to_string();
+    let r = report::build(&decided, since.get(..10).unwrap_or(&since), &today);
+    if let Some(path) = &a.html {
+        std::fs::write(path, html::page(&r))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else if let Some(path) = &a.html {
+        println!("report written to {}", path.display());
+    } else {
+        print!("{}", text(&r));
+    }
+    if bad > 0 {
+        eprintln!("note: {bad} log lines could not be read and were skipped");
+    }
+    Ok(0)
+}
+
+/// A time in microseconds, for people.
+pub fn duration(us: Option<u64>) -> String {
+    match us {
+        None => "-".into(),
+        Some(us) if us < 1000 => format!("{us} µs"),
+        Some(us) => format!("{:.1} ms", us as f64 / 1000.0),
+    }
+}
+
+/// `n` of `max` as a number of bar characters (at least one for any `n` > 0).
+fn scaled(n: u64, max: u64) -> usize {
+    if n == 0 || max == 0 {
+        return 0;
+    }
+    ((n * BAR).div_ceil(max)).max(1) as usize
+}
+
+/// A bar of allowed, asked and denied calls.
+fn stacked(c: &Counts, max: u64) -> String {
+    let total = c.total();
+    let len = scaled(total, max);
+    let ask = scaled(c.ask, max).min(len);
+    let deny = scaled(c.deny, max).min(len - ask);
+    let allow = len - ask - deny;
+    format!(
+        "{}{}{}",
+        "█".repeat(allow),
+        "▒".repeat(ask),
+        "░".repeat(deny)
+    )
+}
+
+fn clip(s: &str, max: usize) -> String {
+    let one_line = s.replace('\n', "⏎");
+    match one_line.char_indices().nth(max.saturating_sub(1)) {
+        Some((cut, _)) if one_line.chars().count() > max => format!("{}…", &one_line[..cut]),
+        _ => one_line,
+    }
+}
+
+fn counts_table(out: &mut String, title: &str, rows: &[Row]) {
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain([title.chars().count()])
+        .max()
+        .unwrap_or(0)
+        .min(32);
+    let max = rows.iter().map(|r| r.counts.total()).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "\n{title:<width$}  {:>6} {:>6} {:>6}",
+        "allow", "ask", "deny"
+    );
+    for r in rows {
+        let c = &r.counts;
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6} {:>6} {:>6}  {}",
+            clip(&r.name, width),
+            c.allow,
+            c.ask,
+            c.deny,
+            stacked(c, max)
+        );
+    }
+}
+
+/// The report as a terminal table.
+pub fn text(r: &Report) -> String {
+    let mut out = String::new();
+    let t = &r.totals;
+    let _ = writeln!(
+        out,
+        "Decisions from {} to {}: {} calls, {} allowed, {} asked, {} denied",
+        r.from,
+        r.to,
+        t.total(),
+        t.allow,
+        t.ask,
+        t.deny
+    );
+    let a = &r.answers;
+    let _ = writeln!(
+        out,
+        "Asks: {} approved, {} refused or not answered, {} pending (approval {}); {} Confirm calls run by autonomy auto without asking",
+        a.approved,
+        a.refused,
+        a.pending,
+        pct(r.approval_pct),
+        r.relaxed
+    );
+    if t.total() == 0 {
+        out.push_str("\nNothing was decided in this time.\n");
+        return out;
+    }
+    counts_table(&mut out, "Per day", &r.days);
+    out.push_str("(█ allow  ▒ ask  ░ deny)\n");
+    rules_table(&mut out, r);
+    denied_table(&mut out, r);
+    counts_table(&mut out, "Per agent", &r.agents);
+    counts_table(&mut out, "Per phase", &r.phases);
+    let l = &r.latency;
+    let _ = writeln!(
+        out,
+        "\nHook latency: median {}, 99th percentile {} ({} decisions timed)",
+        duration(l.median_us),
+        duration(l.p99_us),
+        l.calls
+    );
+    out
+}
+
+fn pct(p: Option<u64>) -> String {
+    p.map_or("-".into(), |p| format!("{p}%"))
+}
+
+fn rules_table(out: &mut String, r: &Report) {
+    if r.rules.is_empty() {
+        return;
+    }
+    let rows = &r.rules[..r.rules.len().min(TOP)];
+    let width = rows
+        .iter()
+        .map(|x| x.rule.len())
+        .max()
+        .unwrap_or(0)
+        .clamp(21, 40);
+    let _ = writeln!(
+        out,
+        "\n{:<width$}  {:>5} {:>8} {:>8} {:>8} {:>8}",
+        "Rules that asked most", "asks", "approved", "refused", "pending", "approval"
+    );
+    for x in rows {
+        let a = &x.answers;
+        let bar = x.approval_pct.map_or(String::new(), |p| {
+            let on = (p as usize).div_ceil(10);
+            format!("{}{}", "█".repeat(on), "·".repeat(10 - on.min(10)))
+        });
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>5} {:>8} {:>8} {:>8} {:>8}  {bar}",
+            clip(&x.rule, width),
+            x.asks,
+            a.approved,
+            a.refused,
+            a.pending,
+            pct(x.approval_pct)
+        );
+    }
+}
+
+fn denied_table(out: &mut String, r: &Report) {
+    if r.denied.is_empty() {
+        return;
+    }
+    let rows = &r.denied[..r.denied.len().min(TOP)];
+    let width = rows
+        .iter()
+        .map(|x| x.subject.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(18, 60);
+    let _ = writeln!(
+        out,
+        "\n{:<width$}  {:>5}  rule",
+        "Most often denied", "times"
+    );
+    for x in rows {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>5}  {}",
+            clip(&x.subject, width),
+            x.times,
+            x.rule
+        );
+    }
+}
