@@ -96,14 +96,17 @@ impl Machine {
             "hook_event_name": "UserPromptSubmit",
             "prompt": text,
         });
-        let mut child = self
-            .command()
-            .arg("hook")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawns");
+        // The binary was just copied here: another test thread's fork may still hold it open
+        // for a moment ("text file busy").
+        let mut child = retry_busy(|| {
+            self.command()
+                .arg("hook")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        })
+        .expect("spawns");
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(ev.to_string().as_bytes()).expect("event");
         drop(stdin);
