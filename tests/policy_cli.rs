@@ -406,6 +406,29 @@ fn the_hook_refuses_what_validate_reports() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("remote-cod"), "{text}");
     assert!(text.contains("policy validate"), "{text}");
+    // The blocked call is in the audit log, with the reason.
+    let out = bin()
+        .env("HOME", home.path())
+        .args(["log", "--json"])
+        .output()
+        .expect("runs");
+    let entries: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let e = &entries[0];
+    assert_eq!(e["decision"], "deny", "{e}");
+    assert_eq!(e["rule"], "hook.blocked", "{e}");
+    assert_eq!(e["session"], "s", "{e}");
+    assert_eq!(e["tool"], "Bash", "{e}");
+    assert!(
+        e["blocked"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("remote-cod"),
+        "{e}"
+    );
 }
 
 /// A denial for a path the project's own policy protects says so, rather than giving only

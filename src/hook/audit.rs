@@ -53,6 +53,9 @@ pub struct Entry {
     /// Microseconds from reading the event to the decision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub took_us: Option<u64>,
+    /// Why a call was blocked because it could not be checked (exit status 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
 }
 
 pub fn audit_dir(state_dir: &Path) -> PathBuf {
@@ -313,6 +316,7 @@ mod tests {
                 cwd: None,
                 tool_use_id: None,
                 took_us: None,
+                blocked: None,
             };
             append(dir.path(), &e).expect("append");
         }

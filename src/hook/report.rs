@@ -357,6 +357,7 @@ mod tests {
             cwd: None,
             tool_use_id: Some(id.into()),
             took_us: Some(id.len() as u64 * 100),
+            blocked: None,
         })
     }
 

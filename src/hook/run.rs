@@ -35,7 +35,9 @@ pub fn run(bytes: &[u8]) -> Answer {
                     "systemMessage": format!("programmer-hook: could not read the {name} event: {e:#}")
                 }));
             }
-            return Answer::block(&format!("{e:#}"));
+            let reason = format!("{e:#}");
+            log_blocked(None, bytes, &reason, started.elapsed());
+            return Answer::block(&reason);
         }
     };
     if !event.is_gate() {
@@ -62,7 +64,11 @@ pub fn run(bytes: &[u8]) -> Answer {
     }
     match gate(&event, started) {
         Ok(a) => a,
-        Err(e) => Answer::block(&format!("{e:#}")),
+        Err(e) => {
+            let reason = format!("{e:#}");
+            log_blocked(Some(&event), bytes, &reason, started.elapsed());
+            Answer::block(&reason)
+        }
     }
 }
 
@@ -251,8 +257,45 @@ fn log_decision(
         cwd: event.cwd.as_ref().map(|c| c.to_string_lossy().to_string()),
         tool_use_id,
         took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
+        blocked: None,
     };
     audit::append(&places.state_dir, &entry)
+}
+
+/// Records a call blocked because it could not be checked, with the reason, as far as the
+/// event can be read. The block stands whether or not this can be written.
+fn log_blocked(event: Option<&Event>, bytes: &[u8], reason: &str, took: std::time::Duration) {
+    let Ok(places) = state::places() else {
+        return;
+    };
+    let raw: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+    let field = |k: &str| raw.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let entry = audit::Entry {
+        time: clock::now(),
+        session: event.map_or_else(|| field("session_id"), |e| e.session_id.clone()),
+        agent: event.map_or_else(|| "main".to_string(), Event::agent),
+        event: event.map_or_else(|| field("hook_event_name"), |e| e.name.clone()),
+        tool: event
+            .and_then(|e| e.tool_name.clone())
+            .unwrap_or_else(|| field("tool_name")),
+        decision: "deny".into(),
+        tier: "Forbidden".into(),
+        rule: "hook.blocked".into(),
+        relaxable: false,
+        relaxed_by: None,
+        subject: event
+            .map(|e| audit::subject(&subject_of(e)))
+            .unwrap_or_default(),
+        phase: None,
+        cwd: event.and_then(|e| e.cwd.as_ref().map(|c| c.to_string_lossy().to_string())),
+        tool_use_id: raw
+            .get("tool_use_id")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
+        blocked: Some(audit::subject(reason)),
+    };
+    let _ = audit::append(&places.state_dir, &entry);
 }
 
 #[cfg(test)]

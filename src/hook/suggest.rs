@@ -690,6 +690,7 @@ mod tests {
                 cwd: Some(examples::EXAMPLE_CWD.into()),
                 tool_use_id: Some("t".into()),
                 took_us: None,
+                blocked: None,
             },
             outcome: Some(outcome),
         }
