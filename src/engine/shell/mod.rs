@@ -16,6 +16,7 @@
 //! the classifier turns into a Confirm.
 
 pub mod cost;
+pub mod expand;
 mod quote;
 pub mod vars;
 mod walk;
@@ -176,7 +177,14 @@ pub fn parse(src: &str) -> Script {
             "the command nests deeper than {MAX_TREE_DEPTH} levels"
         ));
     }
-    let mut script = walk::walk(src, root);
+    let ifs_touched = vars::touches_ifs(src);
+    let known = walk::Known {
+        ifs_touched,
+        commands_redefined: ["echo", "printf", "pwd", "git"]
+            .iter()
+            .any(|n| vars::may_redefine(src, n)),
+    };
+    let mut script = walk::walk(src, root, known);
     script.unset = script
         .commands
         .iter()
@@ -186,7 +194,7 @@ pub fn parse(src: &str) -> Script {
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
-    if !vars::touches_ifs(src) {
+    if !ifs_touched {
         script.constants = vars::constants(src, &script.assigned);
         script.loops = vars::loops(src, found_loops);
     }
@@ -203,15 +211,8 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
         return Err("the Bash grammar could not be loaded".into());
     }
     let start = Instant::now();
-    // The grammar's scanner passes characters to C `isdigit`, which is undefined past 255
-    // and crashes the process on some (`echo a{` followed by U+10FFFF). It parses an ASCII
-    // copy instead: every byte of a non-ASCII character becomes `x`, a word character in
-    // every context that spells no keyword, so offsets are unchanged and words are still
-    // read from `src`. Bash splits words on ASCII only, so this changes no structure.
-    let ascii: Vec<u8> = src
-        .bytes()
-        .map(|b| if b.is_ascii() { b } else { b'x' })
-        .collect();
+    // The grammar parses a copy with the same offsets (see `grammar_copy`).
+    let ascii = grammar_copy(src);
     let bytes = &ascii[..];
     let mut timed_out = false;
     let mut progress = |_: &tree_sitter::ParseState| {
@@ -241,6 +242,37 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
             "the command could not be parsed".into()
         }
     })
+}
+
+/// The bytes the grammar parses in place of `src`: the same length and the same structure
+/// as Bash reads it, with what the grammar gets wrong spelled as plain word characters.
+/// Words are still read from `src`.
+///
+/// - Every byte of a non-ASCII character becomes `x`: the grammar's scanner passes
+///   characters to C `isdigit`, which is undefined past 255 and crashes the process on
+///   some (`echo a{` followed by U+10FFFF). `x` is a word character in every context that
+///   spells no keyword, and Bash splits words on ASCII only.
+/// - A `{` not followed by a blank or an operator character is not the `{` of a group in
+///   Bash but a word character (`{rm,-rf,~}` is a command), which the grammar takes for a
+///   group; braces are expanded by [`expand`], not the grammar. `${` stays.
+/// - A `~` not after `=` is a word character; in `[ -d ~ ]` the grammar reads it as an
+///   operator and fails. `=~` stays.
+fn grammar_copy(src: &str) -> Vec<u8> {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut prev = b' ';
+    for (i, &c) in b.iter().enumerate() {
+        let next = b.get(i + 1).copied();
+        let word_char = match c {
+            _ if !c.is_ascii() => true,
+            b'{' => prev != b'$' && next.is_some_and(|n| !b" \t\n|&;()<>".contains(&n)),
+            b'~' => prev != b'=',
+            _ => false,
+        };
+        out.push(if word_char { b'x' } else { c });
+        prev = c;
+    }
+    out
 }
 
 impl Script {
@@ -375,6 +407,53 @@ mod tests {
     }
 
     #[test]
+    fn expands_words_as_bash_does() {
+        let cases: &[(&str, &[&str])] = &[
+            ("{rm,-rf,~}", &["rm", "-rf", "~"]),
+            ("rm -rf ~/.s{s,}h", &["rm", "-rf", "~/.ssh", "~/.sh"]),
+            (
+                "echo \"{a,b}\" '{c,d}' \\{e,f}",
+                &["echo", "{a,b}", "{c,d}", "{e,f}"],
+            ),
+            ("echo {1..3}", &["echo", "1", "2", "3"]),
+            (
+                "find . -exec rm {} +",
+                &["find", ".", "-exec", "rm", "{}", "+"],
+            ),
+            ("$(printf 'rm -rf %s' ~)", &["rm", "-rf", "~"]),
+            ("rm -rf \"$(echo ~)\"", &["rm", "-rf", "~"]),
+            ("`echo rm` -rf x", &["rm", "-rf", "x"]),
+            ("echo \"$(echo a  b)\" $(echo)", &["echo", "a b"]),
+            (
+                "rm -rf \"$(pwd)\" $(git rev-parse --show-toplevel)",
+                &["rm", "-rf", "$PWD", "$PWD"],
+            ),
+            ("echo $(echo x; ls)", &["echo", "$(…)"]),
+            ("echo() { :; }; $(echo ls)", &["$(…)"]),
+        ];
+        // The last command that is neither substituted nor in a function.
+        let top = |src: &str| -> Vec<String> {
+            let s = parse(src);
+            assert!(s.unparsed.is_none(), "{src}: {:?}", s.unparsed);
+            s.commands
+                .iter()
+                .rfind(|c| c.substituted_into.is_none() && c.function.is_none())
+                .map(|c| c.words.iter().map(|w| w.text.clone()).collect())
+                .unwrap_or_default()
+        };
+        for (src, want) in cases {
+            assert_eq!(top(src), *want, "{src}");
+        }
+        // The grammar reads `~` in a test as an operator, and `{rm,…}` as a group.
+        assert_eq!(names("[ -d ~ ] && rm -rf ~"), ["[[", "rm"]);
+        assert_eq!(names("{ ls; }; {rm,-rf,~}"), ["ls", "rm"]);
+        assert_eq!(names("[[ $x =~ ^a{2}$ ]] && ls"), ["[[", "ls"]);
+        // What IFS does to an unquoted substitution is not known once the script sets it.
+        assert_eq!(top("IFS=,; $(echo a,b)"), ["$(…)"]);
+        assert_eq!(top("IFS=,; \"$(echo a,b)\""), ["a,b"]);
+    }
+
+    #[test]
     fn data_is_not_a_command() {
         let cases: &[(&str, &[&str])] = &[
             ("echo \"rm -rf /\"", &["echo"]),
@@ -392,9 +471,10 @@ mod tests {
     fn literal_flag() {
         let s = parse("rm -rf $HOME \"$X\"/a '*' * {a,b} ~");
         let lit: Vec<bool> = s.commands[0].words.iter().map(|w| w.literal).collect();
+        // `{a,b}` is the two words `a` and `b`, both known.
         assert_eq!(
             lit,
-            vec![true, true, false, false, true, false, false, true]
+            vec![true, true, false, false, true, false, true, true, true]
         );
     }
 

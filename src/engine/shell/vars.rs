@@ -89,6 +89,32 @@ pub fn touches_ifs(src: &str) -> bool {
     mentions(src, "IFS") != (0, 0)
 }
 
+/// Whether the script may define a function or an alias named `name` (`echo() …`,
+/// `function echo`, `alias echo=…`), so that running `name` may not run the builtin or
+/// program of that name. Read from the text, so it errs towards yes.
+pub fn may_redefine(src: &str, name: &str) -> bool {
+    let b = src.as_bytes();
+    let mut from = 0;
+    while let Some(p) = src[from..].find(name) {
+        let at = from + p;
+        let end = at + name.len();
+        from = end;
+        if (at > 0 && is_ident(b[at - 1])) || b.get(end).is_some_and(|&c| is_ident(c)) {
+            continue;
+        }
+        let after = src[end..].trim_start();
+        let before = src[..at].trim_end();
+        if after.starts_with('(')
+            || after.starts_with('=')
+            || before.ends_with("function")
+            || before.ends_with("alias")
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the script names `name` other than to read it (so may give it a value).
 pub fn may_assign(src: &str, name: &str) -> bool {
     mentions(src, name).1 > 0
@@ -319,6 +345,20 @@ mod tests {
         ];
         for (src, name, want) in cases {
             assert_eq!(mentions(src, name), *want, "{src}");
+        }
+    }
+
+    #[test]
+    fn redefinitions() {
+        let cases: &[(&str, bool)] = &[
+            ("echo() { :; }; $(echo ls)", true),
+            ("function echo { :; }", true),
+            ("alias echo='rm -rf ~'", true),
+            ("$(echo ls)", false),
+            ("echoes() { :; }; $(echo ls)", false),
+        ];
+        for (src, want) in cases {
+            assert_eq!(may_redefine(src, "echo"), *want, "{src}");
         }
     }
 
