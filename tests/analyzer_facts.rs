@@ -55,7 +55,7 @@ fn check(cases: &[(&str, &str)]) {
 fn walk() {
     check(&[
         ("ls -la && git status", "run ls -la | run git status"),
-        ("cat a | grep x > out.txt", "run cat a | run grep x | write /home/user/project/out.txt | read /home/user/project/a"),
+        ("cat a | grep x > out.txt", "run cat a | run grep x | read /home/user/project/a | write /home/user/project/out.txt"),
         ("(cd /tmp && ls)", "run cd /tmp | run ls | run ls"),
         ("echo $(whoami)", "run echo $(…) | run whoami"),
         ("f() { rm -rf build; }; f", "run rm -rf build | write /home/user/project/build"),

@@ -70,5 +70,25 @@ fn parser_fixes() {
         ("deny", "fs.rm-broad", "[ -e ~/x ] || rm -rf ~"),
         ("allow", "shell.builtins", "[ -d ~ ] && ls ~"),
         ("allow", "shell.builtins", "[[ $x =~ ^a ]] && ls"),
+        ("deny", "fs.rm-broad", "r\\\nm -rf ~"),
+        ("deny", "fs.rm-broad", "rm -r\\\nf \\\n~"),
+        ("deny", "fs.rm-broad", "{rm,\\\n-rf,~}"),
+        ("allow", "read.list", "ls \\\n -la"),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn cd_is_followed_across_and_and_or() {
+    check(&[
+        ("deny", "path.protected-write", "cd ~/.ssh && echo KEY >> authorized_keys"),
+        ("deny", "path.protected-write", "cd ~/.ssh || echo KEY >> authorized_keys"),
+        ("deny", "path.protected-write", "cd ~/.ssh && (echo KEY) >> authorized_keys"),
+        ("deny", "path.protected-write", "cd ~/.ssh; { echo KEY; } >> authorized_keys"),
+        ("deny", "path.protected-write", "cd ~/.claude && echo '{}' > settings.json"),
+        ("deny", "path.protected-write", "cd /etc && ls && echo x > hosts"),
+        ("deny", "fs.rm-broad", "cd ~ && rm -rf ."),
+        ("ask", "build.run", "cd build && make"),
+        ("ask", "file.write", "cd src && echo x > notes.txt"),
     ]);
 }

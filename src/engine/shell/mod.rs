@@ -398,6 +398,8 @@ mod tests {
             ("r\\m x", &["rm", "x"]),
             ("\"r\"m x", &["rm", "x"]),
             ("$'r\\x6d' x", &["rm", "x"]),
+            ("r\\\nm x", &["rm", "x"]),
+            ("rm \\\n-rf \\\n\\\nx", &["rm", "-rf", "x"]),
             ("echo \"a b\" 'c d'", &["echo", "a b", "c d"]),
             ("echo \"a \\\"q\\\" b\"", &["echo", "a \"q\" b"]),
         ];
@@ -518,7 +520,17 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].target.text, "out.txt");
         assert!(r[0].writes());
-        let s = parse("{ a; } > f");
+        // A compound's redirections go to its first command, a list's to its last
+        // operand (Bash's reading of `cd x && echo k >> f`).
+        let s = parse("{ a; b; } > f");
+        assert_eq!(s.commands[0].redirects[0].target.text, "f");
+        let s = parse("cd x && echo k >> f");
+        assert!(s.commands[0].redirects.is_empty());
+        assert_eq!(s.commands[1].redirects[0].target.text, "f");
+        let s = parse("cd x && (a; b) >> f");
+        assert_eq!(s.commands[1].redirects[0].target.text, "f");
+        // With no command to own them, they belong to the script.
+        let s = parse("{ x=1; } > f");
         assert_eq!(s.redirects[0].target.text, "f");
     }
 

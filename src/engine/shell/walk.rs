@@ -334,7 +334,17 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        self.script.redirects.extend(red.redirects);
+        // The redirections belong to a command, and are judged where it runs (`cd x &&
+        // echo k >> f` writes `x/f`): the list's last operand (`a && b > f` is `a && (b >
+        // f)` in Bash), or a compound's first command, which runs where it starts.
+        let owner = match b.kind() {
+            "list" | "negated_command" | "pipeline" => self.last_operand_owner(b),
+            _ => (first < self.script.commands.len()).then_some(first),
+        };
+        match owner.and_then(|i| self.script.commands.get_mut(i)) {
+            Some(c) => c.redirects.extend(red.redirects),
+            None => self.script.redirects.extend(red.redirects),
+        }
         for r in nodes {
             self.redirect_substitutions(*r, ctx, before);
         }
@@ -352,6 +362,22 @@ impl<'a> Walker<'a> {
             }
             self.visit_tails(&red.tails, ctx, id);
         }
+    }
+
+    /// The command a redirection written after list `b` belongs to: its last operand when
+    /// that is a simple command, else the first command in it.
+    fn last_operand_owner(&self, b: Node) -> Option<usize> {
+        let mut cur = b;
+        while matches!(cur.kind(), "list" | "negated_command" | "pipeline") {
+            let mut cursor = cur.walk();
+            let last = cur
+                .named_children(&mut cursor)
+                .filter(|k| k.kind() != "comment")
+                .last()?;
+            cur = last;
+        }
+        let node = first_command_node(cur)?;
+        self.command_of_node.get(&node.id()).copied()
     }
 
     fn visit_tails(&mut self, tails: &[Node<'a>], ctx: &Ctx, id: usize) {
@@ -597,7 +623,36 @@ impl<'a> Walker<'a> {
         };
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        // The pieces of the word being read, and where it ends in the text: a word the
+        // grammar cut at a backslash-newline (`r\⏎m`) goes on in the next node.
+        let mut pending: Option<(Vec<Tok>, usize)> = None;
         for k in kids {
+            let word_node = match k.kind() {
+                "command_name" => Some(k.named_child(0).unwrap_or(k)),
+                "variable_assignment"
+                | "file_redirect"
+                | "herestring_redirect"
+                | "heredoc_redirect"
+                | "comment" => None,
+                _ => Some(k),
+            };
+            if let Some(w) = word_node {
+                let mut toks = match pending.take() {
+                    Some((toks, end)) if self.continues_word(end, k.start_byte()) => toks,
+                    Some((toks, _)) => {
+                        words.extend(expand::expand(&toks, true));
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                };
+                self.toks_into(w, &mut toks, false);
+                pending = Some((toks, k.end_byte()));
+                self.substitutions_in(k, &sub_ctx);
+                continue;
+            }
+            if let Some((toks, _)) = pending.take() {
+                words.extend(expand::expand(&toks, true));
+            }
             match k.kind() {
                 "variable_assignment" => {
                     let name = k
@@ -611,26 +666,26 @@ impl<'a> Walker<'a> {
                     assignments.push((name, value));
                     self.substitutions_in(k, &sub_ctx);
                 }
-                "command_name" => {
-                    let inner = k.named_child(0).unwrap_or(k);
-                    let w = self.words(inner);
-                    words.extend(w);
-                    self.substitutions_in(k, &sub_ctx);
-                }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
                     self.redirect_node(k, &mut red);
                     self.redirect_substitutions(k, &sub_ctx, index);
                     words.append(&mut red.args);
                 }
-                "comment" => {}
-                _ => {
-                    let w = self.words(k);
-                    words.extend(w);
-                    self.substitutions_in(k, &sub_ctx);
-                }
+                _ => {}
             }
         }
+        if let Some((toks, _)) = pending {
+            words.extend(expand::expand(&toks, true));
+        }
         (words, assignments, red)
+    }
+
+    /// Whether the text from `end` to `start` is only backslash-newlines: Bash removes
+    /// them before it reads words, so the word before goes on after them.
+    fn continues_word(&self, end: usize, start: usize) -> bool {
+        self.src.get(end..start).is_some_and(|gap| {
+            !gap.is_empty() && gap.len() % 2 == 0 && gap.as_bytes().chunks(2).all(|c| c == b"\\\n")
+        })
     }
 
     /// Records `NAME=value` statements (`stmt` is the statement holding assignment `n`).
@@ -921,6 +976,31 @@ fn last_simple_command(n: Node) -> Option<Node> {
                 cur = last;
             }
             _ => return None,
+        }
+    }
+}
+
+/// The first `command` node in `n` (itself included), in the order of the text.
+fn first_command_node(n: Node) -> Option<Node> {
+    let mut cursor = n.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "command" {
+            return Some(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == n.id() {
+                return None;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
         }
     }
 }
