@@ -92,3 +92,51 @@ fn cd_is_followed_across_and_and_or() {
         ("ask", "file.write", "cd src && echo x > notes.txt"),
     ]);
 }
+
+#[test]
+#[rustfmt::skip]
+fn arrays_set_and_ifs() {
+    check(&[
+        ("deny", "fs.rm-broad", "a=(rm -rf ~); \"${a[@]}\""),
+        ("deny", "fs.rm-broad", "a=(rm -rf ~); ${a[*]}"),
+        ("deny", "fs.rm-broad", "a=(x ~); rm -rf \"${a[1]}\""),
+        ("deny", "fs.rm-broad", "a=(-rf /); rm \"${a[@]}\""),
+        ("deny", "path.protected-write", "t=(~/.ssh/authorized_keys); cp k \"${t[@]}\""),
+        ("deny", "fs.rm-broad", "set -- rm -rf ~; \"$@\""),
+        ("deny", "fs.rm-broad", "set -- ~; rm -rf \"$1\""),
+        ("deny", "fs.rm-broad", "set -e -- /; rm -rf $1"),
+        ("deny", "fs.rm-broad", "IFS=,; c=\"rm,-rf,$HOME\"; $c"),
+        ("deny", "fs.rm-broad", "IFS=:; p=\"rm:-rf:/\"; $p"),
+        ("deny", "path.protected-write", "D=\"$HOME/.ssh\"; cp k \"$D/authorized_keys\""),
+        ("allow", "read.list", "a=(ls -la); \"${a[@]}\""),
+        ("allow", "shell.builtins", "set -- src; ls \"$@\""),
+        ("allow", "shell.builtins", "set -o pipefail; echo ok"),
+        ("ask", "fs.change", "a=(build dist); rm -rf \"${a[@]}\""),
+        // Anything that could change them leaves them unknown.
+        ("deny", "fs.rm-broad", "set -- build; shift; rm -rf \"$1\""),
+        ("ask", "shell.dynamic-command", "a=(ls); a+=(x); \"${a[@]}\""),
+        ("ask", "shell.dynamic-command", "IFS=,; read c; $c"),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn aliases_and_functions_with_their_arguments() {
+    check(&[
+        ("deny", "fs.rm-broad", "alias x='rm -rf ~'; x"),
+        ("deny", "fs.rm-broad", "alias x='rm -rf'; x ~"),
+        ("deny", "path.protected-write", "alias k='cat >> ~/.ssh/authorized_keys'; k < key.pub"),
+        ("deny", "fs.rm-broad", "shopt -s expand_aliases; alias ll='rm -rf /'; ll"),
+        ("deny", "fs.rm-broad", "f() { rm -rf \"$@\"; }; f ~"),
+        ("deny", "fs.rm-broad", "f() { rm -rf \"$1\"; }; f /"),
+        ("deny", "fs.rm-broad", "f() { \"$@\"; }; f rm -rf ~"),
+        ("deny", "path.protected-write", "w() { echo x >> \"$1\"; }; w ~/.bashrc"),
+        ("deny", "fs.rm-broad", "f() { g \"$@\"; }; g() { rm -rf \"$1\"; }; f ~"),
+        ("deny", "git.force-push", "p() { git push \"$@\"; }; p --force"),
+        ("ask", "unknown.command", "f() { ls \"$@\"; }; f src"),
+        ("ask", "fs.change", "f() { rm -rf \"$@\"; }; f build"),
+        ("ask", "shell.alias", "alias ll='ls -l'"),
+        ("ask", "shell.alias", "alias ll='ls -l'; ll"),
+        ("ask", "shell.alias", "alias x=\"$CMD\"; x"),
+    ]);
+}

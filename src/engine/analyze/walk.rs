@@ -77,10 +77,7 @@ impl Analyzer<'_> {
                     // Variables and `$PWD` written out where their value is known.
                     let with_constants = shell::vars::apply(v, i, &script.constants);
                     let base = with_constants.as_ref().unwrap_or(v);
-                    let in_folder = match c.as_deref().and_then(Path::to_str) {
-                        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
-                        _ => None,
-                    };
+                    let in_folder = in_folder(script, i, base, c.as_deref());
                     let known = in_folder.as_ref().or(with_constants.as_ref());
                     substituted |= known.is_some();
                     // The first variant moves the folder (`cd`); the others are judged
@@ -88,6 +85,12 @@ impl Analyzer<'_> {
                     let mut elsewhere = c.clone();
                     let at = if k == 0 { &mut here } else { &mut elsewhere };
                     self.command(script, i, known.unwrap_or(v), at, depth);
+                    // Under `IFS=…` an unquoted value splits at its characters; whether a
+                    // use is quoted is not known, so it is judged split too.
+                    if let Some(split) = split_variant(script, i, v, c.as_deref()) {
+                        let mut unmoved = c.clone();
+                        self.command(script, i, &split, &mut unmoved, depth);
+                    }
                 }
                 // Code run out of sight could have changed them: judge the words as
                 // written too, and keep the stricter of both.
@@ -127,10 +130,17 @@ impl Analyzer<'_> {
         let Some(first) = cmd.words.first() else {
             return;
         };
-        // A call to a function defined in the same script: its body is analysed already.
-        // Only a definition that surely ran counts: `rm -rf ~; rm() { :; }` or
-        // `(rm() { :; }); rm -rf ~` run the real `rm`.
+        // An alias defined before: judged as its text with the arguments after it (Bash
+        // expands aliases only with `shopt -s expand_aliases`; it is judged as written too).
+        if first.literal {
+            self.aliased(script, i, cmd, cwd.clone(), depth);
+        }
+        // A call to a function defined in the same script: its body is analysed already,
+        // as written, and here with the arguments of this call. Only a definition that
+        // surely ran counts: `rm -rf ~; rm() { :; }` or `(rm() { :; }); rm -rf ~` run the
+        // real `rm`.
         if first.literal && script.calls_function(i, &first.text) {
+            self.function_call(script, i, cmd, cwd.clone(), depth);
             return;
         }
         if self.change_folder(&cmd.words, cwd) {
@@ -158,6 +168,87 @@ impl Analyzer<'_> {
             }
         }
         self.words(&cmd.words, cwd.clone(), &ctx, false);
+    }
+
+    /// Command `i` calls function `cmd.words[0]`: the body's commands judged with the
+    /// call's arguments as `$1`, `"$@"` …, when they are known and the body does not
+    /// `shift` or `set` them.
+    fn function_call(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        if depth >= MAX_NESTING {
+            return;
+        }
+        let Some(args) = shell::vars::known_arguments(&cmd.words[1..]) else {
+            return;
+        };
+        let name = &cmd.words[0].text;
+        for (f, _) in script
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| *n == name)
+        {
+            let body: Vec<usize> = (0..i)
+                .filter(|&j| script.commands[j].function == Some(f))
+                .collect();
+            let moves_arguments = body.iter().any(|&j| {
+                script.commands[j]
+                    .words
+                    .first()
+                    .is_some_and(|w| matches!(w.text.as_str(), "shift" | "set"))
+            });
+            if moves_arguments {
+                continue;
+            }
+            let mut here = cwd.clone();
+            for j in body {
+                let body_cmd = &script.commands[j];
+                if let Some(called) = shell::vars::apply_call(body_cmd, i, &script.constants, &args)
+                {
+                    self.command(script, j, &called, &mut here, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// Command `i` is named like an alias defined before it: the alias's text with the
+    /// command's arguments, judged as a script; a value known only at run time is a
+    /// program known only at run time.
+    fn aliased(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let name = &cmd.words[0].text;
+        for (_, value, _) in script
+            .aliases
+            .iter()
+            .filter(|(n, _, at)| n == name && *at < i)
+        {
+            match value {
+                Some(v) => {
+                    let mut text = v.clone();
+                    for w in &cmd.words[1..] {
+                        text.push(' ');
+                        text.push_str(&quoted(w));
+                    }
+                    self.script(&text, cwd.clone(), depth + 1);
+                }
+                None => self.facts.signal(
+                    "dynamic-command",
+                    format!("the alias `{name}` runs a command known only at run time"),
+                ),
+            }
+        }
     }
 
     /// A command's redirections; what a downloader writes is remembered (see `runs_file`).
@@ -353,6 +444,49 @@ impl Analyzer<'_> {
                 self.push(inv);
             }
         }
+    }
+}
+
+/// Command `i` run in folder `cwd` with `$PWD` (and `$(pwd)`) written out, when known.
+fn in_folder(
+    script: &Script,
+    i: usize,
+    cmd: &SimpleCommand,
+    cwd: Option<&Path>,
+) -> Option<SimpleCommand> {
+    match cwd.and_then(Path::to_str) {
+        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(cmd, i, dir),
+        _ => None,
+    }
+}
+
+/// Command `i` with its known values split at the characters of `IFS`, when the script
+/// sets `IFS` to a known value before it and splitting changes the command.
+fn split_variant(
+    script: &Script,
+    i: usize,
+    cmd: &SimpleCommand,
+    cwd: Option<&Path>,
+) -> Option<SimpleCommand> {
+    let (ifs, from) = script.ifs.as_ref()?;
+    if i < *from {
+        return None;
+    }
+    let split = shell::vars::apply_split(cmd, i, &script.constants, ifs)?;
+    let joined = shell::vars::apply(cmd, i, &script.constants);
+    if joined.as_ref() == Some(&split) {
+        return None;
+    }
+    Some(in_folder(script, i, &split, cwd).unwrap_or(split))
+}
+
+/// A word as shell text that reads back as the same word: a known one single-quoted, one
+/// known only at run time as written.
+fn quoted(w: &Word) -> String {
+    if w.literal {
+        format!("'{}'", w.text.replace('\'', "'\\''"))
+    } else {
+        w.text.clone()
     }
 }
 

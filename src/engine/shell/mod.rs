@@ -18,6 +18,7 @@
 pub mod cost;
 pub mod expand;
 mod quote;
+mod subst;
 pub mod vars;
 mod walk;
 
@@ -150,6 +151,11 @@ pub struct Script {
     pub hidden_code: bool,
     /// `for` loops whose variable is one of known values in the body (see [`vars`]).
     pub loops: Vec<vars::Loop>,
+    /// The value `IFS` is set to, and the command from which it holds, when known.
+    pub ifs: Option<(String, usize)>,
+    /// `alias NAME=VALUE` definitions: the name, the value when known, and the index of
+    /// the `alias` command.
+    pub aliases: Vec<(String, Option<String>, usize)>,
 }
 
 /// Parses a Bash command string.
@@ -194,11 +200,38 @@ pub fn parse(src: &str) -> Script {
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
-    if !ifs_touched {
-        script.constants = vars::constants(src, &script.assigned);
+    if ifs_touched {
+        // Under a changed IFS only a value set once is known; loops are not.
+        script.ifs = vars::known_ifs(src, &script.assigned);
+    } else {
         script.loops = vars::loops(src, found_loops);
     }
+    if !ifs_touched || script.ifs.is_some() {
+        script.constants = vars::constants(src, &script.assigned);
+    }
+    script.aliases = aliases(&script.commands);
     script
+}
+
+/// The `alias NAME=VALUE` words of every `alias` command.
+fn aliases(commands: &[SimpleCommand]) -> Vec<(String, Option<String>, usize)> {
+    let mut out = Vec::new();
+    for (i, c) in commands.iter().enumerate() {
+        if !c
+            .words
+            .first()
+            .is_some_and(|w| w.literal && w.text == "alias")
+        {
+            continue;
+        }
+        for w in &c.words[1..] {
+            if let Some((name, value)) = w.text.split_once('=') {
+                let value = w.literal.then(|| value.to_string());
+                out.push((name.to_string(), value, i));
+            }
+        }
+    }
+    out
 }
 
 /// The grammar's syntax tree of `src`, parsed within [`MAX_PARSE_TIME`].

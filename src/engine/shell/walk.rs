@@ -589,6 +589,7 @@ impl<'a> Walker<'a> {
             Some(self.new_pipeline(ctx.pipe))
         };
         words.extend(extra_args);
+        self.positional_assignment(n, index, &words);
         if let Some(cmd) = self.script.commands.get_mut(index) {
             cmd.words = words;
             cmd.assignments = assignments;
@@ -707,14 +708,49 @@ impl<'a> Walker<'a> {
             .child_by_field_name("name")
             .and_then(|x| x.next_sibling())
             .is_some_and(|op| self.text(op) == "+=");
-        let value = n
-            .child_by_field_name("value")
+        let value_node = n.child_by_field_name("value");
+        let value = value_node
             .map(|v| self.word(v))
             .unwrap_or_else(|| Word::lit(""));
+        // `a=(x y)`: the elements, each word expanded.
+        let elements = value_node.filter(|v| v.kind() == "array").map(|v| {
+            let mut cursor = v.walk();
+            let kids: Vec<Node> = v.named_children(&mut cursor).collect();
+            kids.into_iter()
+                .filter(|k| k.kind() != "comment")
+                .flat_map(|k| self.words(k))
+                .collect()
+        });
         let from = (!appends && surely_runs(stmt)).then_some(self.script.commands.len());
-        self.script
-            .assigned
-            .push(vars::Assigned { name, value, from });
+        self.script.assigned.push(vars::Assigned {
+            name,
+            value,
+            elements,
+            from,
+        });
+    }
+
+    /// `set -- a b` gives the positional parameters (`$@`) values, `shift` and other
+    /// `set`s change them: recorded as assignments of `@` (command `index`, node `n`).
+    fn positional_assignment(&mut self, n: Node<'a>, index: usize, words: &[Word]) {
+        let Some(first) = words.first().filter(|w| w.literal) else {
+            return;
+        };
+        let elements = match first.text.as_str() {
+            "set" => match set_arguments(&words[1..]) {
+                Some(args) => Some(args.to_vec()),
+                None => return,
+            },
+            "shift" => None,
+            _ => return,
+        };
+        let from = (elements.is_some() && surely_runs(n)).then_some(index + 1);
+        self.script.assigned.push(vars::Assigned {
+            name: "@".into(),
+            value: Word::lit(""),
+            elements,
+            from,
+        });
     }
 
     /// `export A=$(x)`, `local b`, `unset c`: recorded as a command named by the keyword.
@@ -978,6 +1014,25 @@ fn last_simple_command(n: Node) -> Option<Node> {
             _ => return None,
         }
     }
+}
+
+/// The arguments `set` gives the positional parameters, if it gives them any: those after
+/// `--`, `-` or the options (`-o NAME` takes a value).
+fn set_arguments(words: &[Word]) -> Option<&[Word]> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if !w.literal {
+            return Some(&words[i..]);
+        }
+        match t {
+            "--" | "-" => return Some(&words[i + 1..]),
+            "-o" | "+o" => i += 2,
+            _ if t.starts_with(['-', '+']) => i += 1,
+            _ => return Some(&words[i..]),
+        }
+    }
+    None
 }
 
 /// The first `command` node in `n` (itself included), in the order of the text.
