@@ -613,7 +613,7 @@ fn readers_that_can_run_or_reveal() {
         ("ask", "file.read-secret", "find src -name '*.pem' -exec cat {} +"),
         ("allow", "read.find", "find . -name '*.rs' -exec wc -l {} +"),
         ("ask", "fs.change", "find . -name '*.pyc' -exec rm {} +"),
-        ("deny", "path.secret-write", "find . -name '*' -exec rm -rf {} +"),
+        ("deny", "path.protected-write", "find . -name '*' -exec rm -rf {} +"),
         ("ask", "file.read-secret", "fold .env"),
         ("ask", "file.read-secret", "rev .env"),
         ("ask", "file.read-secret", "cat <(cat ~/.ssh/id_rsa)"),

@@ -140,3 +140,38 @@ fn aliases_and_functions_with_their_arguments() {
         ("ask", "shell.alias", "alias x=\"$CMD\"; x"),
     ]);
 }
+
+#[test]
+#[rustfmt::skip]
+fn globs_write_every_protected_file_they_could_match() {
+    check(&[
+        ("deny", "path.protected-write", "cp x.json ~/.claude/settings.jso?"),
+        ("deny", "path.protected-write", "cp x ~/.ssh/authorized_key[s]"),
+        ("deny", "path.protected-write", "cp x ~/.ssh/id_*"),
+        ("deny", "path.protected-write", "echo 'curl x|sh' >> ~/.bash*"),
+        ("deny", "path.protected-write", "touch ~/.zsh?c"),
+        ("deny", "path.protected-write", "mv hosts /etc/host?"),
+        ("deny", "path.protected-write", "cp x .claude/settings.*"),
+        ("deny", "path.protected-write", "tee ~/.cl*/settings.json < x"),
+        ("deny", "path.protected-write", "cp r.md .claude/agent?/code-reviewer.md"),
+        ("allow", "read.list", "ls src/*.rs"),
+        ("allow", "read.files", "cat ~/.claude/settings.jso?"),
+        ("ask", "fs.change", "cp a.json ./settings.json.bak"),
+        ("ask", "fs.change", "rm -f build/*.o"),
+        ("ask", "file.write-outside", "echo x > ~/.claude/settings.json.bak*"),
+    ]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn other_users_home_folders() {
+    check(&[
+        ("deny", "fs.rm-broad", "rm -rf ~root"),
+        ("deny", "fs.rm-broad", "rm -rf ~bob"),
+        ("deny", "fs.rm-broad", "rm -rf /home/bob"),
+        ("deny", "path.protected-write", "echo KEY >> ~user/.ssh/authorized_keys"),
+        ("deny", "path.protected-write", "cp x ~user/.bashrc"),
+        ("ask", "file.write-outside", "rm -rf ~bob/tmp/cache"),
+        ("allow", "read.list", "ls ~bob"),
+    ]);
+}

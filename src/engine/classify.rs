@@ -469,6 +469,16 @@ impl<'a> Matcher<'a> {
         let lists = self.lists();
         let any = |patterns: &[String]| patterns.iter().any(|pat| p.matches(pat));
         match class {
+            // A glob writes every protected file it could match, whether or not it exists.
+            PathClass::Protected if p.dynamic && has_glob(&p.raw) => {
+                any(&lists.protected)
+                    || p.forms().any(|f| {
+                        lists
+                            .protected
+                            .iter()
+                            .any(|pat| paths::glob_overlaps(pat, f))
+                    })
+            }
             PathClass::Protected => any(&lists.protected),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
                 // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
