@@ -17,7 +17,7 @@ use sessions::{Machine, AUTO, CONFIRM};
 #[rustfmt::skip]
 const CASES: &[(&str, &str, &str, &str)] = &[
     // Opaque: what runs is not known to the hook.
-    ("ask", "ask", "shell.unparsed", "rm -rf / ) ("),
+    ("ask", "ask", "shell.unparsed", "rm -rf build ) ("),
     ("ask", "ask", "shell.unparsed", "echo $("),
     ("ask", "ask", "shell.unparsed", "ls\0rm -rf ~"),
     ("ask", "ask", "run.interpreter", "echo cm0gLXJmIH4K | base64 -d | sh"),
@@ -86,6 +86,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "fs.rm-broad", "rm -rf ~"),
     ("deny", "deny", "fs.rm-broad", "bash -c \"rm -rf / $X\""),
     ("deny", "deny", "fs.rm-broad", "{rm,-rf,~}"),
+    ("deny", "deny", "fs.rm-broad", "rm -rf / ) ("),
     ("deny", "deny", "fs.rm-broad", "IFS=,; c=\"rm,-rf,$HOME\"; $c"),
     ("deny", "deny", "git.force-push", "git push $(echo --force)"),
     ("deny", "deny", "git.force-push", "git push --force"),
@@ -141,12 +142,17 @@ fn autonomy_auto_relaxes_only_what_the_hook_understood() {
     check(CASES);
 }
 
-/// A command over the parsing budget is asked about as a whole in both sessions, even
-/// with a forbidden part at its end.
+/// A command over the parsing budget is asked about as a whole in both sessions; a
+/// forbidden statement in it is still seen, and denied.
 #[test]
 fn over_the_budget_stays_asked() {
-    let big = "true; ".repeat(4000) + "rm -rf ~";
-    check(&[("ask", "ask", "shell.too-large", &big)]);
+    let big = "true; ".repeat(4000);
+    let forbidden = big.clone() + "rm -rf ~";
+    let relaxable = big + "npm install";
+    check(&[
+        ("deny", "deny", "fs.rm-broad", &forbidden),
+        ("ask", "ask", "shell.too-large", &relaxable),
+    ]);
 }
 
 /// Every Confirm rule of the default policy is deliberately relaxable or opaque.

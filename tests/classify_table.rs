@@ -369,7 +369,8 @@ fn unparseable_and_odd_input_asks() {
 
 /// Large commands: what fits the parsing budget is analysed part by part (so a forbidden
 /// part is denied however much surrounds it); what does not is asked about as a whole
-/// (`shell.too-large`), never allowed.
+/// (`shell.too-large`), never allowed, and its top-level statements are still judged one
+/// by one, so a forbidden one is denied.
 #[test]
 fn large_commands() {
     let policy = Policy::builtin().expect("default policy loads");
@@ -420,7 +421,13 @@ fn large_commands() {
             "shell.too-large",
             format!("cat <<EOF\n{}EOF", kb100("$HOME\n")),
         ),
-        ("ask", "shell.too-large", kb100("ls; ") + "rm -rf ~"),
+        // A forbidden statement is still seen among the top-level ones.
+        ("deny", "fs.rm-broad", kb100("ls; ") + "rm -rf ~"),
+        (
+            "deny",
+            "fs.rm-broad",
+            "rm -rf ~\n".to_string() + &kb100("ls -la\n"),
+        ),
         (
             "ask",
             "shell.too-large",

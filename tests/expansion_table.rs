@@ -175,3 +175,56 @@ fn other_users_home_folders() {
         ("allow", "read.list", "ls ~bob"),
     ]);
 }
+
+#[test]
+#[rustfmt::skip]
+fn what_can_still_be_seen_in_input_that_is_not_parsed() {
+    check(&[
+        ("deny", "fs.rm-broad", "rm -rf / ) ("),
+        ("deny", "fs.rm-broad", "echo ok; rm -rf ~; if then"),
+        ("deny", "git.force-push", "git push --force; done"),
+        ("deny", "fs.rm-broad", "rm -rf ~ && ("),
+        ("deny", "path.protected-write", "echo k >> ~/.ssh/authorized_keys; fi"),
+        ("ask", "shell.unparsed", "rm -rf build ) ("),
+        ("ask", "shell.unparsed", "ls ) rm -rf ~"),
+        ("ask", "shell.unparsed", "echo $("),
+    ]);
+}
+
+/// Over the parsing budget: the top-level statements are still judged one by one, from
+/// both ends, so a forbidden one at the start or the end of filler is denied.
+#[test]
+fn what_can_still_be_seen_in_input_over_the_budget() {
+    let filler = |unit: &str, n: usize| unit.repeat(n);
+    let varied: String = (0..4000).map(|i| format!("ls {i}; ")).collect();
+    let cases: Vec<(&str, &str, String)> = vec![
+        ("deny", "fs.rm-broad", filler("true; ", 4000) + "rm -rf ~"),
+        ("deny", "fs.rm-broad", filler(": && ", 4000) + "rm -rf ~"),
+        ("deny", "fs.rm-broad", filler("echo x\n", 4000) + "rm -rf ~"),
+        (
+            "deny",
+            "fs.rm-broad",
+            "rm -rf ~; ".to_string() + &filler("true; ", 4000),
+        ),
+        ("deny", "fs.rm-broad", varied.clone() + "rm -rf ~"),
+        (
+            "deny",
+            "path.protected-write",
+            filler("ls -la; ", 4000) + "echo k >> ~/.ssh/authorized_keys",
+        ),
+        (
+            "deny",
+            "git.force-push",
+            filler("git status\n", 4000) + "git push --force",
+        ),
+        (
+            "ask",
+            "shell.too-large",
+            filler("true; ", 4000) + "npm install",
+        ),
+        ("ask", "shell.too-large", filler("ls -la; ", 4000)),
+    ];
+    let cases: Vec<(&str, &str, &str)> =
+        cases.iter().map(|(d, r, c)| (*d, *r, c.as_str())).collect();
+    check(&cases);
+}

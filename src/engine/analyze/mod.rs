@@ -40,6 +40,12 @@ const MAX_INVOCATIONS: usize = 2048;
 /// each), and how many scripts.
 const MAX_PARSE_COST: usize = shell::MAX_PARSE_COST;
 const MAX_SCRIPTS: usize = 4096;
+/// How much parsing may go into judging, statement by statement, what is not analysed as
+/// a whole (over the budget, or not valid Bash), in the same pieces; and how many facts
+/// (programs and file accesses, each judged against the rules after) it may find. Judging
+/// a fact costs more than parsing a piece: together they keep such input to a few ms.
+const SALVAGE_COST: usize = shell::MAX_PARSE_COST / 2;
+const MAX_SALVAGE_FACTS: usize = 96;
 /// How many folders a script's commands are judged in (see `parsed`).
 const MAX_CWDS: usize = 8;
 
@@ -123,6 +129,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
         facts: Facts::default(),
         parse_cost: 0,
         scripts: 0,
+        salvage_left: SALVAGE_COST,
         downloaded: Vec::new(),
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
@@ -135,6 +142,8 @@ struct Analyzer<'a> {
     /// Bytes of script text parsed so far, nested scripts included, and their number.
     parse_cost: usize,
     scripts: usize,
+    /// What is left of [`SALVAGE_COST`].
+    salvage_left: usize,
     /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
     /// one later in the same command is running remote code.
     downloaded: Vec<String>,

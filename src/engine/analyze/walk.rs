@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
-    MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SCRIPTS,
+    MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS, MAX_SCRIPTS,
 };
 use crate::engine::args::is_env_name;
 use crate::engine::paths;
@@ -33,14 +33,80 @@ impl Analyzer<'_> {
                     "the command has more words and operators than are analysed one by one (about {MAX_PARSE_COST} in all)"
                 ),
             );
+            self.salvage_statements(src, cwd, depth);
             return;
         }
         let script = shell::parse(src);
         if let Some(why) = &script.unparsed {
             self.facts.signal("unparsed", why.clone());
+            if let Some(at) = script.error_at {
+                self.salvage_before(src, at, cwd, depth);
+            }
             return;
         }
         self.parsed(&script, cwd, depth);
+    }
+
+    /// A script over the budget is asked about as a whole; its top-level statements are
+    /// still judged one by one, within a budget of their own (`SALVAGE_COST` pieces,
+    /// `MAX_SALVAGE_FACTS` facts), so a forbidden one among them is denied. They are taken
+    /// from both ends inwards (a payload hides at the start or the end of filler); repeated
+    /// statements and ones that surely do nothing (`true`, `echo word`) are judged once or
+    /// not at all.
+    fn salvage_statements(&mut self, src: &str, cwd: Option<PathBuf>, depth: usize) {
+        let mut seen = std::collections::HashSet::new();
+        let ranges = shell::split::statements(src);
+        let (front, back) = ranges.split_at(ranges.len().div_ceil(2));
+        let mut back = back.iter().rev();
+        let from_both_ends = front
+            .iter()
+            .flat_map(|f| std::iter::once(f).chain(back.next()));
+        for r in from_both_ends {
+            let facts = self.facts.invocations.len() + self.facts.accesses.len();
+            if self.salvage_left == 0 || facts > MAX_SALVAGE_FACTS {
+                return;
+            }
+            let text = src.get(r.clone()).unwrap_or("").trim();
+            if text.is_empty() || shell::split::is_inert(text) || !seen.insert(text) {
+                continue;
+            }
+            let left = self.salvage_left;
+            let cost = shell::cost::estimate(text, left);
+            self.salvage_left = left.saturating_sub(cost.max(1));
+            if cost > left {
+                continue;
+            }
+            let script = shell::parse(text);
+            if script.unparsed.is_none() {
+                self.parsed(&script, cwd.clone(), depth);
+            }
+        }
+    }
+
+    /// A script that is not valid Bash (error at byte `at`) is asked about as a whole; the
+    /// text before the error, or else the statements that end before it, is still judged,
+    /// so a forbidden part there is denied (`rm -rf / ) (`).
+    fn salvage_before(&mut self, src: &str, at: usize, cwd: Option<PathBuf>, depth: usize) {
+        let Some(prefix) = src.get(..at) else {
+            return;
+        };
+        let cost = shell::cost::estimate(prefix, self.salvage_left);
+        if cost > self.salvage_left {
+            return;
+        }
+        self.salvage_left -= cost;
+        let parsed = |text: &str| Some(shell::parse(text)).filter(|s| s.unparsed.is_none());
+        let script = parsed(prefix).or_else(|| {
+            let end = shell::split::statements(src)
+                .into_iter()
+                .filter(|r| r.end <= at)
+                .map(|r| r.end)
+                .next_back()?;
+            parsed(src.get(..end)?)
+        });
+        if let Some(s) = script {
+            self.parsed(&s, cwd, depth);
+        }
     }
 
     pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {

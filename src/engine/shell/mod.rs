@@ -18,6 +18,7 @@
 pub mod cost;
 pub mod expand;
 mod quote;
+pub mod split;
 mod subst;
 pub mod vars;
 mod walk;
@@ -139,6 +140,9 @@ pub struct Script {
     pub pipeline_parent: Vec<Option<(usize, usize)>>,
     /// Why the script could not be fully understood, if it could not.
     pub unparsed: Option<String>,
+    /// Where the first syntax error is, when it is not valid Bash (what comes before may
+    /// still be read, see [`split`]).
+    pub error_at: Option<usize>,
     /// Assignment statements (`NAME=value` alone), in order.
     pub assigned: Vec<vars::Assigned>,
     /// Variables with one known value (see [`vars`]).
@@ -176,7 +180,9 @@ pub fn parse(src: &str) -> Script {
     };
     let root = tree.root_node();
     if root.has_error() {
-        return Script::failed("the command is not valid Bash syntax".into());
+        let mut script = Script::failed("the command is not valid Bash syntax".into());
+        script.error_at = first_error(root);
+        return script;
     }
     if tree_depth(root) > MAX_TREE_DEPTH {
         return Script::failed(format!(
@@ -328,6 +334,69 @@ impl Script {
         defined && !self.unset.iter().any(|u| u == name)
     }
 }
+
+/// Where the first error or missing node of the tree starts, in the order of the text.
+fn first_error(root: Node) -> Option<usize> {
+    let mut cursor = root.walk();
+    loop {
+        let n = cursor.node();
+        if n.is_missing() {
+            return Some(n.start_byte());
+        }
+        if n.is_error() {
+            return Some(error_start(n));
+        }
+        // Only a subtree that holds an error is entered.
+        if n.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// Where an error node stops holding whole statements: the grammar may wrap the valid
+/// statements before a syntax error in the error (`ls; rm -rf ~; if then`).
+fn error_start(error: Node) -> usize {
+    let mut cursor = error.walk();
+    for k in error.children(&mut cursor) {
+        let whole = if k.is_named() {
+            !k.has_error() && !k.is_missing() && STATEMENTS.contains(&k.kind())
+        } else {
+            matches!(k.kind(), ";" | "&" | "\n" | "&&" | "||")
+        };
+        if !whole {
+            return k.start_byte();
+        }
+    }
+    error.start_byte()
+}
+
+/// The grammar's kinds of statement.
+const STATEMENTS: &[&str] = &[
+    "command",
+    "list",
+    "pipeline",
+    "redirected_statement",
+    "subshell",
+    "compound_statement",
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "c_style_for_statement",
+    "case_statement",
+    "function_definition",
+    "variable_assignment",
+    "variable_assignments",
+    "declaration_command",
+    "unset_command",
+    "negated_command",
+    "test_command",
+    "comment",
+];
 
 /// Depth of the tree, computed without recursion so a deep tree cannot overflow the stack.
 /// A list nested as the first operand of a list (a chain `a && b && c`) adds no depth: it
@@ -578,6 +647,8 @@ mod tests {
         for src in cases {
             assert!(parse(src).unparsed.is_some(), "{src}");
         }
+        assert_eq!(parse("rm -rf / ) (").error_at, Some(9));
+        assert_eq!(parse("ls; rm -rf ~; if then").error_at, Some(14));
         let deep = "(".repeat(5000) + "ls" + &")".repeat(5000);
         assert!(parse(&deep).unparsed.is_some());
         let big = "a".repeat(MAX_COMMAND_BYTES + 1);
