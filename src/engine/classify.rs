@@ -473,10 +473,7 @@ impl<'a> Matcher<'a> {
             PathClass::Protected if p.dynamic && has_glob(&p.raw) => {
                 any(&lists.protected)
                     || p.forms().any(|f| {
-                        lists
-                            .protected
-                            .iter()
-                            .any(|pat| paths::glob_overlaps(pat, f))
+                        paths::glob_overlaps_any(lists.protected.iter().map(String::as_str), f)
                     })
             }
             PathClass::Protected => any(&lists.protected),

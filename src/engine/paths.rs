@@ -264,23 +264,30 @@ fn match_components(pat: &[&str], path: &[&str]) -> bool {
 /// `cp x ~/.claude/settings.jso?` writes `settings.json` if it exists, or would once it
 /// does. Conservative: a `[…]` class is taken to match any one character.
 pub fn glob_overlaps(pattern: &str, glob: &str) -> bool {
-    let g: Vec<String> = glob
+    glob_overlaps_any(std::iter::once(pattern), glob)
+}
+
+/// Whether [`glob_overlaps`] holds for one of `patterns`.
+pub fn glob_overlaps_any<'p>(patterns: impl IntoIterator<Item = &'p str>, glob: &str) -> bool {
+    let owned: Vec<String> = glob
         .trim_start_matches('/')
         .split('/')
         .map(class_as_any)
         .collect();
-    if !pattern.contains('/') {
-        return g
-            .last()
-            .is_some_and(|base| components_overlap(pattern, base));
-    }
-    let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
-    let g: Vec<&str> = g.iter().map(String::as_str).collect();
-    if pattern.starts_with('/') {
-        overlap_from(&pat, &g)
-    } else {
-        (0..g.len()).any(|i| overlap_from(&pat, &g[i..]))
-    }
+    let g: Vec<&str> = owned.iter().map(String::as_str).collect();
+    patterns.into_iter().any(|pattern| {
+        if !pattern.contains('/') {
+            return g
+                .last()
+                .is_some_and(|base| components_overlap(pattern, base));
+        }
+        let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+        if pattern.starts_with('/') {
+            overlap_from(&pat, &g)
+        } else {
+            (0..g.len()).any(|i| overlap_from(&pat, &g[i..]))
+        }
+    })
 }
 
 /// Whether pattern names `pat` (`**` spans names) can match glob names `g` in full.
@@ -333,6 +340,32 @@ fn class_as_any(name: &str) -> String {
 
 /// Whether two names with `*` and `?` can both match one name.
 fn components_overlap(a: &str, b: &str) -> bool {
+    // The text before the first wildcard and after the last must agree as far as both go:
+    // most pairs differ there, and are told apart without the search below.
+    let wild = |c: char| c == '*' || c == '?';
+    let head = |s: &str| s.find(wild).map_or(s, |p| &s[..p]).to_string();
+    let tail = |s: &str| s.rfind(wild).map_or(s, |p| &s[p + 1..]).to_string();
+    let (ha, hb) = (head(a), head(b));
+    if !(ha.starts_with(hb.as_str()) || hb.starts_with(ha.as_str())) {
+        return false;
+    }
+    let (ta, tb) = (tail(a), tail(b));
+    if !(ta.ends_with(tb.as_str()) || tb.ends_with(ta.as_str())) {
+        return false;
+    }
+    if !a.contains(wild) || !b.contains(wild) {
+        return if a.contains(wild) {
+            component_match(a, b)
+        } else {
+            component_match(b, a)
+        };
+    }
+    overlap_search(a, b)
+}
+
+/// The search behind [`components_overlap`]: whether both names can reach their ends
+/// giving the same characters.
+fn overlap_search(a: &str, b: &str) -> bool {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let width = b.len() + 1;

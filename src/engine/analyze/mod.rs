@@ -46,6 +46,9 @@ const MAX_SCRIPTS: usize = 4096;
 /// a fact costs more than parsing a piece: together they keep such input to a few ms.
 const SALVAGE_COST: usize = shell::MAX_PARSE_COST / 2;
 const MAX_SALVAGE_FACTS: usize = 96;
+/// How many calls of a script's functions are judged with their arguments (each distinct
+/// function and arguments once).
+const MAX_CALLS: usize = 16;
 /// How many folders a script's commands are judged in (see `parsed`).
 const MAX_CWDS: usize = 8;
 
@@ -130,6 +133,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
         parse_cost: 0,
         scripts: 0,
         salvage_left: SALVAGE_COST,
+        calls: Vec::new(),
         downloaded: Vec::new(),
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
@@ -144,6 +148,9 @@ struct Analyzer<'a> {
     scripts: usize,
     /// What is left of [`SALVAGE_COST`].
     salvage_left: usize,
+    /// The function calls judged with their arguments: the name, the arguments, the
+    /// folder and how many of the script's variables were known there.
+    calls: Vec<(String, Vec<String>, Option<PathBuf>, usize)>,
     /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
     /// one later in the same command is running remote code.
     downloaded: Vec<String>,

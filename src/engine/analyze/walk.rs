@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
-    MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS, MAX_SCRIPTS,
+    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CALLS,
+    MAX_CWDS, MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS, MAX_SCRIPTS,
 };
 use crate::engine::args::is_env_name;
 use crate::engine::paths;
@@ -254,6 +254,14 @@ impl Analyzer<'_> {
             return;
         };
         let name = &cmd.words[0].text;
+        // A call judged once per function, arguments, folder and variables known there,
+        // for so many calls.
+        let known = script.constants.iter().filter(|c| c.from <= i).count();
+        let call = (name.clone(), args.clone(), cwd.clone(), known);
+        if self.calls.len() >= MAX_CALLS || self.calls.contains(&call) {
+            return;
+        }
+        self.calls.push(call);
         for (f, _) in script
             .functions
             .iter()

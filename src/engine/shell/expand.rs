@@ -35,9 +35,15 @@ pub enum Tok {
     Toplevel,
 }
 
+/// The most words one script's words may grow by through expansion (braces, split
+/// output), so that a short command cannot stand for a great many words.
+pub const MAX_EXTRA_WORDS: usize = 256;
+
 /// The words `toks` stands for. `split`: whether the output of unquoted substitutions is
-/// split into words (not in an assignment's value).
-pub fn expand(toks: &[Tok], split: bool) -> Vec<Word> {
+/// split into words (not in an assignment's value). `extra_left`: how many words more
+/// than one it may still give (see [`MAX_EXTRA_WORDS`]); past that it stays one word,
+/// not known.
+pub fn expand(toks: &[Tok], split: bool, extra_left: &mut usize) -> Vec<Word> {
     let alternatives = if toks.contains(&Tok::Active('{')) {
         match braces(toks, 0) {
             Some(a) => a,
@@ -50,6 +56,11 @@ pub fn expand(toks: &[Tok], split: bool) -> Vec<Word> {
     for alt in &alternatives {
         fields(alt, split, &mut out);
     }
+    let extra = out.len().saturating_sub(1);
+    if extra > *extra_left {
+        return vec![unknown_word(toks)];
+    }
+    *extra_left -= extra;
     out
 }
 
@@ -420,6 +431,10 @@ fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) 
 mod tests {
     use super::*;
 
+    fn ex(toks: &[Tok], split: bool) -> Vec<Word> {
+        expand(toks, split, &mut MAX_EXTRA_WORDS.clone())
+    }
+
     /// Tokens of an unquoted word (no quotes, no expansions).
     fn toks(s: &str) -> Vec<Tok> {
         s.chars().map(Tok::Active).collect()
@@ -450,60 +465,71 @@ mod tests {
             ("a{b{c,d}", &["a{bc", "a{bd"]),
         ];
         for (src, want) in cases {
-            assert_eq!(texts(expand(&toks(src), true)), *want, "{src}");
+            assert_eq!(texts(ex(&toks(src), true)), *want, "{src}");
         }
     }
 
     #[test]
     fn quoted_braces_do_not_expand() {
         let t = vec![Tok::Inert("{a,b}".into())];
-        assert_eq!(texts(expand(&t, true)), ["{a,b}"]);
+        assert_eq!(texts(ex(&t, true)), ["{a,b}"]);
         // `{"a b",c}`: a quoted alternative stays one word.
         let mut t = vec![Tok::Active('{'), Tok::Inert("a b".into())];
         t.extend(toks(",c}"));
-        assert_eq!(texts(expand(&t, true)), ["a b", "c"]);
+        assert_eq!(texts(ex(&t, true)), ["a b", "c"]);
     }
 
     #[test]
     fn too_many_words_stay_unknown() {
-        let w = expand(&toks("{1..100}"), true);
+        let w = ex(&toks("{1..100}"), true);
         assert_eq!(w.len(), 1);
         assert!(!w[0].literal);
-        let w = expand(&toks("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"), true);
+        let w = ex(&toks("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"), true);
         assert_eq!(w.len(), 1);
         assert!(!w[0].literal);
         let deep = "{a,".repeat(40) + &"}".repeat(40);
-        assert!(!expand(&toks(&deep), true)[0].literal);
+        assert!(!ex(&toks(&deep), true)[0].literal);
+    }
+
+    #[test]
+    fn growth_is_bounded() {
+        let mut left = 3;
+        assert_eq!(expand(&toks("{a,b,c}"), true, &mut left).len(), 3);
+        assert_eq!(left, 1);
+        let w = expand(&toks("{a,b,c}"), true, &mut left);
+        assert_eq!((w.len(), w[0].literal, left), (1, false, 1));
+        let w = expand(&[Tok::Split("a b c".into())], true, &mut left);
+        assert_eq!((w.len(), w[0].literal), (1, false));
     }
 
     #[test]
     fn split_output() {
         let t = vec![Tok::Split("rm -rf ~".into())];
-        assert_eq!(texts(expand(&t, true)), ["rm", "-rf", "~"]);
-        assert_eq!(texts(expand(&t, false)), ["rm -rf ~"]);
+        assert_eq!(texts(ex(&t, true)), ["rm", "-rf", "~"]);
+        assert_eq!(texts(ex(&t, false)), ["rm -rf ~"]);
         let mut t = toks("a");
         t.push(Tok::Split(" b c".into()));
         t.extend(toks("d"));
-        assert_eq!(texts(expand(&t, true)), ["a", "b", "cd"]);
-        assert!(expand(&[Tok::Split(String::new())], true).is_empty());
-        assert_eq!(texts(expand(&[Tok::Inert(String::new())], true)), [""]);
-        let globbed = expand(&[Tok::Split("*.rs".into())], true);
+        assert_eq!(texts(ex(&t, true)), ["a", "b", "cd"]);
+        assert!(ex(&[Tok::Split(String::new())], true).is_empty());
+        assert_eq!(texts(ex(&[Tok::Inert(String::new())], true)), [""]);
+        let globbed = ex(&[Tok::Split("*.rs".into())], true);
         assert!(!globbed[0].literal);
     }
 
     #[test]
     fn literal_flag() {
-        assert!(expand(&toks("{a,b}"), true).iter().all(|w| w.literal));
-        assert!(!expand(&toks("{a,b}*"), true)[0].literal);
-        assert!(!expand(&[Tok::Unknown("$X".into())], true)[0].literal);
-        assert!(expand(&[Tok::Inert("*".into())], true)[0].literal);
+        assert!(ex(&toks("{a,b}"), true).iter().all(|w| w.literal));
+        assert!(!ex(&toks("{a,b}*"), true)[0].literal);
+        assert!(!ex(&[Tok::Unknown("$X".into())], true)[0].literal);
+        assert!(ex(&[Tok::Inert("*".into())], true)[0].literal);
     }
 
     #[test]
     fn toplevel_is_the_working_folder_unless_left() {
-        let w = expand(&[Tok::Toplevel, Tok::Inert("/.claude".into())], true);
+        let w = ex(&[Tok::Toplevel, Tok::Inert("/.claude".into())], true);
         assert_eq!(w[0].text, "$PWD/.claude");
-        let w = expand(&[Tok::Toplevel, Tok::Inert("/../x".into())], true);
+        let w = ex(&[Tok::Toplevel, Tok::Inert("/../x".into())], true);
         assert_eq!(w[0].text, "$(…)/../x");
     }
 

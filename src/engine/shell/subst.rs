@@ -10,6 +10,7 @@
 //!
 //! [`vars`]: super::vars
 
+use super::expand::MAX_EXTRA_WORDS;
 use super::vars::Constant;
 use super::{SimpleCommand, Stdin, Word};
 
@@ -202,6 +203,11 @@ impl Subst<'_> {
                 None => words.push(w.clone()),
             }
         }
+        // A list written in many times could make a short command stand for a great many
+        // words: past the bound it is judged as written (not known).
+        if words.len() > cmd.words.len() + MAX_EXTRA_WORDS {
+            return None;
+        }
         out.words = words;
         // Values of assignments, redirection targets and here-strings are not split.
         let mut fix = |w: &mut Word| {
@@ -348,6 +354,20 @@ mod tests {
         // Only the value splits, not the text around it.
         let got = texts(substitute(&w("a,b$c"), &[&c], Some(",")));
         assert_eq!(got.map(|v| v.len()), Some(3));
+    }
+
+    #[test]
+    fn a_list_written_in_many_times_stays_as_written() {
+        let args: Vec<String> = (0..64).map(|i| format!("a{i}")).collect();
+        let params = positional(&args, 0);
+        let cmd = |uses: usize| SimpleCommand {
+            words: std::iter::once(Word::lit("rm"))
+                .chain(std::iter::repeat_n(w("$@"), uses))
+                .collect(),
+            ..SimpleCommand::default()
+        };
+        assert!(apply(&cmd(4), 0, &params).is_some());
+        assert!(apply(&cmd(5), 0, &params).is_none());
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub(super) fn walk(src: &str, root: Node, known: Known) -> Script {
         pipelines: 0,
         command_of_node: HashMap::new(),
         known,
+        extra_words_left: expand::MAX_EXTRA_WORDS,
     };
     walker.visit(root, &Ctx::default());
     walker.script
@@ -81,6 +82,8 @@ struct Walker<'a> {
     /// The index in `script.commands` of each `command` node, by node id.
     command_of_node: HashMap<usize, usize>,
     known: Known,
+    /// How many more words expansion may still add (see [`expand::MAX_EXTRA_WORDS`]).
+    extra_words_left: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -641,7 +644,7 @@ impl<'a> Walker<'a> {
                 let mut toks = match pending.take() {
                     Some((toks, end)) if self.continues_word(end, k.start_byte()) => toks,
                     Some((toks, _)) => {
-                        words.extend(expand::expand(&toks, true));
+                        words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
                         Vec::new()
                     }
                     None => Vec::new(),
@@ -652,7 +655,7 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if let Some((toks, _)) = pending.take() {
-                words.extend(expand::expand(&toks, true));
+                words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
             }
             match k.kind() {
                 "variable_assignment" => {
@@ -676,7 +679,7 @@ impl<'a> Walker<'a> {
             }
         }
         if let Some((toks, _)) = pending {
-            words.extend(expand::expand(&toks, true));
+            words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
         }
         (words, assignments, red)
     }
@@ -815,7 +818,7 @@ impl<'a> Walker<'a> {
     fn words(&mut self, n: Node) -> Vec<Word> {
         let mut toks = Vec::new();
         self.toks_into(n, &mut toks, false);
-        expand::expand(&toks, true)
+        expand::expand(&toks, true, &mut self.extra_words_left)
     }
 
     /// Reads node `n` into word pieces; `quoted` inside double quotes.
