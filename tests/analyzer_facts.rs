@@ -172,3 +172,20 @@ fn effects() {
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
     ]);
 }
+
+/// Expansion: words as Bash expands them (braces, constant substitutions, arrays, aliases,
+/// function arguments); an alias and a function call are judged as written too.
+#[test]
+#[rustfmt::skip]
+fn expansion() {
+    check(&[
+        ("echo {a,b}", "run echo a b"),
+        ("{rm,-rf,x}", "run rm -rf x | write /home/user/project/x"),
+        ("echo \"$(echo ~)\" $(printf '%s-%s' a b)", "run echo ~ a-b | run echo ~ | run printf %s-%s a b"),
+        ("a=(ls -la); \"${a[@]}\"", "run ls -la"),
+        ("alias x='ls -la'; x src", "run alias x=ls -la | run ls -la src | run x src"),
+        ("f() { cat \"$@\"; }; f a b", "run cat $@ | run cat a b | read ?$@ | read /home/user/project/a | read /home/user/project/b"),
+        ("IFS=,; c=ls,-la; $c", "run ls,-la | run ls -la"),
+        ("cd src && echo x > out.txt", "run cd src | run echo x | run echo x | write /home/user/project/out.txt | write /home/user/project/src/out.txt"),
+    ]);
+}
