@@ -48,6 +48,7 @@ fn substitutions_of_constant_text() {
         ("deny", "fs.rm-broad", "`echo rm` -rf ~"),
         ("deny", "fs.rm-broad", "$(echo rm) -rf $(echo /)"),
         ("deny", "fs.rm-broad", "$(printf r)m -rf /"),
+        ("deny", "fs.rm-broad", "`printf '\\x72\\x6d'` -rf ~"),
         ("deny", "git.force-push", "git push $(echo --force)"),
         ("deny", "fs.rm-broad", "D=$(echo ~); rm -rf $D"),
         ("deny", "fs.rm-broad", "rm -rf \"$(git rev-parse --show-toplevel)\""),
@@ -88,6 +89,8 @@ fn cd_is_followed_across_and_and_or() {
         ("deny", "path.protected-write", "cd ~/.claude && echo '{}' > settings.json"),
         ("deny", "path.protected-write", "cd /etc && ls && echo x > hosts"),
         ("deny", "fs.rm-broad", "cd ~ && rm -rf ."),
+        ("deny", "path.protected-write", "cd ~/.ss? && echo KEY >> authorized_keys"),
+        ("deny", "path.protected-write", "pushd ~/.ssh && cat k >> authorized_keys"),
         ("ask", "build.run", "cd build && make"),
         ("ask", "file.write", "cd src && echo x > notes.txt"),
     ]);
@@ -108,6 +111,13 @@ fn arrays_set_and_ifs() {
         ("deny", "fs.rm-broad", "IFS=,; c=\"rm,-rf,$HOME\"; $c"),
         ("deny", "fs.rm-broad", "IFS=:; p=\"rm:-rf:/\"; $p"),
         ("deny", "path.protected-write", "D=\"$HOME/.ssh\"; cp k \"$D/authorized_keys\""),
+        // A value with blanks splits where it is used unquoted: judged both ways.
+        ("deny", "fs.rm-broad", "c=\"rm -rf /\"; $c"),
+        ("deny", "fs.rm-broad", "a=\"rm -rf\"; $a ~"),
+        ("deny", "fs.rm-broad", "x=$(printf 'rm -rf %s' /); $x"),
+        ("deny", "fs.rm-broad", "CODE='rm -rf /'; eval $CODE"),
+        ("deny", "fs.rm-broad", "f() { $1; }; f \"rm -rf /\""),
+        ("allow", "read.list", "D=\"my dir\"; ls \"$D\""),
         ("allow", "read.list", "a=(ls -la); \"${a[@]}\""),
         ("allow", "shell.builtins", "set -- src; ls \"$@\""),
         ("allow", "shell.builtins", "set -o pipefail; echo ok"),
@@ -188,6 +198,11 @@ fn what_can_still_be_seen_in_input_that_is_not_parsed() {
         ("ask", "shell.unparsed", "rm -rf build ) ("),
         ("ask", "shell.unparsed", "ls ) rm -rf ~"),
         ("ask", "shell.unparsed", "echo $("),
+        // A program is given the text up to a NUL byte.
+        ("deny", "fs.rm-broad", "rm -rf ~\0x"),
+        ("ask", "shell.unparsed", "ls\0rm -rf ~"),
+        // A word the grammar reads across a line break: the statements one by one.
+        ("deny", "fs.rm-broad", "ls\n\\rm -rf /"),
     ]);
 }
 
@@ -223,6 +238,17 @@ fn what_can_still_be_seen_in_input_over_the_budget() {
             filler("true; ", 4000) + "npm install",
         ),
         ("ask", "shell.too-large", filler("ls -la; ", 4000)),
+        (
+            "deny",
+            "fs.rm-broad",
+            format!("bash -c '{}rm -rf ~'", filler("true; ", 4000)),
+        ),
+        // Over 512 KB: not parsed at all, the statements still judged.
+        (
+            "deny",
+            "fs.rm-broad",
+            format!("cat <<'EOF'\n{}\nEOF\nrm -rf ~", filler("x", 600_000)),
+        ),
     ];
     let cases: Vec<(&str, &str, &str)> =
         cases.iter().map(|(d, r, c)| (*d, *r, c.as_str())).collect();

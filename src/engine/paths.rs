@@ -91,6 +91,8 @@ pub fn resolve(
             } else if p.starts_with('/') {
                 Some(normalize(Path::new(&p)))
             } else {
+                // After `cd ~/.ss?` the folder is a glob too.
+                dynamic |= cwd.is_some_and(|c| c.to_string_lossy().contains(['*', '?', '[']));
                 cwd.map(|c| normalize(&c.join(&p)))
             }
         }

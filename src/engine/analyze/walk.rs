@@ -39,8 +39,12 @@ impl Analyzer<'_> {
         let script = shell::parse(src);
         if let Some(why) = &script.unparsed {
             self.facts.signal("unparsed", why.clone());
-            if let Some(at) = script.error_at {
-                self.salvage_before(src, at, cwd, depth);
+            match script.error_at {
+                Some(at) => self.salvage_before(src, at, cwd, depth),
+                // Too long, too deep, or a word the grammar reads wrongly: the statements
+                // one by one. Not after a parse that ran out of time.
+                None if why != shell::PARSE_TIMED_OUT => self.salvage_statements(src, cwd, depth),
+                None => {}
             }
             return;
         }
@@ -83,9 +87,9 @@ impl Analyzer<'_> {
         }
     }
 
-    /// A script that is not valid Bash (error at byte `at`) is asked about as a whole; the
-    /// text before the error, or else the statements that end before it, is still judged,
-    /// so a forbidden part there is denied (`rm -rf / ) (`).
+    /// A script that is not valid Bash (error or NUL byte at `at`) is asked about as a
+    /// whole; the text before the error, or else the statements that end before it, is
+    /// still judged, so a forbidden part there is denied (`rm -rf / ) (`).
     fn salvage_before(&mut self, src: &str, at: usize, cwd: Option<PathBuf>, depth: usize) {
         let Some(prefix) = src.get(..at) else {
             return;
@@ -280,12 +284,26 @@ impl Analyzer<'_> {
             if moves_arguments {
                 continue;
             }
+            // An argument with blanks splits where the body uses it unquoted: judged both
+            // ways, as for variables.
+            let ifs = script
+                .ifs
+                .as_ref()
+                .filter(|(_, from)| *from <= i)
+                .map(|(chars, _)| chars.as_str());
             let mut here = cwd.clone();
             for j in body {
                 let body_cmd = &script.commands[j];
-                if let Some(called) = shell::vars::apply_call(body_cmd, i, &script.constants, &args)
-                {
-                    self.command(script, j, &called, &mut here, depth + 1);
+                let whole = shell::vars::apply_call(body_cmd, i, &script.constants, &args, None);
+                let split = ifs.and_then(|ifs| {
+                    shell::vars::apply_call(body_cmd, i, &script.constants, &args, Some(ifs))
+                });
+                if let Some(called) = &whole {
+                    self.command(script, j, called, &mut here, depth + 1);
+                }
+                if let Some(called) = split.filter(|s| Some(s) != whole.as_ref()) {
+                    let mut unmoved = here.clone();
+                    self.command(script, j, &called, &mut unmoved, depth + 1);
                 }
             }
         }

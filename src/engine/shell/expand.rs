@@ -390,18 +390,10 @@ fn printf(args: &[Word]) -> Option<String> {
 /// One pass of `format`; whether it took any argument.
 fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) -> Option<bool> {
     let mut used = false;
-    let mut chars = format.chars();
+    let mut chars = format.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => out.push(match chars.next()? {
-                'n' => '\n',
-                't' => '\t',
-                '\\' => '\\',
-                '"' => '"',
-                '\'' => '\'',
-                'r' => '\r',
-                _ => return None,
-            }),
+            '\\' => printf_escape(&mut chars, out)?,
             '%' => {
                 let conv = chars.next()?;
                 if conv == '%' {
@@ -422,6 +414,56 @@ fn printf_once(format: &str, args: &[&str], next: &mut usize, out: &mut String) 
         }
     }
     Some(used)
+}
+
+/// The escape after a backslash in a `printf` format, written to `out`: the letters,
+/// `\xHH` and octal `\NNN`; another character keeps its backslash, as in Bash. `\c`
+/// (stop) and `\u` are not read.
+fn printf_escape(chars: &mut std::iter::Peekable<std::str::Chars>, out: &mut String) -> Option<()> {
+    let c = chars.next()?;
+    let simple = match c {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'f' => Some('\u{c}'),
+        'v' => Some('\u{b}'),
+        'e' | 'E' => Some('\u{1b}'),
+        '\\' | '"' | '\'' => Some(c),
+        _ => None,
+    };
+    if let Some(ch) = simple {
+        out.push(ch);
+        return Some(());
+    }
+    let (radix, first, max) = match c {
+        'x' => (16, 0, 2),
+        '0'..='7' => (8, c.to_digit(8)?, 3),
+        'c' | 'u' | 'U' => return None,
+        _ => {
+            out.push('\\');
+            out.push(c);
+            return Some(());
+        }
+    };
+    let mut value = first;
+    let mut digits = u32::from(radix == 8);
+    while digits < max {
+        match chars.peek().and_then(|d| d.to_digit(radix)) {
+            Some(d) => {
+                value = value * radix + d;
+                chars.next();
+                digits += 1;
+            }
+            None => break,
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    out.push(char::from_u32(value)?);
+    Some(())
 }
 
 #[cfg(test)]
@@ -546,6 +588,9 @@ mod tests {
             ("printf %5s x", None),
             ("printf -v x y", None),
             ("printf a\\n", Some("a")),
+            ("printf \\x72\\155", Some("rm")),
+            ("printf a\\qb", Some("a\\qb")),
+            ("printf a\\cb", None),
             ("ls x", None),
         ];
         for (cmd, want) in cases {

@@ -43,6 +43,9 @@ pub const MAX_TREE_DEPTH: usize = 400;
 /// input grows much faster than the input.
 pub const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 
+/// Why a command is [`Script::unparsed`] when its parse ran out of time.
+pub const PARSE_TIMED_OUT: &str = "the command took too long to parse";
+
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
@@ -140,8 +143,8 @@ pub struct Script {
     pub pipeline_parent: Vec<Option<(usize, usize)>>,
     /// Why the script could not be fully understood, if it could not.
     pub unparsed: Option<String>,
-    /// Where the first syntax error is, when it is not valid Bash (what comes before may
-    /// still be read, see [`split`]).
+    /// Where the first syntax error (or NUL byte) is, when there is one: what comes
+    /// before may still be judged.
     pub error_at: Option<usize>,
     /// Assignment statements (`NAME=value` alone), in order.
     pub assigned: Vec<vars::Assigned>,
@@ -155,7 +158,8 @@ pub struct Script {
     pub hidden_code: bool,
     /// `for` loops whose variable is one of known values in the body (see [`vars`]).
     pub loops: Vec<vars::Loop>,
-    /// The value `IFS` is set to, and the command from which it holds, when known.
+    /// The characters an unquoted value splits at (`IFS`), and the command from which
+    /// they hold, when known: the default blanks, or the value `IFS` is set to once.
     pub ifs: Option<(String, usize)>,
     /// `alias NAME=VALUE` definitions: the name, the value when known, and the index of
     /// the `alias` command.
@@ -171,8 +175,11 @@ pub fn parse(src: &str) -> Script {
             MAX_COMMAND_BYTES
         ));
     }
-    if src.contains('\0') {
-        return Script::failed("command contains a NUL byte".into());
+    if let Some(nul) = src.find('\0') {
+        // What a program is given ends at the NUL: the text before it is what may run.
+        let mut script = Script::failed("command contains a NUL byte".into());
+        script.error_at = Some(nul);
+        return script;
     }
     let tree = match syntax_tree(src) {
         Ok(tree) => tree,
@@ -210,6 +217,7 @@ pub fn parse(src: &str) -> Script {
         // Under a changed IFS only a value set once is known; loops are not.
         script.ifs = vars::known_ifs(src, &script.assigned);
     } else {
+        script.ifs = Some((vars::DEFAULT_IFS.to_string(), 0));
         script.loops = vars::loops(src, found_loops);
     }
     if !ifs_touched || script.ifs.is_some() {
@@ -276,7 +284,7 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
     );
     tree.ok_or_else(|| {
         if timed_out {
-            "the command took too long to parse".into()
+            PARSE_TIMED_OUT.into()
         } else {
             "the command could not be parsed".into()
         }

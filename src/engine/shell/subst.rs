@@ -266,11 +266,13 @@ pub fn apply_split(
 /// A command of a function's body run by a call at command `index` with arguments
 /// `args`: the script's constants that hold at the call, and the call's positional
 /// parameters.
+/// With `ifs`, the values are split at its characters (an unquoted use).
 pub fn apply_call(
     cmd: &SimpleCommand,
     index: usize,
     constants: &[Constant],
     args: &[String],
+    ifs: Option<&str>,
 ) -> Option<SimpleCommand> {
     let params = positional(args, 0);
     let mut consts: Vec<&Constant> = constants
@@ -278,7 +280,7 @@ pub fn apply_call(
         .filter(|c| c.from <= index && !is_positional(&c.name))
         .collect();
     consts.extend(params.iter());
-    Subst { consts, ifs: None }.command(cmd)
+    Subst { consts, ifs }.command(cmd)
 }
 
 #[cfg(test)]
@@ -380,7 +382,7 @@ mod tests {
         assert!(apply(&cmd, 1, &params).is_some());
         cmd.function = Some(0);
         assert!(apply(&cmd, 1, &params).is_none());
-        let called = apply_call(&cmd, 1, &[], &["x".into()]);
+        let called = apply_call(&cmd, 1, &[], &["x".into()], None);
         assert_eq!(
             called.map(|c| c.words[1].text.clone()).as_deref(),
             Some("x")

@@ -43,6 +43,9 @@ pub struct Loop {
     pub body: std::ops::Range<usize>,
 }
 
+/// What an unquoted value splits at when the script does not set `IFS`.
+pub const DEFAULT_IFS: &str = " \t\n";
+
 /// How many values of loops a command is judged with, at most.
 const MAX_LOOP_VALUES: usize = 16;
 
@@ -180,7 +183,7 @@ pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
         }
         match &a.elements {
             None => {
-                if let Some(value) = known_value(&a.value, false, home) {
+                if let Some(value) = known_value(&a.value, variable(home)) {
                     out.push(Constant::scalar(&a.name, value, from));
                 }
             }
@@ -219,13 +222,22 @@ fn positional(assigned: &[Assigned], home: bool) -> Vec<Constant> {
     }
 }
 
+/// What a variable's value may hold.
+fn variable(home: bool) -> Allow {
+    Allow {
+        home,
+        blanks: true,
+        ..Allow::default()
+    }
+}
+
 fn known_values(elements: &[Word], home: bool) -> Option<Vec<String>> {
     if elements.len() > MAX_ELEMENTS {
         return None;
     }
     elements
         .iter()
-        .map(|e| known_value(e, false, home))
+        .map(|e| known_value(e, variable(home)))
         .collect()
 }
 
@@ -265,7 +277,13 @@ pub fn loops(src: &str, found: Vec<Loop>) -> Vec<Loop> {
         .filter_map(|mut l| {
             for v in &mut l.values {
                 *v = Word {
-                    text: known_value(v, true, false)?,
+                    text: known_value(
+                        v,
+                        Allow {
+                            globs: true,
+                            ..Allow::default()
+                        },
+                    )?,
                     literal: false,
                 };
             }
@@ -308,25 +326,35 @@ pub fn loop_variants(
     changed.then_some(variants)
 }
 
+/// What a known value may hold besides plain characters.
+#[derive(Clone, Copy, Default)]
+struct Allow {
+    /// Glob characters (a loop's values).
+    globs: bool,
+    /// `$HOME` (the script does not assign it).
+    home: bool,
+    /// Blanks (a variable's value: a use is judged as written and split, see `ifs`).
+    blanks: bool,
+}
+
 /// A value known before the script runs, as path resolution reads it: a leading `~` (the
-/// home folder) written as `$HOME`, the rest plain characters, and glob characters too
-/// when `globs` (a loop's values). `$HOME` may appear too when `home` (the script does not
-/// assign it). Anything else (an expansion, a space) is not known.
-fn known_value(word: &Word, globs: bool, home: bool) -> Option<String> {
+/// home folder) written as `$HOME`, the rest plain characters and what `allow` allows.
+/// Anything else (another expansion) is not known.
+fn known_value(word: &Word, allow: Allow) -> Option<String> {
+    let ok = |c: char| {
+        is_plain(c) || (allow.globs && "*?[]".contains(c)) || (allow.blanks && " \t".contains(c))
+    };
     let (value, rest) = match word.text.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => (format!("$HOME{rest}"), rest),
-        _ if word.literal || globs => (word.text.clone(), word.text.as_str()),
-        _ if home => {
+        _ if word.literal || allow.globs => (word.text.clone(), word.text.as_str()),
+        _ if allow.home => {
             let value = word.text.replace("${HOME}", "$HOME");
             let plain = without_home(&value)?;
-            return (!value.is_empty() && plain.chars().all(is_plain)).then_some(value);
+            return (!value.trim().is_empty() && plain.chars().all(ok)).then_some(value);
         }
         _ => return None,
     };
-    let known = !word.text.is_empty()
-        && rest
-            .chars()
-            .all(|c| is_plain(c) || (globs && "*?[]".contains(c)));
+    let known = !word.text.trim().is_empty() && rest.chars().all(ok);
     known.then_some(value)
 }
 
