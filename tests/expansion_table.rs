@@ -141,7 +141,7 @@ fn aliases_and_functions_with_their_arguments() {
         ("deny", "fs.rm-broad", "f() { rm -rf \"$1\"; }; f /"),
         ("deny", "fs.rm-broad", "f() { \"$@\"; }; f rm -rf ~"),
         ("deny", "path.protected-write", "w() { echo x >> \"$1\"; }; w ~/.bashrc"),
-        ("deny", "fs.rm-broad", "f() { g \"$@\"; }; g() { rm -rf \"$1\"; }; f ~"),
+        ("deny", "path.protected-write", "f() { g \"$@\"; }; g() { cat x > \"$1\"; }; f ~/.bashrc"),
         ("deny", "git.force-push", "p() { git push \"$@\"; }; p --force"),
         ("ask", "unknown.command", "f() { ls \"$@\"; }; f src"),
         ("ask", "fs.change", "f() { rm -rf \"$@\"; }; f build"),

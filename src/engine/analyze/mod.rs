@@ -134,6 +134,7 @@ pub fn analyze_command(command: &str, cwd: Option<&Path>, env: &Env) -> Facts {
         scripts: 0,
         salvage_left: SALVAGE_COST,
         calls: Vec::new(),
+        call_site: None,
         downloaded: Vec::new(),
     };
     a.script(command, cwd.map(Path::to_path_buf), 0);
@@ -151,6 +152,8 @@ struct Analyzer<'a> {
     /// The function calls judged with their arguments: the name, the arguments, the
     /// folder and how many of the script's variables were known there.
     calls: Vec<(String, Vec<String>, Option<PathBuf>, usize)>,
+    /// While a function's body is judged for a call: the index of the call.
+    call_site: Option<usize>,
     /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
     /// one later in the same command is running remote code.
     downloaded: Vec<String>,

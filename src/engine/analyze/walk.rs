@@ -209,7 +209,9 @@ impl Analyzer<'_> {
         // as written, and here with the arguments of this call. Only a definition that
         // surely ran counts: `rm -rf ~; rm() { :; }` or `(rm() { :; }); rm -rf ~` run the
         // real `rm`.
-        if first.literal && script.calls_function(i, &first.text) {
+        // In a body judged for a call, what is defined is what was defined at the call.
+        let defined_at = self.call_site.map_or(i, |site| site.max(i));
+        if first.literal && script.calls_function(defined_at, &first.text) {
             self.function_call(script, i, cmd, cwd.clone(), depth);
             return;
         }
@@ -242,7 +244,8 @@ impl Analyzer<'_> {
 
     /// Command `i` calls function `cmd.words[0]`: the body's commands judged with the
     /// call's arguments as `$1`, `"$@"` …, when they are known and the body does not
-    /// `shift` or `set` them.
+    /// `shift` or `set` them. Within a body judged for a call, the call is where the
+    /// variables and functions known are read (`f() { g "$@"; }; g() { …; }; f x`).
     fn function_call(
         &mut self,
         script: &Script,
@@ -257,54 +260,70 @@ impl Analyzer<'_> {
         let Some(args) = shell::vars::known_arguments(&cmd.words[1..]) else {
             return;
         };
+        let site = self.call_site.map_or(i, |s| s.max(i));
         let name = &cmd.words[0].text;
         // A call judged once per function, arguments, folder and variables known there,
         // for so many calls.
-        let known = script.constants.iter().filter(|c| c.from <= i).count();
+        let known = script.constants.iter().filter(|c| c.from <= site).count();
         let call = (name.clone(), args.clone(), cwd.clone(), known);
         if self.calls.len() >= MAX_CALLS || self.calls.contains(&call) {
             return;
         }
         self.calls.push(call);
+        let outer = self.call_site.replace(site);
         for (f, _) in script
             .functions
             .iter()
             .enumerate()
             .filter(|(_, n)| *n == name)
         {
-            let body: Vec<usize> = (0..i)
-                .filter(|&j| script.commands[j].function == Some(f))
-                .collect();
-            let moves_arguments = body.iter().any(|&j| {
-                script.commands[j]
-                    .words
-                    .first()
-                    .is_some_and(|w| matches!(w.text.as_str(), "shift" | "set"))
-            });
-            if moves_arguments {
-                continue;
+            self.call_body(script, f, site, &args, cwd.clone(), depth);
+        }
+        self.call_site = outer;
+    }
+
+    /// The body of function `f` judged for a call at command `site` with `args`.
+    fn call_body(
+        &mut self,
+        script: &Script,
+        f: usize,
+        site: usize,
+        args: &[String],
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let body: Vec<usize> = (0..script.commands.len())
+            .filter(|&j| script.commands[j].function == Some(f))
+            .collect();
+        let moves_arguments = body.iter().any(|&j| {
+            script.commands[j]
+                .words
+                .first()
+                .is_some_and(|w| matches!(w.text.as_str(), "shift" | "set"))
+        });
+        if moves_arguments {
+            return;
+        }
+        // An argument with blanks splits where the body uses it unquoted: judged both
+        // ways, as for variables.
+        let ifs = script
+            .ifs
+            .as_ref()
+            .filter(|(_, from)| *from <= site)
+            .map(|(chars, _)| chars.as_str());
+        let consts = &script.constants;
+        let mut here = cwd;
+        for j in body {
+            let body_cmd = &script.commands[j];
+            let whole = shell::vars::apply_call(body_cmd, site, consts, args, None);
+            let split = ifs
+                .and_then(|ifs| shell::vars::apply_call(body_cmd, site, consts, args, Some(ifs)));
+            if let Some(called) = &whole {
+                self.command(script, j, called, &mut here, depth + 1);
             }
-            // An argument with blanks splits where the body uses it unquoted: judged both
-            // ways, as for variables.
-            let ifs = script
-                .ifs
-                .as_ref()
-                .filter(|(_, from)| *from <= i)
-                .map(|(chars, _)| chars.as_str());
-            let mut here = cwd.clone();
-            for j in body {
-                let body_cmd = &script.commands[j];
-                let whole = shell::vars::apply_call(body_cmd, i, &script.constants, &args, None);
-                let split = ifs.and_then(|ifs| {
-                    shell::vars::apply_call(body_cmd, i, &script.constants, &args, Some(ifs))
-                });
-                if let Some(called) = &whole {
-                    self.command(script, j, called, &mut here, depth + 1);
-                }
-                if let Some(called) = split.filter(|s| Some(s) != whole.as_ref()) {
-                    let mut unmoved = here.clone();
-                    self.command(script, j, &called, &mut unmoved, depth + 1);
-                }
+            if let Some(called) = split.filter(|s| Some(s) != whole.as_ref()) {
+                let mut unmoved = here.clone();
+                self.command(script, j, &called, &mut unmoved, depth + 1);
             }
         }
     }
