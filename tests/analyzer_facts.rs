@@ -58,7 +58,7 @@ fn check(cases: &[(&str, &str)]) {
 fn walk() {
     check(&[
         ("ls -la && git status", "run ls -la | run git status"),
-        ("cat a | grep x > out.txt", "run cat a | run grep x | write /home/user/project/out.txt | read /home/user/project/a"),
+        ("cat a | grep x > out.txt", "run cat a | run grep x | read /home/user/project/a | write /home/user/project/out.txt"),
         ("(cd /tmp && ls)", "run cd /tmp | run ls | run ls"),
         ("echo $(whoami)", "run echo $(…) | run whoami"),
         ("f() { rm -rf build; }; f", "run rm -rf build | write /home/user/project/build"),
@@ -205,5 +205,22 @@ fn runners() {
         ("strace -o t.txt ls", "run strace -o t.txt ls | run ls | write /home/user/project/t.txt"),
         ("coproc { ls; }", "run coproc { ls | run ls | run }"),
         ("echo ls > >(sh)", "run echo ls | run ls | run sh"),
+    ]);
+}
+
+/// Expansion: words as Bash expands them (braces, constant substitutions, arrays, aliases,
+/// function arguments); an alias and a function call are judged as written too.
+#[test]
+#[rustfmt::skip]
+fn expansion() {
+    check(&[
+        ("echo {a,b}", "run echo a b"),
+        ("{rm,-rf,x}", "run rm -rf x | write /home/user/project/x"),
+        ("echo \"$(echo ~)\" $(printf '%s-%s' a b)", "run echo ~ a-b | run echo ~ | run printf %s-%s a b"),
+        ("a=(ls -la); \"${a[@]}\"", "run ls -la"),
+        ("alias x='ls -la'; x src", "run alias x=ls -la | run ls -la src | run x src"),
+        ("f() { cat \"$@\"; }; f a b", "run cat $@ | run cat a b | read ?$@ | read /home/user/project/a | read /home/user/project/b"),
+        ("IFS=,; c=ls,-la; $c", "run ls,-la | run ls -la"),
+        ("cd src && echo x > out.txt", "run cd src | run echo x | run echo x | write /home/user/project/out.txt | write /home/user/project/src/out.txt"),
     ]);
 }

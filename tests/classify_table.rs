@@ -5,37 +5,13 @@
 
 #[path = "support/sessions.rs"]
 mod sessions;
+#[path = "support/table.rs"]
+mod table;
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::Policy;
 use programmer_hook::hook::decision_word;
-
-fn check(cases: &[(&str, &str, &str)]) {
-    let policy = Policy::builtin().expect("default policy loads");
-    let mut wrong = Vec::new();
-    for (want, want_rule, cmd) in cases {
-        let d = run_example(&policy, cmd).expect("classifies");
-        let got = decision_word(d.verdict.tier);
-        if got != *want || d.verdict.rule != *want_rule {
-            wrong.push(format!(
-                "{cmd:?}: want {want} by {want_rule}, got {got} by {} ({})",
-                d.verdict.rule, d.verdict.subject
-            ));
-        }
-    }
-    let denied: Vec<String> = cases
-        .iter()
-        .filter(|(want, _, _)| *want == "deny")
-        .map(|(_, _, cmd)| cmd.to_string())
-        .collect();
-    wrong.extend(sessions::not_denied_in_auto(&denied));
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
-}
+use table::check;
 
 #[test]
 #[rustfmt::skip]
@@ -384,7 +360,9 @@ fn unparseable_and_odd_input_asks() {
     check(&[
         ("ask", "shell.unparsed", "echo $("),
         ("ask", "shell.unparsed", "if then"),
-        ("ask", "shell.unparsed", "echo `echo foo`\necho ` rm -rf /`"),
+        // The grammar misreads the backquotes; the lines one by one are read right, and
+        // Bash runs `rm -rf /` on the second.
+        ("deny", "fs.rm-broad", "echo `echo foo`\necho ` rm -rf /`"),
         ("ask", "shell.unparsed", "cat <<EOF\n`id`\nEOF"),
         ("ask", "shell.exec-env", "LD_PRELOAD=/tmp/x.so ls"),
         ("ask", "shell.exec-env", "PATH=/tmp/evil:$PATH ls"),
@@ -393,7 +371,8 @@ fn unparseable_and_odd_input_asks() {
 
 /// Large commands: what fits the parsing budget is analysed part by part (so a forbidden
 /// part is denied however much surrounds it); what does not is asked about as a whole
-/// (`shell.too-large`), never allowed.
+/// (`shell.too-large`), never allowed, and its top-level statements are still judged one
+/// by one, so a forbidden one is denied.
 #[test]
 fn large_commands() {
     let policy = Policy::builtin().expect("default policy loads");
@@ -444,7 +423,13 @@ fn large_commands() {
             "shell.too-large",
             format!("cat <<EOF\n{}EOF", kb100("$HOME\n")),
         ),
-        ("ask", "shell.too-large", kb100("ls; ") + "rm -rf ~"),
+        // A forbidden statement is still seen among the top-level ones.
+        ("deny", "fs.rm-broad", kb100("ls; ") + "rm -rf ~"),
+        (
+            "deny",
+            "fs.rm-broad",
+            "rm -rf ~\n".to_string() + &kb100("ls -la\n"),
+        ),
         (
             "ask",
             "shell.too-large",
@@ -511,7 +496,9 @@ fn variables_with_one_known_value() {
         ("deny", "fs.rm-broad", "T=\"a /\"; rm -rf $T"),
         ("deny", "fs.rm-broad", "T='*'; rm -rf $T"),
         ("deny", "fs.rm-broad", "T+=x; rm -rf $T"),
-        ("deny", "fs.rm-broad", "IFS=u; T=build; rm -rf $T"),
+        ("ask", "fs.change", "IFS=u; T=build; rm -rf $T"),
+        ("deny", "fs.rm-broad", "IFS=u; IFS=x; T=build; rm -rf $T"),
+        ("deny", "fs.rm-broad", "read IFS; T=build; rm -rf $T"),
         ("deny", "fs.rm-broad", "T=build; declare -n R=T; R=/; rm -rf $T"),
         ("deny", "fs.rm-broad", "T=build; ((T=1)); rm -rf $T"),
         ("deny", "fs.rm-broad", "T=build; printf -v T /; rm -rf $T"),
@@ -635,7 +622,7 @@ fn readers_that_can_run_or_reveal() {
         ("ask", "file.read-secret", "find src -name '*.pem' -exec cat {} +"),
         ("allow", "read.find", "find . -name '*.rs' -exec wc -l {} +"),
         ("ask", "fs.change", "find . -name '*.pyc' -exec rm {} +"),
-        ("deny", "path.secret-write", "find . -name '*' -exec rm -rf {} +"),
+        ("deny", "path.protected-write", "find . -name '*' -exec rm -rf {} +"),
         ("ask", "file.read-secret", "fold .env"),
         ("ask", "file.read-secret", "rev .env"),
         ("ask", "file.read-secret", "cat <(cat ~/.ssh/id_rsa)"),

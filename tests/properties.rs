@@ -1116,10 +1116,11 @@ const DECISIONS: &[(&str, &str)] = &[
     ("allow", "git log | grep x | head -5 && echo done"),
     // The grammar joined a line starting with `\\` (or a line continuation after a line
     // break) to the command before: `ls⏎\\rm -rf /` was `ls` with arguments (shell.rs).
-    ("ask", "cat README.md\n\\rm -rf / && ls"),
-    ("ask", "ls\n\\rm -rf /"),
-    ("ask", "ls\n\\\nrm -rf /"),
-    ("ask", "export A=1\n\\\nrm -rf /"),
+    // Such input is not analysed whole; its lines, judged one by one, run `rm -rf /`.
+    ("deny", "cat README.md\n\\rm -rf / && ls"),
+    ("deny", "ls\n\\rm -rf /"),
+    ("deny", "ls\n\\\nrm -rf /"),
+    ("deny", "export A=1\n\\\nrm -rf /"),
     ("allow", "ls \\\n  -la \\\n  src"),
     ("allow", "ls\n  \\rm --version"),
     // Words after a redirection target were lost: the grammar hangs them on the
@@ -1129,7 +1130,7 @@ const DECISIONS: &[(&str, &str)] = &[
     ("deny", "rm 2>&1 -rf /"),
     ("ask", "cat < /dev/null ~/.ssh/id_rsa"),
     ("ask", "cat <<EOF ~/.ssh/id_rsa\nx\nEOF"),
-    ("ask", "ls 2>&1\n\\\nrm -rf /"),
+    ("deny", "ls 2>&1\n\\\nrm -rf /"),
     ("ask", "{ ls; } >x rm -rf /"),
 ];
 

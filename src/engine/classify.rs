@@ -430,6 +430,13 @@ impl<'a> Matcher<'a> {
         let lists = self.lists();
         let any = |patterns: &[String]| patterns.iter().any(|pat| p.matches(pat));
         match class {
+            // A glob writes every protected file it could match, whether or not it exists.
+            PathClass::Protected if p.dynamic && p.forms().any(has_glob) => {
+                any(&lists.protected)
+                    || p.forms().any(|f| {
+                        paths::glob_overlaps_any(lists.protected.iter().map(String::as_str), f)
+                    })
+            }
             PathClass::Protected => any(&lists.protected),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
                 // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?

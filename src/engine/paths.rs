@@ -117,6 +117,8 @@ pub fn resolve(
             } else if p.starts_with('/') {
                 Some(normalize(Path::new(&p)))
             } else {
+                // After `cd ~/.ss?` the folder is a glob too.
+                dynamic |= cwd.is_some_and(|c| c.to_string_lossy().contains(['*', '?', '[']));
                 cwd.map(|c| normalize(&c.join(&p)))
             }
         }
@@ -137,18 +139,34 @@ pub fn resolve(
     }
 }
 
-/// Expands a leading `~`, `$HOME` or `${HOME}`. `~user` is left as it is (unknown).
+/// Expands a leading `~`, `$HOME` or `${HOME}`, and `~user` as that user's home folder:
+/// next to ours (`/home/bob` when ours is `/home/user`), `/root` for root. `~+`, `~-`
+/// and the like are left unknown.
 fn expand_home(raw: &str, literal: bool, home: &Path) -> Option<String> {
-    let home = home.to_string_lossy();
+    let home_text = home.to_string_lossy();
     if raw == "~" {
-        return Some(home.to_string());
+        return Some(home_text.to_string());
     }
     if let Some(rest) = raw.strip_prefix("~/") {
-        return Some(format!("{home}/{rest}"));
+        return Some(format!("{home_text}/{rest}"));
     }
-    if raw.starts_with('~') {
-        return None;
+    if let Some(user) = raw.strip_prefix('~') {
+        let (name, rest) = user.split_at(user.find('/').unwrap_or(user.len()));
+        let is_user = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !is_user {
+            return None;
+        }
+        let folder = match home.parent() {
+            _ if name == "root" => PathBuf::from("/root"),
+            Some(parent) if parent != Path::new("/") => parent.join(name),
+            _ => Path::new("/home").join(name),
+        };
+        return Some(format!("{}{rest}", folder.to_string_lossy()));
     }
+    let home = home_text;
     if !literal {
         for prefix in ["${HOME}", "$HOME"] {
             if let Some(rest) = raw.strip_prefix(prefix) {
@@ -327,6 +345,145 @@ fn match_components(pat: &[&str], path: &[&str]) -> bool {
     p == pat.len()
 }
 
+/// Whether some path that the shell glob `glob` (an absolute path whose names may hold
+/// `*`, `?` and `[…]`) can name matches the path pattern `pattern` (see [`glob_match`]):
+/// `cp x ~/.claude/settings.jso?` writes `settings.json` if it exists, or would once it
+/// does. Conservative: a `[…]` class is taken to match any one character.
+pub fn glob_overlaps(pattern: &str, glob: &str) -> bool {
+    glob_overlaps_any(std::iter::once(pattern), glob)
+}
+
+/// Whether [`glob_overlaps`] holds for one of `patterns`.
+pub fn glob_overlaps_any<'p>(patterns: impl IntoIterator<Item = &'p str>, glob: &str) -> bool {
+    let owned: Vec<String> = glob
+        .trim_start_matches('/')
+        .split('/')
+        .map(class_as_any)
+        .collect();
+    let g: Vec<&str> = owned.iter().map(String::as_str).collect();
+    patterns.into_iter().any(|pattern| {
+        if !pattern.contains('/') {
+            return g
+                .last()
+                .is_some_and(|base| components_overlap(pattern, base));
+        }
+        let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+        if pattern.starts_with('/') {
+            overlap_from(&pat, &g)
+        } else {
+            (0..g.len()).any(|i| overlap_from(&pat, &g[i..]))
+        }
+    })
+}
+
+/// Whether pattern names `pat` (`**` spans names) can match glob names `g` in full.
+fn overlap_from(pat: &[&str], g: &[&str]) -> bool {
+    // reach[j]: pattern prefix so far can match the first j glob names.
+    let mut reach = vec![false; g.len() + 1];
+    reach[0] = true;
+    for p in pat {
+        let mut next = vec![false; g.len() + 1];
+        for j in 0..=g.len() {
+            if !reach[j] {
+                continue;
+            }
+            if *p == "**" {
+                next[j..].iter_mut().for_each(|n| *n = true);
+                break;
+            }
+            if j < g.len() && components_overlap(p, g[j]) {
+                next[j + 1] = true;
+            }
+        }
+        reach = next;
+    }
+    reach[g.len()]
+}
+
+/// A glob name with each `[…]` class written as `?`.
+fn class_as_any(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '[' {
+            let rest: String = chars.clone().collect();
+            // `[]…]` and `[!]…]` hold a `]` as their first member.
+            let skip = usize::from(rest.starts_with(['!', '^']));
+            let first_is_bracket = rest[skip..].starts_with(']');
+            let from = skip + usize::from(first_is_bracket);
+            if let Some(close) = rest.get(from..).and_then(|r| r.find(']')) {
+                for _ in 0..from + close + 1 {
+                    chars.next();
+                }
+                out.push('?');
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether two names with `*` and `?` can both match one name.
+fn components_overlap(a: &str, b: &str) -> bool {
+    // The text before the first wildcard and after the last must agree as far as both go:
+    // most pairs differ there, and are told apart without the search below.
+    let wild = |c: char| c == '*' || c == '?';
+    let head = |s: &str| s.find(wild).map_or(s, |p| &s[..p]).to_string();
+    let tail = |s: &str| s.rfind(wild).map_or(s, |p| &s[p + 1..]).to_string();
+    let (ha, hb) = (head(a), head(b));
+    if !(ha.starts_with(hb.as_str()) || hb.starts_with(ha.as_str())) {
+        return false;
+    }
+    let (ta, tb) = (tail(a), tail(b));
+    if !(ta.ends_with(tb.as_str()) || tb.ends_with(ta.as_str())) {
+        return false;
+    }
+    if !a.contains(wild) || !b.contains(wild) {
+        return if a.contains(wild) {
+            component_match(a, b)
+        } else {
+            component_match(b, a)
+        };
+    }
+    overlap_search(a, b)
+}
+
+/// The search behind [`components_overlap`]: whether both names can reach their ends
+/// giving the same characters.
+fn overlap_search(a: &str, b: &str) -> bool {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut seen = vec![false; (a.len() + 1) * width];
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((i, j)) = stack.pop() {
+        if std::mem::replace(&mut seen[i * width + j], true) {
+            continue;
+        }
+        if i == a.len() && j == b.len() {
+            return true;
+        }
+        let (x, y) = (a.get(i).copied(), b.get(j).copied());
+        if x == Some('*') {
+            stack.push((i + 1, j));
+        }
+        if y == Some('*') {
+            stack.push((i, j + 1));
+        }
+        // Both give one character: the same, or either is a wildcard.
+        if let (Some(x), Some(y)) = (x, y) {
+            let agree = x == y || matches!(x, '*' | '?') || matches!(y, '*' | '?');
+            if agree && !(x == '*' && y == '*') {
+                let ni = if x == '*' { i } else { i + 1 };
+                let nj = if y == '*' { j } else { j + 1 };
+                stack.push((ni, nj));
+            }
+        }
+    }
+    false
+}
+
 /// `*` and `?` within one path component (or one shell word).
 pub fn component_match(pat: &str, s: &str) -> bool {
     if pat.is_ascii() && s.is_ascii() {
@@ -395,6 +552,20 @@ pub fn is_broad(
         if is_ancestor_or_same(home) {
             return true;
         }
+        // A user's home folder: next to ours, or in the usual places.
+        let parent = Path::new(p).parent();
+        let homes = [
+            home.parent(),
+            Some(Path::new("/home")),
+            Some(Path::new("/Users")),
+        ];
+        if homes
+            .iter()
+            .flatten()
+            .any(|h| *h != Path::new("/") && parent == Some(*h))
+        {
+            return true;
+        }
         if let Some(c) = cwd {
             if is_ancestor_or_same(c) {
                 return true;
@@ -459,7 +630,10 @@ mod tests {
             ("${HOME}", false, Some("/home/u")),
             ("$X/a", false, None),
             ("/etc/../etc/passwd", true, Some("/etc/passwd")),
-            ("~bob/x", true, None),
+            ("~bob/x", true, Some("/home/bob/x")),
+            ("~u/.ssh", true, Some("/home/u/.ssh")),
+            ("~root", true, Some("/root")),
+            ("~+/x", true, None),
         ];
         for (raw, lit, want) in cases {
             let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
@@ -538,6 +712,46 @@ mod tests {
     }
 
     #[test]
+    fn glob_overlaps_patterns() {
+        let cases: &[(&str, &str, bool)] = &[
+            (
+                "/home/u/.claude/settings.json",
+                "/home/u/.claude/settings.jso?",
+                true,
+            ),
+            ("/home/u/.claude/settings.json", "/home/u/.claude/*", true),
+            (
+                "/home/u/.claude/settings.json",
+                "/home/u/.cl*/s*.json",
+                true,
+            ),
+            (
+                "/home/u/.claude/settings.json",
+                "/home/u/.claude/*.toml",
+                false,
+            ),
+            ("/home/u/.ssh/**", "/home/u/.ssh/authorized_key[s]", true),
+            ("/home/u/.ssh/**", "/home/u/.ss?", true),
+            ("/home/u/.ssh/**", "/home/u/.s[s]h/x/y", true),
+            ("/home/u/.ssh/**", "/home/u/p/*", false),
+            ("/home/u/.bashrc", "/home/u/.bash*", true),
+            ("/home/u/.bashrc", "/home/u/p/.bash*", false),
+            (
+                ".claude/settings.json",
+                "/home/u/p/.claude/settings.js[o]n",
+                true,
+            ),
+            (".claude/settings.json", "/home/u/p/build/*.o", false),
+            ("id_rsa*", "/home/u/x/id_*", true),
+            ("*.pem", "/home/u/p/*.rs", false),
+            ("/dev/sd*", "/dev/s?a", true),
+        ];
+        for (pat, glob, want) in cases {
+            assert_eq!(glob_overlaps(pat, glob), *want, "{pat} {glob}");
+        }
+    }
+
+    #[test]
     fn broad_without_a_working_folder() {
         let system = crate::engine::policy::List::default();
         let cases: &[(&str, bool)] = &[
@@ -572,6 +786,9 @@ mod tests {
             ("*", false, true),
             ("..", true, true),
             ("/home", true, true),
+            ("/home/bob", true, true),
+            ("~bob", true, true),
+            ("/home/bob/p", true, false),
             ("/usr/lib", true, true),
             ("/usr/lib/x", true, false),
             ("build", true, false),

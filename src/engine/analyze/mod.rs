@@ -46,6 +46,15 @@ const MAX_INVOCATIONS: usize = 2048;
 /// each), and how many scripts.
 const MAX_PARSE_COST: usize = shell::MAX_PARSE_COST;
 const MAX_SCRIPTS: usize = 4096;
+/// How much parsing may go into judging, statement by statement, what is not analysed as
+/// a whole (over the budget, or not valid Bash), in the same pieces; and how many facts
+/// (programs and file accesses, each judged against the rules after) it may find. Judging
+/// a fact costs more than parsing a piece: together they keep such input to a few ms.
+const SALVAGE_COST: usize = shell::MAX_PARSE_COST / 2;
+const MAX_SALVAGE_FACTS: usize = 96;
+/// How many calls of a script's functions are judged with their arguments (each distinct
+/// function and arguments once).
+const MAX_CALLS: usize = 16;
 /// How many folders a script's commands are judged in (see `parsed`).
 const MAX_CWDS: usize = 8;
 
@@ -152,6 +161,9 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         facts: Facts::default(),
         parse_cost: 0,
         scripts: 0,
+        salvage_left: SALVAGE_COST,
+        calls: Vec::new(),
+        call_site: None,
         downloaded: Vec::new(),
         links: Vec::new(),
     };
@@ -166,6 +178,13 @@ struct Analyzer<'a> {
     /// Bytes of script text parsed so far, nested scripts included, and their number.
     parse_cost: usize,
     scripts: usize,
+    /// What is left of [`SALVAGE_COST`].
+    salvage_left: usize,
+    /// The function calls judged with their arguments: the name, the arguments, the
+    /// folder and how many of the script's variables were known there.
+    calls: Vec<(String, Vec<String>, Option<PathBuf>, usize)>,
+    /// While a function's body is judged for a call: the index of the call.
+    call_site: Option<usize>,
     /// Files a downloader writes (`curl -o x.sh`, `wget -O x.sh`, `curl … > x.sh`): running
     /// one later in the same command is running remote code.
     downloaded: Vec<String>,

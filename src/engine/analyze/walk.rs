@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CWDS,
-    MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SCRIPTS,
+    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CALLS,
+    MAX_CWDS, MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS, MAX_SCRIPTS,
 };
 use crate::engine::args::is_env_name;
 use crate::engine::paths;
@@ -33,14 +33,84 @@ impl Analyzer<'_> {
                     "the command has more words and operators than are analysed one by one (about {MAX_PARSE_COST} in all)"
                 ),
             );
+            self.salvage_statements(src, cwd, depth);
             return;
         }
         let script = shell::parse(src);
         if let Some(why) = &script.unparsed {
             self.facts.signal("unparsed", why.clone());
+            match script.error_at {
+                Some(at) => self.salvage_before(src, at, cwd, depth),
+                // Too long, too deep, or a word the grammar reads wrongly: the statements
+                // one by one. Not after a parse that ran out of time.
+                None if why != shell::PARSE_TIMED_OUT => self.salvage_statements(src, cwd, depth),
+                None => {}
+            }
             return;
         }
         self.parsed(&script, cwd, depth);
+    }
+
+    /// A script over the budget is asked about as a whole; its top-level statements are
+    /// still judged one by one, within a budget of their own (`SALVAGE_COST` pieces,
+    /// `MAX_SALVAGE_FACTS` facts), so a forbidden one among them is denied. They are taken
+    /// from both ends inwards (a payload hides at the start or the end of filler); repeated
+    /// statements and ones that surely do nothing (`true`, `echo word`) are judged once or
+    /// not at all.
+    fn salvage_statements(&mut self, src: &str, cwd: Option<PathBuf>, depth: usize) {
+        let mut seen = std::collections::HashSet::new();
+        let ranges = shell::split::statements(src);
+        let (front, back) = ranges.split_at(ranges.len().div_ceil(2));
+        let mut back = back.iter().rev();
+        let from_both_ends = front
+            .iter()
+            .flat_map(|f| std::iter::once(f).chain(back.next()));
+        for r in from_both_ends {
+            let facts = self.facts.invocations.len() + self.facts.accesses.len();
+            if self.salvage_left == 0 || facts > MAX_SALVAGE_FACTS {
+                return;
+            }
+            let text = src.get(r.clone()).unwrap_or("").trim();
+            if text.is_empty() || shell::split::is_inert(text) || !seen.insert(text) {
+                continue;
+            }
+            let left = self.salvage_left;
+            let cost = shell::cost::estimate(text, left);
+            self.salvage_left = left.saturating_sub(cost.max(1));
+            if cost > left {
+                continue;
+            }
+            let script = shell::parse(text);
+            if script.unparsed.is_none() {
+                self.parsed(&script, cwd.clone(), depth);
+            }
+        }
+    }
+
+    /// A script that is not valid Bash (error or NUL byte at `at`) is asked about as a
+    /// whole; the text before the error, or else the statements that end before it, is
+    /// still judged, so a forbidden part there is denied (`rm -rf / ) (`).
+    fn salvage_before(&mut self, src: &str, at: usize, cwd: Option<PathBuf>, depth: usize) {
+        let Some(prefix) = src.get(..at) else {
+            return;
+        };
+        let cost = shell::cost::estimate(prefix, self.salvage_left);
+        if cost > self.salvage_left {
+            return;
+        }
+        self.salvage_left -= cost;
+        let parsed = |text: &str| Some(shell::parse(text)).filter(|s| s.unparsed.is_none());
+        let script = parsed(prefix).or_else(|| {
+            let end = shell::split::statements(src)
+                .into_iter()
+                .filter(|r| r.end <= at)
+                .map(|r| r.end)
+                .next_back()?;
+            parsed(src.get(..end)?)
+        });
+        if let Some(s) = script {
+            self.parsed(&s, cwd, depth);
+        }
     }
 
     pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
@@ -77,10 +147,7 @@ impl Analyzer<'_> {
                     // Variables and `$PWD` written out where their value is known.
                     let with_constants = shell::vars::apply(v, i, &script.constants);
                     let base = with_constants.as_ref().unwrap_or(v);
-                    let in_folder = match c.as_deref().and_then(Path::to_str) {
-                        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(base, i, dir),
-                        _ => None,
-                    };
+                    let in_folder = in_folder(script, i, base, c.as_deref());
                     let known = in_folder.as_ref().or(with_constants.as_ref());
                     substituted |= known.is_some();
                     // The first variant moves the folder (`cd`); the others are judged
@@ -88,6 +155,12 @@ impl Analyzer<'_> {
                     let mut elsewhere = c.clone();
                     let at = if k == 0 { &mut here } else { &mut elsewhere };
                     self.command(script, i, known.unwrap_or(v), at, depth);
+                    // Under `IFS=…` an unquoted value splits at its characters; whether a
+                    // use is quoted is not known, so it is judged split too.
+                    if let Some(split) = split_variant(script, i, v, c.as_deref()) {
+                        let mut unmoved = c.clone();
+                        self.command(script, i, &split, &mut unmoved, depth);
+                    }
                 }
                 // Code run out of sight could have changed them: judge the words as
                 // written too, and keep the stricter of both.
@@ -125,10 +198,19 @@ impl Analyzer<'_> {
         let Some(first) = cmd.words.first() else {
             return;
         };
-        // A call to a function defined in the same script: its body is analysed already.
-        // Only a definition that surely ran counts: `rm -rf ~; rm() { :; }` or
-        // `(rm() { :; }); rm -rf ~` run the real `rm`.
-        if first.literal && script.calls_function(i, &first.text) {
+        // An alias defined before: judged as its text with the arguments after it (Bash
+        // expands aliases only with `shopt -s expand_aliases`; it is judged as written too).
+        if first.literal {
+            self.aliased(script, i, cmd, cwd.clone(), depth);
+        }
+        // A call to a function defined in the same script: its body is analysed already,
+        // as written, and here with the arguments of this call. Only a definition that
+        // surely ran counts: `rm -rf ~; rm() { :; }` or `(rm() { :; }); rm -rf ~` run the
+        // real `rm`.
+        // In a body judged for a call, what is defined is what was defined at the call.
+        let defined_at = self.call_site.map_or(i, |site| site.max(i));
+        if first.literal && script.calls_function(defined_at, &first.text) {
+            self.function_call(script, i, cmd, cwd.clone(), depth);
             return;
         }
         if self.change_folder(&cmd.words, cwd) {
@@ -156,6 +238,126 @@ impl Analyzer<'_> {
             }
         }
         self.words(&cmd.words, cwd.clone(), &ctx, false);
+    }
+
+    /// Command `i` calls function `cmd.words[0]`: the body's commands judged with the
+    /// call's arguments as `$1`, `"$@"` …, when they are known and the body does not
+    /// `shift` or `set` them. Within a body judged for a call, the call is where the
+    /// variables and functions known are read (`f() { g "$@"; }; g() { …; }; f x`).
+    fn function_call(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        if depth >= MAX_NESTING {
+            return;
+        }
+        let Some(args) = shell::vars::known_arguments(&cmd.words[1..]) else {
+            return;
+        };
+        let site = self.call_site.map_or(i, |s| s.max(i));
+        let name = &cmd.words[0].text;
+        // A call judged once per function, arguments, folder and variables known there,
+        // for so many calls.
+        let known = script.constants.iter().filter(|c| c.from <= site).count();
+        let call = (name.clone(), args.clone(), cwd.clone(), known);
+        if self.calls.len() >= MAX_CALLS || self.calls.contains(&call) {
+            return;
+        }
+        self.calls.push(call);
+        let outer = self.call_site.replace(site);
+        for (f, _) in script
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| *n == name)
+        {
+            self.call_body(script, f, site, &args, cwd.clone(), depth);
+        }
+        self.call_site = outer;
+    }
+
+    /// The body of function `f` judged for a call at command `site` with `args`.
+    fn call_body(
+        &mut self,
+        script: &Script,
+        f: usize,
+        site: usize,
+        args: &[String],
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let body: Vec<usize> = (0..script.commands.len())
+            .filter(|&j| script.commands[j].function == Some(f))
+            .collect();
+        let moves_arguments = body.iter().any(|&j| {
+            script.commands[j]
+                .words
+                .first()
+                .is_some_and(|w| matches!(w.text.as_str(), "shift" | "set"))
+        });
+        if moves_arguments {
+            return;
+        }
+        // An argument with blanks splits where the body uses it unquoted: judged both
+        // ways, as for variables.
+        let ifs = script
+            .ifs
+            .as_ref()
+            .filter(|(_, from)| *from <= site)
+            .map(|(chars, _)| chars.as_str());
+        let consts = &script.constants;
+        let mut here = cwd;
+        for j in body {
+            let body_cmd = &script.commands[j];
+            let whole = shell::vars::apply_call(body_cmd, site, consts, args, None);
+            let split = ifs
+                .and_then(|ifs| shell::vars::apply_call(body_cmd, site, consts, args, Some(ifs)));
+            if let Some(called) = &whole {
+                self.command(script, j, called, &mut here, depth + 1);
+            }
+            if let Some(called) = split.filter(|s| Some(s) != whole.as_ref()) {
+                let mut unmoved = here.clone();
+                self.command(script, j, &called, &mut unmoved, depth + 1);
+            }
+        }
+    }
+
+    /// Command `i` is named like an alias defined before it: the alias's text with the
+    /// command's arguments, judged as a script; a value known only at run time is a
+    /// program known only at run time.
+    fn aliased(
+        &mut self,
+        script: &Script,
+        i: usize,
+        cmd: &SimpleCommand,
+        cwd: Option<PathBuf>,
+        depth: usize,
+    ) {
+        let name = &cmd.words[0].text;
+        for (_, value, _) in script
+            .aliases
+            .iter()
+            .filter(|(n, _, at)| n == name && *at < i)
+        {
+            match value {
+                Some(v) => {
+                    let mut text = v.clone();
+                    for w in &cmd.words[1..] {
+                        text.push(' ');
+                        text.push_str(&quoted(w));
+                    }
+                    self.script(&text, cwd.clone(), depth + 1);
+                }
+                None => self.facts.signal(
+                    "dynamic-command",
+                    format!("the alias `{name}` runs a command known only at run time"),
+                ),
+            }
+        }
     }
 
     /// A command's redirections; what a downloader writes is remembered (see `runs_file`).
@@ -361,6 +563,49 @@ impl Analyzer<'_> {
                 self.push(inv);
             }
         }
+    }
+}
+
+/// Command `i` run in folder `cwd` with `$PWD` (and `$(pwd)`) written out, when known.
+fn in_folder(
+    script: &Script,
+    i: usize,
+    cmd: &SimpleCommand,
+    cwd: Option<&Path>,
+) -> Option<SimpleCommand> {
+    match cwd.and_then(Path::to_str) {
+        Some(dir) if !script.pwd_unknown => shell::vars::with_pwd(cmd, i, dir),
+        _ => None,
+    }
+}
+
+/// Command `i` with its known values split at the characters of `IFS`, when the script
+/// sets `IFS` to a known value before it and splitting changes the command.
+fn split_variant(
+    script: &Script,
+    i: usize,
+    cmd: &SimpleCommand,
+    cwd: Option<&Path>,
+) -> Option<SimpleCommand> {
+    let (ifs, from) = script.ifs.as_ref()?;
+    if i < *from {
+        return None;
+    }
+    let split = shell::vars::apply_split(cmd, i, &script.constants, ifs)?;
+    let joined = shell::vars::apply(cmd, i, &script.constants);
+    if joined.as_ref() == Some(&split) {
+        return None;
+    }
+    Some(in_folder(script, i, &split, cwd).unwrap_or(split))
+}
+
+/// A word as shell text that reads back as the same word: a known one single-quoted, one
+/// known only at run time as written.
+fn quoted(w: &Word) -> String {
+    if w.literal {
+        format!("'{}'", w.text.replace('\'', "'\\''"))
+    } else {
+        w.text.clone()
     }
 }
 

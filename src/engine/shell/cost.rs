@@ -198,7 +198,7 @@ pub fn estimate(src: &str, limit: usize) -> usize {
 }
 
 /// A heredoc whose body is still to come.
-struct Heredoc {
+pub(super) struct Heredoc {
     delimiter: Vec<u8>,
     /// `<<-`: leading tabs are stripped from the body's lines.
     strip_tabs: bool,
@@ -217,7 +217,7 @@ fn set_code(stack: &mut [Frame], to_parens: usize, to_arith_from: usize) {
 }
 
 /// The index just past the `'` that closes a single-quoted string opened before `i`.
-fn skip_single(b: &[u8], i: usize) -> usize {
+pub(super) fn skip_single(b: &[u8], i: usize) -> usize {
     match b[i.min(b.len())..].iter().position(|&c| c == b'\'') {
         Some(p) => i + p,
         None => b.len(),
@@ -225,7 +225,7 @@ fn skip_single(b: &[u8], i: usize) -> usize {
 }
 
 /// Reads the delimiter after `<<` (or `<<-`) starting at `i`; returns where to go on.
-fn heredoc_start(b: &[u8], mut i: usize, pending: &mut Vec<Heredoc>) -> usize {
+pub(super) fn heredoc_start(b: &[u8], mut i: usize, pending: &mut Vec<Heredoc>) -> usize {
     let strip_tabs = b.get(i) == Some(&b'-');
     if strip_tabs {
         i += 1;
@@ -273,7 +273,7 @@ fn heredoc_start(b: &[u8], mut i: usize, pending: &mut Vec<Heredoc>) -> usize {
 /// Skips the heredoc bodies that start at `i`, in order; returns where code resumes and
 /// the cost of the bodies (the expansions of unquoted ones, which the parser reads), or
 /// nothing when a body has no end line.
-fn skip_bodies(b: &[u8], mut i: usize, pending: &[Heredoc]) -> Option<(usize, usize)> {
+pub(super) fn skip_bodies(b: &[u8], mut i: usize, pending: &[Heredoc]) -> Option<(usize, usize)> {
     let mut cost = 0;
     for h in pending {
         loop {

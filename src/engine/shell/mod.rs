@@ -16,7 +16,10 @@
 //! the classifier turns into a Confirm.
 
 pub mod cost;
+pub mod expand;
 mod quote;
+pub mod split;
+mod subst;
 pub mod vars;
 mod walk;
 
@@ -39,6 +42,9 @@ pub const MAX_TREE_DEPTH: usize = 400;
 /// milliseconds; this only stops the parser's error recovery, which on some malformed
 /// input grows much faster than the input.
 pub const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
+
+/// Why a command is [`Script::unparsed`] when its parse ran out of time.
+pub const PARSE_TIMED_OUT: &str = "the command took too long to parse";
 
 /// One shell word after quote removal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,6 +143,9 @@ pub struct Script {
     pub pipeline_parent: Vec<Option<(usize, usize)>>,
     /// Why the script could not be fully understood, if it could not.
     pub unparsed: Option<String>,
+    /// Where the first syntax error (or NUL byte) is, when there is one: what comes
+    /// before may still be judged.
+    pub error_at: Option<usize>,
     /// Assignment statements (`NAME=value` alone), in order.
     pub assigned: Vec<vars::Assigned>,
     /// Variables with one known value (see [`vars`]).
@@ -149,6 +158,12 @@ pub struct Script {
     pub hidden_code: bool,
     /// `for` loops whose variable is one of known values in the body (see [`vars`]).
     pub loops: Vec<vars::Loop>,
+    /// The characters an unquoted value splits at (`IFS`), and the command from which
+    /// they hold, when known: the default blanks, or the value `IFS` is set to once.
+    pub ifs: Option<(String, usize)>,
+    /// `alias NAME=VALUE` definitions: the name, the value when known, and the index of
+    /// the `alias` command.
+    pub aliases: Vec<(String, Option<String>, usize)>,
 }
 
 /// Parses a Bash command string.
@@ -160,8 +175,11 @@ pub fn parse(src: &str) -> Script {
             MAX_COMMAND_BYTES
         ));
     }
-    if src.contains('\0') {
-        return Script::failed("command contains a NUL byte".into());
+    if let Some(nul) = src.find('\0') {
+        // What a program is given ends at the NUL: the text before it is what may run.
+        let mut script = Script::failed("command contains a NUL byte".into());
+        script.error_at = Some(nul);
+        return script;
     }
     let tree = match syntax_tree(src) {
         Ok(tree) => tree,
@@ -169,14 +187,23 @@ pub fn parse(src: &str) -> Script {
     };
     let root = tree.root_node();
     if root.has_error() {
-        return Script::failed("the command is not valid Bash syntax".into());
+        let mut script = Script::failed("the command is not valid Bash syntax".into());
+        script.error_at = first_error(root);
+        return script;
     }
     if tree_depth(root) > MAX_TREE_DEPTH {
         return Script::failed(format!(
             "the command nests deeper than {MAX_TREE_DEPTH} levels"
         ));
     }
-    let mut script = walk::walk(src, root);
+    let ifs_touched = vars::touches_ifs(src);
+    let known = walk::Known {
+        ifs_touched,
+        commands_redefined: ["echo", "printf", "pwd", "git"]
+            .iter()
+            .any(|n| vars::may_redefine(src, n)),
+    };
+    let mut script = walk::walk(src, root, known);
     script.unset = script
         .commands
         .iter()
@@ -186,11 +213,39 @@ pub fn parse(src: &str) -> Script {
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
-    if !vars::touches_ifs(src) {
-        script.constants = vars::constants(src, &script.assigned);
+    if ifs_touched {
+        // Under a changed IFS only a value set once is known; loops are not.
+        script.ifs = vars::known_ifs(src, &script.assigned);
+    } else {
+        script.ifs = Some((vars::DEFAULT_IFS.to_string(), 0));
         script.loops = vars::loops(src, found_loops);
     }
+    if !ifs_touched || script.ifs.is_some() {
+        script.constants = vars::constants(src, &script.assigned);
+    }
+    script.aliases = aliases(&script.commands);
     script
+}
+
+/// The `alias NAME=VALUE` words of every `alias` command.
+fn aliases(commands: &[SimpleCommand]) -> Vec<(String, Option<String>, usize)> {
+    let mut out = Vec::new();
+    for (i, c) in commands.iter().enumerate() {
+        if !c
+            .words
+            .first()
+            .is_some_and(|w| w.literal && w.text == "alias")
+        {
+            continue;
+        }
+        for w in &c.words[1..] {
+            if let Some((name, value)) = w.text.split_once('=') {
+                let value = w.literal.then(|| value.to_string());
+                out.push((name.to_string(), value, i));
+            }
+        }
+    }
+    out
 }
 
 /// The grammar's syntax tree of `src`, parsed within [`MAX_PARSE_TIME`].
@@ -203,15 +258,8 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
         return Err("the Bash grammar could not be loaded".into());
     }
     let start = Instant::now();
-    // The grammar's scanner passes characters to C `isdigit`, which is undefined past 255
-    // and crashes the process on some (`echo a{` followed by U+10FFFF). It parses an ASCII
-    // copy instead: every byte of a non-ASCII character becomes `x`, a word character in
-    // every context that spells no keyword, so offsets are unchanged and words are still
-    // read from `src`. Bash splits words on ASCII only, so this changes no structure.
-    let ascii: Vec<u8> = src
-        .bytes()
-        .map(|b| if b.is_ascii() { b } else { b'x' })
-        .collect();
+    // The grammar parses a copy with the same offsets (see `grammar_copy`).
+    let ascii = grammar_copy(src);
     let bytes = &ascii[..];
     let mut timed_out = false;
     let mut progress = |_: &tree_sitter::ParseState| {
@@ -236,11 +284,42 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
     );
     tree.ok_or_else(|| {
         if timed_out {
-            "the command took too long to parse".into()
+            PARSE_TIMED_OUT.into()
         } else {
             "the command could not be parsed".into()
         }
     })
+}
+
+/// The bytes the grammar parses in place of `src`: the same length and the same structure
+/// as Bash reads it, with what the grammar gets wrong spelled as plain word characters.
+/// Words are still read from `src`.
+///
+/// - Every byte of a non-ASCII character becomes `x`: the grammar's scanner passes
+///   characters to C `isdigit`, which is undefined past 255 and crashes the process on
+///   some (`echo a{` followed by U+10FFFF). `x` is a word character in every context that
+///   spells no keyword, and Bash splits words on ASCII only.
+/// - A `{` not followed by a blank or an operator character is not the `{` of a group in
+///   Bash but a word character (`{rm,-rf,~}` is a command), which the grammar takes for a
+///   group; braces are expanded by [`expand`], not the grammar. `${` stays.
+/// - A `~` not after `=` is a word character; in `[ -d ~ ]` the grammar reads it as an
+///   operator and fails. `=~` stays.
+fn grammar_copy(src: &str) -> Vec<u8> {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut prev = b' ';
+    for (i, &c) in b.iter().enumerate() {
+        let next = b.get(i + 1).copied();
+        let word_char = match c {
+            _ if !c.is_ascii() => true,
+            b'{' => prev != b'$' && next.is_some_and(|n| !b" \t\n|&;()<>".contains(&n)),
+            b'~' => prev != b'=',
+            _ => false,
+        };
+        out.push(if word_char { b'x' } else { c });
+        prev = c;
+    }
+    out
 }
 
 impl Script {
@@ -263,6 +342,69 @@ impl Script {
         defined && !self.unset.iter().any(|u| u == name)
     }
 }
+
+/// Where the first error or missing node of the tree starts, in the order of the text.
+fn first_error(root: Node) -> Option<usize> {
+    let mut cursor = root.walk();
+    loop {
+        let n = cursor.node();
+        if n.is_missing() {
+            return Some(n.start_byte());
+        }
+        if n.is_error() {
+            return Some(error_start(n));
+        }
+        // Only a subtree that holds an error is entered.
+        if n.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// Where an error node stops holding whole statements: the grammar may wrap the valid
+/// statements before a syntax error in the error (`ls; rm -rf ~; if then`).
+fn error_start(error: Node) -> usize {
+    let mut cursor = error.walk();
+    for k in error.children(&mut cursor) {
+        let whole = if k.is_named() {
+            !k.has_error() && !k.is_missing() && STATEMENTS.contains(&k.kind())
+        } else {
+            matches!(k.kind(), ";" | "&" | "\n" | "&&" | "||")
+        };
+        if !whole {
+            return k.start_byte();
+        }
+    }
+    error.start_byte()
+}
+
+/// The grammar's kinds of statement.
+const STATEMENTS: &[&str] = &[
+    "command",
+    "list",
+    "pipeline",
+    "redirected_statement",
+    "subshell",
+    "compound_statement",
+    "if_statement",
+    "while_statement",
+    "for_statement",
+    "c_style_for_statement",
+    "case_statement",
+    "function_definition",
+    "variable_assignment",
+    "variable_assignments",
+    "declaration_command",
+    "unset_command",
+    "negated_command",
+    "test_command",
+    "comment",
+];
 
 /// Depth of the tree, computed without recursion so a deep tree cannot overflow the stack.
 /// A list nested as the first operand of a list (a chain `a && b && c`) adds no depth: it
@@ -366,12 +508,61 @@ mod tests {
             ("r\\m x", &["rm", "x"]),
             ("\"r\"m x", &["rm", "x"]),
             ("$'r\\x6d' x", &["rm", "x"]),
+            ("r\\\nm x", &["rm", "x"]),
+            ("rm \\\n-rf \\\n\\\nx", &["rm", "-rf", "x"]),
             ("echo \"a b\" 'c d'", &["echo", "a b", "c d"]),
             ("echo \"a \\\"q\\\" b\"", &["echo", "a \"q\" b"]),
         ];
         for (src, want) in cases {
             assert_eq!(argv(src)[0], *want, "{src}");
         }
+    }
+
+    #[test]
+    fn expands_words_as_bash_does() {
+        let cases: &[(&str, &[&str])] = &[
+            ("{rm,-rf,~}", &["rm", "-rf", "~"]),
+            ("rm -rf ~/.s{s,}h", &["rm", "-rf", "~/.ssh", "~/.sh"]),
+            (
+                "echo \"{a,b}\" '{c,d}' \\{e,f}",
+                &["echo", "{a,b}", "{c,d}", "{e,f}"],
+            ),
+            ("echo {1..3}", &["echo", "1", "2", "3"]),
+            (
+                "find . -exec rm {} +",
+                &["find", ".", "-exec", "rm", "{}", "+"],
+            ),
+            ("$(printf 'rm -rf %s' ~)", &["rm", "-rf", "~"]),
+            ("rm -rf \"$(echo ~)\"", &["rm", "-rf", "~"]),
+            ("`echo rm` -rf x", &["rm", "-rf", "x"]),
+            ("echo \"$(echo a  b)\" $(echo)", &["echo", "a b"]),
+            (
+                "rm -rf \"$(pwd)\" $(git rev-parse --show-toplevel)",
+                &["rm", "-rf", "$PWD", "$PWD"],
+            ),
+            ("echo $(echo x; ls)", &["echo", "$(…)"]),
+            ("echo() { :; }; $(echo ls)", &["$(…)"]),
+        ];
+        // The last command that is neither substituted nor in a function.
+        let top = |src: &str| -> Vec<String> {
+            let s = parse(src);
+            assert!(s.unparsed.is_none(), "{src}: {:?}", s.unparsed);
+            s.commands
+                .iter()
+                .rfind(|c| c.substituted_into.is_none() && c.function.is_none())
+                .map(|c| c.words.iter().map(|w| w.text.clone()).collect())
+                .unwrap_or_default()
+        };
+        for (src, want) in cases {
+            assert_eq!(top(src), *want, "{src}");
+        }
+        // The grammar reads `~` in a test as an operator, and `{rm,…}` as a group.
+        assert_eq!(names("[ -d ~ ] && rm -rf ~"), ["[[", "rm"]);
+        assert_eq!(names("{ ls; }; {rm,-rf,~}"), ["ls", "rm"]);
+        assert_eq!(names("[[ $x =~ ^a{2}$ ]] && ls"), ["[[", "ls"]);
+        // What IFS does to an unquoted substitution is not known once the script sets it.
+        assert_eq!(top("IFS=,; $(echo a,b)"), ["$(…)"]);
+        assert_eq!(top("IFS=,; \"$(echo a,b)\""), ["a,b"]);
     }
 
     #[test]
@@ -392,9 +583,10 @@ mod tests {
     fn literal_flag() {
         let s = parse("rm -rf $HOME \"$X\"/a '*' * {a,b} ~");
         let lit: Vec<bool> = s.commands[0].words.iter().map(|w| w.literal).collect();
+        // `{a,b}` is the two words `a` and `b`, both known.
         assert_eq!(
             lit,
-            vec![true, true, false, false, true, false, false, true]
+            vec![true, true, false, false, true, false, true, true, true]
         );
     }
 
@@ -438,7 +630,17 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].target.text, "out.txt");
         assert!(r[0].writes());
-        let s = parse("{ a; } > f");
+        // A compound's redirections go to its first command, a list's to its last
+        // operand (Bash's reading of `cd x && echo k >> f`).
+        let s = parse("{ a; b; } > f");
+        assert_eq!(s.commands[0].redirects[0].target.text, "f");
+        let s = parse("cd x && echo k >> f");
+        assert!(s.commands[0].redirects.is_empty());
+        assert_eq!(s.commands[1].redirects[0].target.text, "f");
+        let s = parse("cd x && (a; b) >> f");
+        assert_eq!(s.commands[1].redirects[0].target.text, "f");
+        // With no command to own them, they belong to the script.
+        let s = parse("{ x=1; } > f");
         assert_eq!(s.redirects[0].target.text, "f");
     }
 
@@ -453,6 +655,8 @@ mod tests {
         for src in cases {
             assert!(parse(src).unparsed.is_some(), "{src}");
         }
+        assert_eq!(parse("rm -rf / ) (").error_at, Some(9));
+        assert_eq!(parse("ls; rm -rf ~; if then").error_at, Some(14));
         let deep = "(".repeat(5000) + "ls" + &")".repeat(5000);
         assert!(parse(&deep).unparsed.is_some());
         let big = "a".repeat(MAX_COMMAND_BYTES + 1);

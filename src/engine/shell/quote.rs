@@ -1,5 +1,5 @@
 //! Quoting: backslash escapes and quotes removed from words, and the quote-aware checks on
-//! raw word text (line breaks, backquotes, globs).
+//! raw word text (line breaks, backquotes).
 
 /// An unquoted word holding a newline that no backslash escapes.
 pub(super) fn has_bare_newline(t: &str) -> bool {
@@ -27,27 +27,6 @@ pub(super) fn has_unescaped_backquote(t: &str) -> bool {
             '\\' if !in_single => escaped = true,
             '\'' => in_single = !in_single,
             '`' if !in_single => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Unquoted glob characters or brace expansion make a word's value unknown in advance.
-pub(super) fn is_glob_or_brace(t: &str) -> bool {
-    let mut escaped = false;
-    let mut brace = false;
-    for c in t.chars() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            '\\' => escaped = true,
-            '*' | '?' | '[' => return true,
-            '{' => brace = true,
-            ',' if brace => return true,
-            '.' if brace => return true,
             _ => {}
         }
     }

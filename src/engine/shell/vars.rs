@@ -19,6 +19,7 @@
 //! runs `eval`, `source` or `.` could assign anything out of sight: there each use is
 //! judged both ways, with the value and unknown, and the stricter verdict stands.
 
+pub use super::subst::{apply, apply_call, apply_split};
 use super::{SimpleCommand, Word};
 
 /// A variable assignment statement found while walking the tree.
@@ -26,6 +27,9 @@ use super::{SimpleCommand, Word};
 pub struct Assigned {
     pub name: String,
     pub value: Word,
+    /// The elements of an array assignment (`a=(x y)`), or of the positional parameters
+    /// (`set -- x y`, named `@`).
+    pub elements: Option<Vec<Word>>,
     /// The index of the first command that runs after it, when it surely runs.
     pub from: Option<usize>,
 }
@@ -39,6 +43,9 @@ pub struct Loop {
     pub body: std::ops::Range<usize>,
 }
 
+/// What an unquoted value splits at when the script does not set `IFS`.
+pub const DEFAULT_IFS: &str = " \t\n";
+
 /// How many values of loops a command is judged with, at most.
 const MAX_LOOP_VALUES: usize = 16;
 
@@ -46,9 +53,35 @@ const MAX_LOOP_VALUES: usize = 16;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Constant {
     pub name: String,
+    /// The value (of an array: its first element, as `$a` reads it).
     pub value: String,
     pub from: usize,
+    /// For an array and the positional parameters (`@`, `*`): the elements.
+    pub array: Option<Vec<String>>,
 }
+
+impl Constant {
+    pub fn scalar(name: &str, value: String, from: usize) -> Constant {
+        Constant {
+            name: name.to_string(),
+            value,
+            from,
+            array: None,
+        }
+    }
+
+    pub fn list(name: &str, elements: Vec<String>, from: usize) -> Constant {
+        Constant {
+            name: name.to_string(),
+            value: elements.first().cloned().unwrap_or_default(),
+            from,
+            array: Some(elements),
+        }
+    }
+}
+
+/// The most elements an array (or `set --`) may have to be known.
+const MAX_ELEMENTS: usize = 64;
 
 /// How many assignments are considered.
 const MAX_CANDIDATES: usize = 64;
@@ -89,6 +122,32 @@ pub fn touches_ifs(src: &str) -> bool {
     mentions(src, "IFS") != (0, 0)
 }
 
+/// Whether the script may define a function or an alias named `name` (`echo() …`,
+/// `function echo`, `alias echo=…`), so that running `name` may not run the builtin or
+/// program of that name. Read from the text, so it errs towards yes.
+pub fn may_redefine(src: &str, name: &str) -> bool {
+    let b = src.as_bytes();
+    let mut from = 0;
+    while let Some(p) = src[from..].find(name) {
+        let at = from + p;
+        let end = at + name.len();
+        from = end;
+        if (at > 0 && is_ident(b[at - 1])) || b.get(end).is_some_and(|&c| is_ident(c)) {
+            continue;
+        }
+        let after = src[end..].trim_start();
+        let before = src[..at].trim_end();
+        if after.starts_with('(')
+            || after.starts_with('=')
+            || before.ends_with("function")
+            || before.ends_with("alias")
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the script names `name` other than to read it (so may give it a value).
 pub fn may_assign(src: &str, name: &str) -> bool {
     mentions(src, name).1 > 0
@@ -100,33 +159,105 @@ pub fn with_pwd(cmd: &SimpleCommand, index: usize, cwd: &str) -> Option<SimpleCo
     if !cwd.starts_with('/') || !cwd.chars().all(is_plain) {
         return None;
     }
-    let pwd = [Constant {
-        name: "PWD".into(),
-        value: cwd.to_string(),
-        from: 0,
-    }];
+    let pwd = [Constant::scalar("PWD", cwd.to_string(), 0)];
     apply(cmd, index, &pwd)
 }
 
-/// The constants of a script (see the module docs); the caller checks [`touches_ifs`].
+/// The constants of a script (see the module docs): variables and arrays, and the
+/// positional parameters after `set --`. The caller checks [`touches_ifs`] (or that
+/// [`known_ifs`] knows the value).
 pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
-    assigned
+    let home = !may_assign(src, "HOME");
+    let mut out = Vec::new();
+    // Each candidate costs a scan of the text: a script of thousands of assignments
+    // keeps the rest unknown.
+    for a in assigned
         .iter()
-        .filter(|a| a.from.is_some())
-        // Each candidate costs a scan of the text: a script of thousands of assignments
-        // keeps the rest unknown.
+        .filter(|a| a.from.is_some() && a.name != "@")
         .take(MAX_CANDIDATES)
-        .filter_map(|a| {
-            let from = a.from?;
-            let value = known_value(&a.value, false)?;
-            let ok = !SPECIAL.contains(&a.name.as_str()) && mentions(src, &a.name).1 == 1;
-            ok.then(|| Constant {
-                name: a.name.clone(),
-                value,
-                from,
-            })
-        })
+    {
+        let Some(from) = a.from else { continue };
+        let is_name = a.name.bytes().all(is_ident);
+        if !is_name || SPECIAL.contains(&a.name.as_str()) || mentions(src, &a.name).1 != 1 {
+            continue;
+        }
+        match &a.elements {
+            None => {
+                if let Some(value) = known_value(&a.value, variable(home)) {
+                    out.push(Constant::scalar(&a.name, value, from));
+                }
+            }
+            Some(elements) => {
+                let Some(values) = known_values(elements, home) else {
+                    continue;
+                };
+                for (k, v) in values.iter().enumerate() {
+                    out.push(Constant::scalar(
+                        &format!("{}[{k}]", a.name),
+                        v.clone(),
+                        from,
+                    ));
+                }
+                out.push(Constant::list(&a.name, values, from));
+            }
+        }
+    }
+    out.extend(positional(assigned, home));
+    out
+}
+
+/// The positional parameters of the script, when one `set --` that surely runs gives them
+/// and nothing else (`shift`, another `set`) changes them.
+fn positional(assigned: &[Assigned], home: bool) -> Vec<Constant> {
+    let mut sets = assigned.iter().filter(|a| a.name == "@");
+    let (Some(set), None) = (sets.next(), sets.next()) else {
+        return Vec::new();
+    };
+    let (Some(from), Some(elements)) = (set.from, &set.elements) else {
+        return Vec::new();
+    };
+    match known_values(elements, home) {
+        Some(values) => super::subst::positional(&values, from),
+        None => Vec::new(),
+    }
+}
+
+/// What a variable's value may hold.
+fn variable(home: bool) -> Allow {
+    Allow {
+        home,
+        blanks: true,
+        ..Allow::default()
+    }
+}
+
+fn known_values(elements: &[Word], home: bool) -> Option<Vec<String>> {
+    if elements.len() > MAX_ELEMENTS {
+        return None;
+    }
+    elements
+        .iter()
+        .map(|e| known_value(e, variable(home)))
         .collect()
+}
+
+/// The values of a function call's arguments, when all are known (plain words, `~`,
+/// `$HOME`); none otherwise.
+pub fn known_arguments(words: &[Word]) -> Option<Vec<String>> {
+    known_values(words, true)
+}
+
+/// The value `IFS` surely has from a command on, when one plain assignment that surely
+/// runs sets it and nothing else names it.
+pub fn known_ifs(src: &str, assigned: &[Assigned]) -> Option<(String, usize)> {
+    let mut sets = assigned.iter().filter(|a| a.name == "IFS");
+    let (Some(set), None) = (sets.next(), sets.next()) else {
+        return None;
+    };
+    let from = set.from?;
+    let only_one = mentions(src, "IFS").1 == 1;
+    (only_one && set.value.literal && set.elements.is_none())
+        .then(|| (set.value.text.clone(), from))
 }
 
 /// The loops whose variable is surely one of the listed values in the body: the values
@@ -146,7 +277,13 @@ pub fn loops(src: &str, found: Vec<Loop>) -> Vec<Loop> {
         .filter_map(|mut l| {
             for v in &mut l.values {
                 *v = Word {
-                    text: known_value(v, true)?,
+                    text: known_value(
+                        v,
+                        Allow {
+                            globs: true,
+                            ..Allow::default()
+                        },
+                    )?,
                     literal: false,
                 };
             }
@@ -168,11 +305,7 @@ pub fn loop_variants(
         let mut next = Vec::new();
         for v in &variants {
             for value in &l.values {
-                let one = [Constant {
-                    name: l.name.clone(),
-                    value: value.text.clone(),
-                    from: 0,
-                }];
+                let one = [Constant::scalar(&l.name, value.text.clone(), 0)];
                 match apply(v, index, &one) {
                     Some(n) => {
                         changed = true;
@@ -193,20 +326,52 @@ pub fn loop_variants(
     changed.then_some(variants)
 }
 
+/// What a known value may hold besides plain characters.
+#[derive(Clone, Copy, Default)]
+struct Allow {
+    /// Glob characters (a loop's values).
+    globs: bool,
+    /// `$HOME` (the script does not assign it).
+    home: bool,
+    /// Blanks (a variable's value: a use is judged as written and split, see `ifs`).
+    blanks: bool,
+}
+
 /// A value known before the script runs, as path resolution reads it: a leading `~` (the
-/// home folder) written as `$HOME`, the rest plain characters, and glob characters too
-/// when `globs` (a loop's values). Anything else (an expansion, a space) is not known.
-fn known_value(word: &Word, globs: bool) -> Option<String> {
+/// home folder) written as `$HOME`, the rest plain characters and what `allow` allows.
+/// Anything else (another expansion) is not known.
+fn known_value(word: &Word, allow: Allow) -> Option<String> {
+    let ok = |c: char| {
+        is_plain(c) || (allow.globs && "*?[]".contains(c)) || (allow.blanks && " \t".contains(c))
+    };
     let (value, rest) = match word.text.strip_prefix('~') {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => (format!("$HOME{rest}"), rest),
-        _ if word.literal || globs => (word.text.clone(), word.text.as_str()),
+        _ if word.literal || allow.globs => (word.text.clone(), word.text.as_str()),
+        _ if allow.home => {
+            let value = word.text.replace("${HOME}", "$HOME");
+            let plain = without_home(&value)?;
+            return (!value.trim().is_empty() && plain.chars().all(ok)).then_some(value);
+        }
         _ => return None,
     };
-    let known = !word.text.is_empty()
-        && rest
-            .chars()
-            .all(|c| is_plain(c) || (globs && "*?[]".contains(c)));
+    let known = !word.text.trim().is_empty() && rest.chars().all(ok);
     known.then_some(value)
+}
+
+/// `t` without its `$HOME` references, or none if it holds another `$`.
+fn without_home(t: &str) -> Option<String> {
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    while let Some(p) = rest.find('$') {
+        out.push_str(&rest[..p]);
+        let after = rest[p..].strip_prefix("$HOME")?;
+        if after.bytes().next().is_some_and(is_ident) {
+            return None;
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 fn is_plain(c: char) -> bool {
@@ -240,70 +405,6 @@ fn mentions(src: &str, name: &str) -> (usize, usize) {
     (reads, others)
 }
 
-/// `word` with the constants that hold at command `index` written out. A word stays
-/// non-literal if anything else in it is still unknown.
-pub fn substitute(word: &Word, index: usize, constants: &[Constant]) -> Option<Word> {
-    if word.literal || !word.text.contains('$') {
-        return None;
-    }
-    let mut text = word.text.clone();
-    let mut changed = false;
-    for c in constants.iter().filter(|c| c.from <= index) {
-        let braced = format!("${{{}}}", c.name);
-        if text.contains(&braced) {
-            text = text.replace(&braced, &c.value);
-            changed = true;
-        }
-        let plain = format!("${}", c.name);
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_str();
-        while let Some(p) = rest.find(&plain) {
-            let end = p + plain.len();
-            let bounded = !rest.as_bytes().get(end).is_some_and(|&c| is_ident(c));
-            out.push_str(&rest[..p]);
-            if bounded {
-                out.push_str(&c.value);
-                changed = true;
-            } else {
-                out.push_str(&plain);
-            }
-            rest = &rest[end..];
-        }
-        out.push_str(rest);
-        text = out;
-    }
-    if !changed {
-        return None;
-    }
-    let unknown = text.contains(['$', '`', '*', '?', '[', '{', '~']) || text.contains("(…)");
-    Some(Word {
-        literal: !unknown,
-        text,
-    })
-}
-
-/// Command `index` with the constants that hold there written out, if any applies.
-pub fn apply(cmd: &SimpleCommand, index: usize, constants: &[Constant]) -> Option<SimpleCommand> {
-    if constants.iter().all(|c| c.from > index) {
-        return None;
-    }
-    let mut out = cmd.clone();
-    let mut changed = false;
-    let mut fix = |w: &mut Word| {
-        if let Some(n) = substitute(w, index, constants) {
-            *w = n;
-            changed = true;
-        }
-    };
-    out.words.iter_mut().for_each(&mut fix);
-    out.assignments.iter_mut().for_each(|(_, w)| fix(w));
-    out.redirects.iter_mut().for_each(|r| fix(&mut r.target));
-    if let Some(super::Stdin::HereString(w)) = &mut out.stdin {
-        fix(w);
-    }
-    changed.then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,33 +424,16 @@ mod tests {
     }
 
     #[test]
-    fn substitution() {
-        let k = |name: &str, value: &str, from: usize| Constant {
-            name: name.into(),
-            value: value.into(),
-            from,
-        };
-        let w = |t: &str| Word {
-            text: t.into(),
-            literal: false,
-        };
-        let consts = [k("T", "build", 1), k("D", "out", 5)];
-        // (word, command index, Some((new text, literal)) or None when unchanged)
-        type Case<'a> = (&'a str, usize, Option<(&'a str, bool)>);
-        let cases: &[Case] = &[
-            ("$T", 1, Some(("build", true))),
-            ("${T}/x", 2, Some(("build/x", true))),
-            ("$T/$U", 2, Some(("build/$U", false))),
-            ("$TT", 2, None),
-            ("$T", 0, None),
-            ("$T/$D", 3, Some(("build/$D", false))),
-            ("$T/$D", 5, Some(("build/out", true))),
-            ("$T/*", 2, Some(("build/*", false))),
+    fn redefinitions() {
+        let cases: &[(&str, bool)] = &[
+            ("echo() { :; }; $(echo ls)", true),
+            ("function echo { :; }", true),
+            ("alias echo='rm -rf ~'", true),
+            ("$(echo ls)", false),
+            ("echoes() { :; }; $(echo ls)", false),
         ];
-        for (text, at, want) in cases {
-            let got = substitute(&w(text), *at, &consts).map(|w| (w.text, w.literal));
-            let want = want.map(|(t, l)| (t.to_string(), l));
-            assert_eq!(got, want, "{text} at {at}");
+        for (src, want) in cases {
+            assert_eq!(may_redefine(src, "echo"), *want, "{src}");
         }
     }
 }

@@ -5,22 +5,34 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::expand::{self, Tok};
 use super::quote::{
-    has_bare_newline, has_unescaped_backquote, is_glob_or_brace, unescape_ansi_c, unescape_double,
-    unescape_unquoted,
+    has_bare_newline, has_unescaped_backquote, unescape_ansi_c, unescape_double, unescape_unquoted,
 };
 use super::{vars, Redirect, Script, SimpleCommand, Stdin, Word};
 
 /// How much of an expansion's source text a word keeps.
 const MAX_RAW_EXPANSION: usize = 256;
 
+/// What the walk may take as known about how the script's words expand.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Known {
+    /// The script may change `IFS`: how a substitution's output splits is not known.
+    pub ifs_touched: bool,
+    /// The script may define a function or alias named `echo`, `printf`, `pwd` or `git`:
+    /// what a substitution running one prints is not known.
+    pub commands_redefined: bool,
+}
+
 /// Walks the tree of `src` from `root` into a script.
-pub(super) fn walk(src: &str, root: Node) -> Script {
+pub(super) fn walk(src: &str, root: Node, known: Known) -> Script {
     let mut walker = Walker {
         src,
         script: Script::default(),
         pipelines: 0,
         command_of_node: HashMap::new(),
+        known,
+        extra_words_left: expand::MAX_EXTRA_WORDS,
     };
     walker.visit(root, &Ctx::default());
     walker.script
@@ -69,6 +81,9 @@ struct Walker<'a> {
     pipelines: usize,
     /// The index in `script.commands` of each `command` node, by node id.
     command_of_node: HashMap<usize, usize>,
+    known: Known,
+    /// How many more words expansion may still add (see [`expand::MAX_EXTRA_WORDS`]).
+    extra_words_left: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -166,9 +181,10 @@ impl<'a> Walker<'a> {
             .map(|v| self.text(v).to_string())
             .unwrap_or_default();
         let mut cursor = n.walk();
-        let values: Vec<Word> = n
-            .children_by_field_name("value", &mut cursor)
-            .map(|v| self.word(v))
+        let value_nodes: Vec<Node> = n.children_by_field_name("value", &mut cursor).collect();
+        let values: Vec<Word> = value_nodes
+            .into_iter()
+            .flat_map(|v| self.words(v))
             .collect();
         let start = self.script.commands.len();
         self.children(n, ctx);
@@ -321,7 +337,17 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        self.script.redirects.extend(red.redirects);
+        // The redirections belong to a command, and are judged where it runs (`cd x &&
+        // echo k >> f` writes `x/f`): the list's last operand (`a && b > f` is `a && (b >
+        // f)` in Bash), or a compound's first command, which runs where it starts.
+        let owner = match b.kind() {
+            "list" | "negated_command" | "pipeline" => self.last_operand_owner(b),
+            _ => (first < self.script.commands.len()).then_some(first),
+        };
+        match owner.and_then(|i| self.script.commands.get_mut(i)) {
+            Some(c) => c.redirects.extend(red.redirects),
+            None => self.script.redirects.extend(red.redirects),
+        }
         for r in nodes {
             self.redirect_substitutions(*r, ctx, before);
         }
@@ -339,6 +365,22 @@ impl<'a> Walker<'a> {
             }
             self.visit_tails(&red.tails, ctx, id);
         }
+    }
+
+    /// The command a redirection written after list `b` belongs to: its last operand when
+    /// that is a simple command, else the first command in it.
+    fn last_operand_owner(&self, b: Node) -> Option<usize> {
+        let mut cur = b;
+        while matches!(cur.kind(), "list" | "negated_command" | "pipeline") {
+            let mut cursor = cur.walk();
+            let last = cur
+                .named_children(&mut cursor)
+                .filter(|k| k.kind() != "comment")
+                .last()?;
+            cur = last;
+        }
+        let node = first_command_node(cur)?;
+        self.command_of_node.get(&node.id()).copied()
     }
 
     fn visit_tails(&mut self, tails: &[Node<'a>], ctx: &Ctx, id: usize) {
@@ -395,13 +437,19 @@ impl<'a> Walker<'a> {
             .children_by_field_name("destination", &mut cursor)
             .collect();
         if let Some((first, rest)) = dests.split_first() {
-            let target = self.word(*first);
-            red.redirects.push(Redirect { op, target });
+            // A target that expands to more than one word is an error in Bash; each is
+            // judged as written to.
+            for target in self.words(*first) {
+                red.redirects.push(Redirect {
+                    op: op.clone(),
+                    target,
+                });
+            }
             // `rm >/dev/null -rf ~` is `rm -rf ~ >/dev/null`: the grammar hangs the
             // words after the target on the redirection; they are arguments.
             for d in rest {
-                let w = self.word(*d);
-                red.args.push(w);
+                let w = self.words(*d);
+                red.args.extend(w);
             }
         }
     }
@@ -420,8 +468,8 @@ impl<'a> Walker<'a> {
         let mut cursor = r.walk();
         for ch in r.named_children(&mut cursor) {
             if arguments.contains(&ch.id()) {
-                let w = self.word(ch);
-                red.args.push(w);
+                let w = self.words(ch);
+                red.args.extend(w);
                 continue;
             }
             match ch.kind() {
@@ -544,6 +592,7 @@ impl<'a> Walker<'a> {
             Some(self.new_pipeline(ctx.pipe))
         };
         words.extend(extra_args);
+        self.positional_assignment(n, index, &words);
         if let Some(cmd) = self.script.commands.get_mut(index) {
             cmd.words = words;
             cmd.assignments = assignments;
@@ -578,7 +627,36 @@ impl<'a> Walker<'a> {
         };
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        // The pieces of the word being read, and where it ends in the text: a word the
+        // grammar cut at a backslash-newline (`r\⏎m`) goes on in the next node.
+        let mut pending: Option<(Vec<Tok>, usize)> = None;
         for k in kids {
+            let word_node = match k.kind() {
+                "command_name" => Some(k.named_child(0).unwrap_or(k)),
+                "variable_assignment"
+                | "file_redirect"
+                | "herestring_redirect"
+                | "heredoc_redirect"
+                | "comment" => None,
+                _ => Some(k),
+            };
+            if let Some(w) = word_node {
+                let mut toks = match pending.take() {
+                    Some((toks, end)) if self.continues_word(end, k.start_byte()) => toks,
+                    Some((toks, _)) => {
+                        words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                };
+                self.toks_into(w, &mut toks, false);
+                pending = Some((toks, k.end_byte()));
+                self.substitutions_in(k, &sub_ctx);
+                continue;
+            }
+            if let Some((toks, _)) = pending.take() {
+                words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
+            }
             match k.kind() {
                 "variable_assignment" => {
                     let name = k
@@ -592,24 +670,26 @@ impl<'a> Walker<'a> {
                     assignments.push((name, value));
                     self.substitutions_in(k, &sub_ctx);
                 }
-                "command_name" => {
-                    let inner = k.named_child(0).unwrap_or(k);
-                    words.push(self.word(inner));
-                    self.substitutions_in(k, &sub_ctx);
-                }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
                     self.redirect_node(k, &mut red);
                     self.redirect_substitutions(k, &sub_ctx, index);
                     words.append(&mut red.args);
                 }
-                "comment" => {}
-                _ => {
-                    words.push(self.word(k));
-                    self.substitutions_in(k, &sub_ctx);
-                }
+                _ => {}
             }
         }
+        if let Some((toks, _)) = pending {
+            words.extend(expand::expand(&toks, true, &mut self.extra_words_left));
+        }
         (words, assignments, red)
+    }
+
+    /// Whether the text from `end` to `start` is only backslash-newlines: Bash removes
+    /// them before it reads words, so the word before goes on after them.
+    fn continues_word(&self, end: usize, start: usize) -> bool {
+        self.src.get(end..start).is_some_and(|gap| {
+            !gap.is_empty() && gap.len() % 2 == 0 && gap.as_bytes().chunks(2).all(|c| c == b"\\\n")
+        })
     }
 
     /// Records `NAME=value` statements (`stmt` is the statement holding assignment `n`).
@@ -631,14 +711,49 @@ impl<'a> Walker<'a> {
             .child_by_field_name("name")
             .and_then(|x| x.next_sibling())
             .is_some_and(|op| self.text(op) == "+=");
-        let value = n
-            .child_by_field_name("value")
+        let value_node = n.child_by_field_name("value");
+        let value = value_node
             .map(|v| self.word(v))
             .unwrap_or_else(|| Word::lit(""));
+        // `a=(x y)`: the elements, each word expanded.
+        let elements = value_node.filter(|v| v.kind() == "array").map(|v| {
+            let mut cursor = v.walk();
+            let kids: Vec<Node> = v.named_children(&mut cursor).collect();
+            kids.into_iter()
+                .filter(|k| k.kind() != "comment")
+                .flat_map(|k| self.words(k))
+                .collect()
+        });
         let from = (!appends && surely_runs(stmt)).then_some(self.script.commands.len());
-        self.script
-            .assigned
-            .push(vars::Assigned { name, value, from });
+        self.script.assigned.push(vars::Assigned {
+            name,
+            value,
+            elements,
+            from,
+        });
+    }
+
+    /// `set -- a b` gives the positional parameters (`$@`) values, `shift` and other
+    /// `set`s change them: recorded as assignments of `@` (command `index`, node `n`).
+    fn positional_assignment(&mut self, n: Node<'a>, index: usize, words: &[Word]) {
+        let Some(first) = words.first().filter(|w| w.literal) else {
+            return;
+        };
+        let elements = match first.text.as_str() {
+            "set" => match set_arguments(&words[1..]) {
+                Some(args) => Some(args.to_vec()),
+                None => return,
+            },
+            "shift" => None,
+            _ => return,
+        };
+        let from = (elements.is_some() && surely_runs(n)).then_some(index + 1);
+        self.script.assigned.push(vars::Assigned {
+            name: "@".into(),
+            value: Word::lit(""),
+            elements,
+            from,
+        });
     }
 
     /// `export A=$(x)`, `local b`, `unset c`: recorded as a command named by the keyword.
@@ -654,7 +769,8 @@ impl<'a> Walker<'a> {
                     words.push(Word::lit(t));
                 }
             } else {
-                words.push(self.word(ch));
+                let w = self.words(ch);
+                words.extend(w);
             }
         }
         self.script.commands.push(SimpleCommand {
@@ -689,17 +805,24 @@ impl<'a> Walker<'a> {
         self.substitutions_in(n, &sub_ctx);
     }
 
-    /// The value of a word-like node.
+    /// The value of a word-like node as one word: no brace expansion, no splitting (an
+    /// assignment's value, a here-string, a function's name).
     fn word(&mut self, n: Node) -> Word {
-        let mut out = Word {
-            text: String::new(),
-            literal: true,
-        };
-        self.word_into(n, &mut out, false);
-        out
+        let mut toks = Vec::new();
+        self.toks_into(n, &mut toks, false);
+        expand::single(&toks)
     }
 
-    fn word_into(&mut self, n: Node, out: &mut Word, quoted: bool) {
+    /// The words a word-like node stands for: braces expanded, the output of unquoted
+    /// constant substitutions split (see [`expand`]).
+    fn words(&mut self, n: Node) -> Vec<Word> {
+        let mut toks = Vec::new();
+        self.toks_into(n, &mut toks, false);
+        expand::expand(&toks, true, &mut self.extra_words_left)
+    }
+
+    /// Reads node `n` into word pieces; `quoted` inside double quotes.
+    fn toks_into(&mut self, n: Node, out: &mut Vec<Tok>, quoted: bool) {
         let t = self.text(n);
         match n.kind() {
             "word" | "command_name" if n.named_child_count() == 0 => {
@@ -711,59 +834,65 @@ impl<'a> Walker<'a> {
                 if has_bare_newline(t) {
                     self.fail("a word spans a line break");
                 }
-                if !quoted && is_glob_or_brace(t) {
-                    out.literal = false;
+                if quoted {
+                    out.push(Tok::Inert(unescape_unquoted(t)));
+                } else {
+                    unquoted_toks(t, out);
                 }
-                out.text.push_str(&unescape_unquoted(t));
             }
-            "string" | "translated_string" => self.string_into(n, out),
-            "string_content" => out.text.push_str(&unescape_double(t)),
+            "number" | "brace_expression" if !quoted => unquoted_toks(t, out),
+            "string" | "translated_string" => self.string_toks(n, out),
+            "string_content" => out.push(Tok::Inert(unescape_double(t))),
             "raw_string" => {
                 let inner = t
                     .strip_prefix('\'')
                     .and_then(|r| r.strip_suffix('\''))
                     .unwrap_or(t);
-                out.text.push_str(inner);
+                out.push(Tok::Inert(inner.to_string()));
             }
             "ansi_c_string" => {
                 let inner = t
                     .strip_prefix("$'")
                     .and_then(|r| r.strip_suffix('\''))
                     .unwrap_or(t);
-                out.text.push_str(&unescape_ansi_c(inner));
+                out.push(Tok::Inert(unescape_ansi_c(inner)));
             }
-            "number" => out.text.push_str(t),
-            "concatenation" => self.concatenation_into(n, out, quoted),
+            "concatenation" => {
+                let mut cursor = n.walk();
+                let kids: Vec<Node> = n.children(&mut cursor).collect();
+                for k in kids {
+                    self.toks_into(k, out, quoted);
+                }
+            }
             "command_substitution" => {
-                out.literal = false;
-                out.text.push_str(substitution_text(t));
+                let tok = self.substitution_tok(n, quoted);
+                out.push(tok);
             }
-            "process_substitution" => {
-                out.literal = false;
-                out.text.push_str(if t.starts_with('>') {
+            "process_substitution" => out.push(Tok::Unknown(
+                if t.starts_with('>') {
                     ">(…)"
                 } else {
                     "<(…)"
-                });
-            }
+                }
+                .to_string(),
+            )),
             _ => {
-                // Expansions, arithmetic, brace expressions, anything unusual: keep the
-                // source (bounded) and mark the word as not known in advance.
-                out.literal = false;
-                push_bounded(&mut out.text, t);
+                // Expansions, arithmetic, anything unusual: keep the source (bounded) and
+                // mark the word as not known in advance.
+                let mut raw = String::new();
+                push_bounded(&mut raw, t);
+                out.push(Tok::Unknown(raw));
             }
         }
     }
 
     /// A double-quoted string (`"…"`, `$"…"`): its parts, and the text between them.
-    fn string_into(&mut self, n: Node, out: &mut Word) {
+    fn string_toks(&mut self, n: Node, out: &mut Vec<Tok>) {
         let t = self.text(n);
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.named_children(&mut cursor).collect();
-        if kids.is_empty() {
-            // `""`
-            return;
-        }
+        // `""` is a word, even with nothing in it.
+        out.push(Tok::Inert(String::new()));
         // Text between the named parts (e.g. spaces) lives in the source only.
         let inner_start = n.start_byte() + if t.starts_with('$') { 2 } else { 1 };
         let inner_end = n.end_byte().saturating_sub(1);
@@ -771,58 +900,89 @@ impl<'a> Walker<'a> {
         for k in kids {
             if k.start_byte() > pos {
                 if let Some(gap) = self.src.get(pos..k.start_byte()) {
-                    out.text.push_str(&unescape_double(gap));
+                    out.push(Tok::Inert(unescape_double(gap)));
                 }
             }
-            self.word_into(k, out, true);
+            self.toks_into(k, out, true);
             pos = k.end_byte();
         }
         if inner_end > pos {
             if let Some(gap) = self.src.get(pos..inner_end) {
-                out.text.push_str(&unescape_double(gap));
+                out.push(Tok::Inert(unescape_double(gap)));
             }
         }
     }
 
-    /// Parts written next to each other (`a"b"$c`).
-    fn concatenation_into(&mut self, n: Node, out: &mut Word, quoted: bool) {
+    /// How a command substitution stands in a word: the output of a command whose output
+    /// is known (`$(echo ~)`; unquoted, it is split into words), the working folder for
+    /// `$(pwd)` (as `$PWD`, see `vars::with_pwd`) and `$(git rev-parse --show-toplevel)`,
+    /// and otherwise a value not known (`$(…)`, `` `…` ``).
+    fn substitution_tok(&mut self, n: Node, quoted: bool) -> Tok {
+        let backquoted = self.text(n).starts_with('`');
+        let unknown = || Tok::Unknown(if backquoted { "`…`" } else { "$(…)" }.to_string());
         let mut cursor = n.walk();
-        let kids: Vec<Node> = n.children(&mut cursor).collect();
-        // Globs and braces count only where unquoted: quoted parts (and expansions, which
-        // are not literal anyway) are masked, so `'a*'b` stays literal while `{"a",b}` is
-        // still a brace expansion.
-        if !quoted {
-            let unquoted: String = kids
-                .iter()
-                .map(|k| match k.kind() {
-                    "word" => self.text(*k),
-                    _ if !k.is_named() => self.text(*k),
-                    _ => "_",
-                })
-                .collect();
-            if is_glob_or_brace(&unquoted) {
-                out.literal = false;
-            }
+        let kids: Vec<Node> = n
+            .named_children(&mut cursor)
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        let [cmd] = kids.as_slice() else {
+            return unknown();
+        };
+        if cmd.kind() != "command" || self.known.commands_redefined {
+            return unknown();
         }
-        for k in kids {
-            self.word_into(k, out, quoted);
+        let mut cursor = cmd.walk();
+        let parts: Vec<Node> = cmd.named_children(&mut cursor).collect();
+        let plain = parts.iter().all(|p| {
+            !matches!(
+                p.kind(),
+                "variable_assignment"
+                    | "file_redirect"
+                    | "herestring_redirect"
+                    | "heredoc_redirect"
+                    | "comment"
+            )
+        });
+        if !plain {
+            return unknown();
+        }
+        let mut words = Vec::new();
+        for p in parts {
+            let inner = if p.kind() == "command_name" {
+                p.named_child(0).unwrap_or(p)
+            } else {
+                p
+            };
+            words.extend(self.words(inner));
+        }
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let all_literal = words.iter().all(|w| w.literal);
+        match texts.as_slice() {
+            ["pwd"] | ["pwd", "-L" | "-P"] if all_literal => Tok::Unknown("$PWD".into()),
+            ["git", "rev-parse", "--show-toplevel"] if all_literal => Tok::Toplevel,
+            _ => match expand::constant_output(&words) {
+                Some(text) if quoted => Tok::Inert(text),
+                // Splitting depends on `IFS`, which the script may change.
+                Some(text) if !self.known.ifs_touched => Tok::Split(text),
+                _ => unknown(),
+            },
         }
     }
 }
 
-/// How a command substitution `t` stands in a word: `$(pwd)` is the working folder, as
-/// `$PWD` is (see `vars::with_pwd`); others are `$(…)` or `` `…` ``.
-fn substitution_text(t: &str) -> &'static str {
-    let inner = t
-        .strip_prefix("$(")
-        .and_then(|r| r.strip_suffix(')'))
-        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
-    if inner.is_some_and(|i| i.trim() == "pwd") {
-        "$PWD"
-    } else if t.starts_with('`') {
-        "`…`"
-    } else {
-        "$(…)"
+/// The pieces of unquoted word text: a backslash makes the next character stand for
+/// itself, a backslash before a newline is removed, every other character is active.
+fn unquoted_toks(t: &str, out: &mut Vec<Tok>) {
+    let mut chars = t.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\n') | None => {}
+                Some(n) => out.push(Tok::Inert(n.to_string())),
+            }
+        } else {
+            out.push(Tok::Active(c));
+        }
     }
 }
 
@@ -855,6 +1015,50 @@ fn last_simple_command(n: Node) -> Option<Node> {
                 cur = last;
             }
             _ => return None,
+        }
+    }
+}
+
+/// The arguments `set` gives the positional parameters, if it gives them any: those after
+/// `--`, `-` or the options (`-o NAME` takes a value).
+fn set_arguments(words: &[Word]) -> Option<&[Word]> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        if !w.literal {
+            return Some(&words[i..]);
+        }
+        match t {
+            "--" | "-" => return Some(&words[i + 1..]),
+            "-o" | "+o" => i += 2,
+            _ if t.starts_with(['-', '+']) => i += 1,
+            _ => return Some(&words[i..]),
+        }
+    }
+    None
+}
+
+/// The first `command` node in `n` (itself included), in the order of the text.
+fn first_command_node(n: Node) -> Option<Node> {
+    let mut cursor = n.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind() == "command" {
+            return Some(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == n.id() {
+                return None;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
         }
     }
 }

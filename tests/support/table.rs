@@ -1,0 +1,41 @@
+//! The check shared by the decision tables: one line per case, `(decision, rule, command)`.
+//! Cases run in the fixed imaginary machine of `examples` (home `/home/user`, working folder
+//! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
+//! binary in a session whose autonomy is `auto` (see `sessions.rs`), where it must be denied
+//! too. A table includes `sessions.rs` as `mod sessions` next to this file.
+
+#![allow(dead_code)]
+
+use programmer_hook::engine::examples::run_example;
+use programmer_hook::engine::policy::Policy;
+use programmer_hook::hook::decision_word;
+
+use super::sessions;
+
+/// Checks every case: the decision and the deciding rule; the deny cases in auto too.
+pub fn check(cases: &[(&str, &str, &str)]) {
+    let policy = Policy::builtin().expect("default policy loads");
+    let mut wrong = Vec::new();
+    for (want, want_rule, cmd) in cases {
+        let d = run_example(&policy, cmd).expect("classifies");
+        let got = decision_word(d.verdict.tier);
+        if got != *want || d.verdict.rule != *want_rule {
+            wrong.push(format!(
+                "{cmd:?}: want {want} by {want_rule}, got {got} by {} ({})",
+                d.verdict.rule, d.verdict.subject
+            ));
+        }
+    }
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.to_string())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
