@@ -58,6 +58,26 @@ pub struct Entry {
     pub blocked: Option<String>,
 }
 
+/// A mark: an asked call ran, or a session's turn ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub time: String,
+    #[serde(default)]
+    pub session: String,
+    /// [`APPROVED`], or what ended the turn: `prompt`, `start`, `stop`, `end`.
+    pub mark: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+}
+
+/// The mark of an asked call that ran.
+pub const APPROVED: &str = "approved";
+
+/// Whether a log line is a mark.
+pub fn is_mark(line: &[u8]) -> bool {
+    serde_json::from_slice::<Mark>(line).is_ok()
+}
+
 pub fn audit_dir(state_dir: &Path) -> PathBuf {
     state_dir.join("audit")
 }
@@ -258,13 +278,13 @@ pub fn read(files: &[PathBuf], filter: &Filter, limit: usize) -> Result<(Vec<Ent
         for line in split_lines(&bytes) {
             // A mark is short and is not a decision: tried first when the line is short.
             let short = line.len() < 160;
-            if short && crate::hook::outcomes::is_mark(line) {
+            if short && is_mark(line) {
                 continue;
             }
             match serde_json::from_slice::<Entry>(line) {
                 Ok(e) if filter.keeps(&e) => day.push(e),
                 Ok(_) => {}
-                Err(_) if !short && crate::hook::outcomes::is_mark(line) => {}
+                Err(_) if !short && is_mark(line) => {}
                 Err(_) => bad += 1,
             }
         }

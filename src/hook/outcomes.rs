@@ -24,35 +24,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::audit;
+pub use super::audit::{is_mark, Mark, APPROVED};
 use super::protocol::Event;
 use crate::workflow::state::session_key;
 
-/// A mark: an asked call ran, or a session's turn ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    pub time: String,
-    #[serde(default)]
-    pub session: String,
-    /// [`APPROVED`], or what ended the turn: `prompt`, `start`, `stop`, `end`.
-    pub mark: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_use_id: Option<String>,
-}
-
-/// The mark of an asked call that ran.
-pub const APPROVED: &str = "approved";
-
 /// A day, for the retention sweep and the markers of unanswered asks.
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
-
-/// Whether a log line is a mark.
-pub fn is_mark(line: &[u8]) -> bool {
-    serde_json::from_slice::<Mark>(line).is_ok()
-}
 
 /// The folder of the markers of asks not yet answered.
 pub fn asks_dir(state_dir: &Path) -> PathBuf {

@@ -3,8 +3,8 @@
 //!
 //! The machine mirrors the imaginary one of `engine::examples` (home `…/home/user`,
 //! working folder `…/home/user/project`, the state in `~/.claude/state/programmer`, the
-//! binary installed as `~/.local/bin/programmer-hook`), under `CARGO_TARGET_TMPDIR` so that
-//! it is not inside a temporary folder. A table case written for the imaginary machine
+//! binary installed as `~/.local/bin/programmer-hook`), under `CARGO_TARGET_TMPDIR` (or the
+//! home's cache when that is in `/tmp`) so that it is not inside a temporary folder. A table case written for the imaginary machine
 //! runs here with `/home/user` replaced by the scratch home.
 
 #![allow(dead_code)]
@@ -51,8 +51,7 @@ impl Machine {
     pub fn get() -> &'static Machine {
         static M: OnceLock<Machine> = OnceLock::new();
         M.get_or_init(|| {
-            let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-                .join(format!("sessions-{}", std::process::id()));
+            let root = scratch_root().join(format!("sessions-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&root);
             let home = root.join("home/user");
             let project = home.join("project");
@@ -215,6 +214,18 @@ fn retry_busy<T>(mut run: impl FnMut() -> std::io::Result<T>) -> std::io::Result
             }
             r => return r,
         }
+    }
+}
+
+/// Where the scratch machines go: the target folder's, unless the checkout itself is in a
+/// temporary folder (`/tmp`, `/var/tmp`), which the policy treats as scratch space for
+/// writes; then a folder in the real home's cache.
+fn scratch_root() -> PathBuf {
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let temporary = ["/tmp", "/var/tmp"].iter().any(|t| target.starts_with(t));
+    match std::env::var_os("HOME").filter(|_| temporary) {
+        Some(home) => PathBuf::from(home).join(".cache/programmer-hook-tests"),
+        None => target,
     }
 }
 
