@@ -7,41 +7,17 @@
 
 #[path = "support/sessions.rs"]
 mod sessions;
+#[path = "support/table.rs"]
+mod table;
+
+use table::check;
 
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::Policy;
-use programmer_hook::hook::decision_word;
 use serde_json::{json, Value};
-
-fn check(cases: &[(&str, &str, &str)]) {
-    let policy = Policy::builtin().expect("default policy loads");
-    let mut wrong = Vec::new();
-    for (want, want_rule, cmd) in cases {
-        let d = run_example(&policy, cmd).expect("classifies");
-        let got = decision_word(d.verdict.tier);
-        if got != *want || d.verdict.rule != *want_rule {
-            wrong.push(format!(
-                "{cmd:?}: want {want} by {want_rule}, got {got} by {} ({})",
-                d.verdict.rule, d.verdict.subject
-            ));
-        }
-    }
-    let denied: Vec<String> = cases
-        .iter()
-        .filter(|(want, _, _)| *want == "deny")
-        .map(|(_, _, cmd)| cmd.to_string())
-        .collect();
-    wrong.extend(sessions::not_denied_in_auto(&denied));
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
-}
 
 #[test]
 #[rustfmt::skip]
