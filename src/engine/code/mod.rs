@@ -291,6 +291,26 @@ impl Judged {
     }
 }
 
+/// A value a Python or Ruby snippet computes, as far as it is known: a string, a path (a
+/// `Path` object, `Dir.home`), a list, or something not followed.
+#[derive(Debug, Clone)]
+pub(crate) enum V {
+    Str(Text),
+    Path(Text),
+    List(Vec<V>),
+    Other,
+}
+
+impl V {
+    /// The text of a string or path; anything else is not known.
+    pub(crate) fn text(&self) -> Text {
+        match self {
+            V::Str(t) | V::Path(t) => t.clone(),
+            _ => Text::unknown(),
+        }
+    }
+}
+
 /// What `src` in `lang` does.
 pub fn analyze(lang: Lang, src: &str) -> Judged {
     match lang {

@@ -6,6 +6,7 @@
 //! call that is none of these, an import of a module not listed, or a use of a module or
 //! of `eval`/`exec`/`getattr` as a value is opaque.
 
+use super::V;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
@@ -275,23 +276,6 @@ const VALUES: &[&str] = &[
 ];
 
 /// A value as far as the text tells it.
-#[derive(Debug, Clone)]
-enum V {
-    Str(Text),
-    Path(Text),
-    List(Vec<V>),
-    Other,
-}
-
-impl V {
-    fn text(&self) -> Text {
-        match self {
-            V::Str(t) | V::Path(t) => t.clone(),
-            _ => Text::unknown(),
-        }
-    }
-}
-
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
     let mut out = Judged::default();

@@ -7,6 +7,7 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
+use super::V;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
@@ -166,23 +167,6 @@ const NETWORK: &[&str] = &[
     "OpenURI",
     "Resolv",
 ];
-
-#[derive(Debug, Clone)]
-enum V {
-    Str(Text),
-    Path(Text),
-    List(Vec<V>),
-    Other,
-}
-
-impl V {
-    fn text(&self) -> Text {
-        match self {
-            V::Str(t) | V::Path(t) => t.clone(),
-            _ => Text::unknown(),
-        }
-    }
-}
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
