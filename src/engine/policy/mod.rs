@@ -481,6 +481,36 @@ pub enum Layer {
     Project,
 }
 
+/// A rule in force: one compiled into the binary, referenced where it lies, or one a
+/// layer's file added, on the heap. A pointer either way: the list of some 500 rules every
+/// call builds stays a few kilobytes (a `Cow<Rule>` is as large as a rule, and writing
+/// that list cost every call dozens of freshly zeroed pages).
+#[derive(Debug, Clone)]
+pub enum RuleRef {
+    Builtin(&'static Rule),
+    Layer(Box<Rule>),
+}
+
+impl std::ops::Deref for RuleRef {
+    type Target = Rule;
+    fn deref(&self) -> &Rule {
+        match self {
+            RuleRef::Builtin(r) => r,
+            RuleRef::Layer(r) => r,
+        }
+    }
+}
+
+impl RuleRef {
+    /// The rule as a value of its own.
+    pub fn into_owned(self) -> Rule {
+        match self {
+            RuleRef::Builtin(r) => r.clone(),
+            RuleRef::Layer(r) => *r,
+        }
+    }
+}
+
 /// The merged policy the classifier uses.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
@@ -492,7 +522,7 @@ pub struct Policy {
     pub workflow: WorkflowSettings,
     /// The rules in force: the built-in ones borrowed from the binary, others owned.
     /// Changed only through [`Policy::merge`], which keeps [`Policy::index`] in step.
-    rules: Vec<Cow<'static, Rule>>,
+    rules: Vec<RuleRef>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
     /// The protected paths a project's file added, so that a denial can say the project's
@@ -533,7 +563,7 @@ struct CommandIndex {
 }
 
 impl CommandIndex {
-    fn build(rules: &[Cow<'static, Rule>]) -> CommandIndex {
+    fn build(rules: &[RuleRef]) -> CommandIndex {
         let (by_name, any) = schema::command_index(rules.iter().map(|r| r.command.iter()));
         CommandIndex {
             by_name: by_name.into_iter().collect(),
@@ -547,7 +577,7 @@ impl Policy {
     pub fn builtin() -> Result<Policy> {
         let mut p = Policy::default();
         for f in DEFAULT_FILES {
-            p.rules.extend(f.rules.iter().map(Cow::Borrowed));
+            p.rules.extend(f.rules.iter().map(RuleRef::Builtin));
             p.paths.extend(&f.paths);
             p.kinds.extend(&f.kinds);
             if let Some(w) = &f.workflow {
@@ -605,10 +635,10 @@ impl Policy {
                 if r.disabled {
                     self.rules.remove(pos);
                 } else {
-                    self.rules[pos] = Cow::Owned(r);
+                    self.rules[pos] = RuleRef::Layer(Box::new(r));
                 }
             } else if !r.disabled {
-                self.rules.push(Cow::Owned(r));
+                self.rules.push(RuleRef::Layer(Box::new(r)));
             }
         }
         self.paths.extend(&file.paths);
@@ -694,7 +724,7 @@ impl Policy {
     }
 
     /// The rules in force, in order.
-    pub fn rules(&self) -> &[Cow<'static, Rule>] {
+    pub fn rules(&self) -> &[RuleRef] {
         &self.rules
     }
 
