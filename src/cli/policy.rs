@@ -10,7 +10,6 @@ use serde_json::json;
 use super::usage;
 use crate::engine::classify::{self, Decision};
 use crate::engine::examples;
-use crate::engine::paths::RealFs;
 use crate::engine::policy::{self, Layer, Policy, Tier};
 use crate::hook;
 use crate::workflow::state;
@@ -123,10 +122,11 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
         None => std::env::current_dir().context("cannot read the current folder")?,
     };
     let policy = hook::load_policy(&places, Some(&cwd))?;
+    let fs = hook::code_store::StoredFs::new(&places);
     let ctx = crate::engine::Context {
         policy: &policy,
         places: &places,
-        fs: &RealFs,
+        fs: &fs,
         cwd: Some(&cwd),
     };
     let (what, decision) = match &a.tool {

@@ -22,6 +22,13 @@ pub trait Fs {
     fn read_link(&self, _p: &Path) -> Option<PathBuf> {
         None
     }
+    /// A judgement of a snippet of code kept under `key` by [`Fs::keep`] (see
+    /// [`crate::engine::code::memo`]). Nothing by default: no store.
+    fn recall(&self, _key: &str) -> Option<String> {
+        None
+    }
+    /// Keeps a judgement under `key`; a store that cannot write simply forgets it.
+    fn keep(&self, _key: &str, _value: &str) {}
 }
 
 /// The real file system.

@@ -2,12 +2,14 @@
 //!
 //! [`run`] reads the event, asks the engine for a verdict, applies the workflow's gates
 //! ([`events`]) and renders the answer; [`audit`] records each decision and [`outcomes`]
-//! what became of each ask. [`report`] and [`suggest`] read that log back for the CLI.
+//! what became of each ask; [`code_store`] keeps judgements of large snippets of code
+//! between calls. [`report`] and [`suggest`] read that log back for the CLI.
 //! Every failure while deciding a tool call becomes a blocking answer (exit 2): nothing
 //! here may fail open.
 //! This layer may use the workflow and the engine, never the setup or the CLI.
 
 pub mod audit;
+pub mod code_store;
 pub mod events;
 pub mod outcomes;
 pub mod protocol;

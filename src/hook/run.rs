@@ -18,7 +18,7 @@ use super::protocol::{
 };
 use super::{audit, events, outcomes};
 use crate::engine::classify::{self, Decision};
-use crate::engine::paths::{Places, RealFs};
+use crate::engine::paths::Places;
 use crate::engine::policy::{self, Policy, Tier, WorkflowSettings};
 use crate::workflow::{clock, state};
 
@@ -119,10 +119,11 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     let places = state::places()?;
     let policy = load_policy(&places, event.cwd.as_deref())?;
     let tool = event.tool_name.as_deref().unwrap_or_default();
+    let fs = super::code_store::StoredFs::new(&places);
     let ctx = crate::engine::Context {
         policy: &policy,
         places: &places,
-        fs: &RealFs,
+        fs: &fs,
         cwd: event.cwd.as_deref(),
     };
     let decision = if event.kind() == Some(EventName::PreSkillShellCommand) {

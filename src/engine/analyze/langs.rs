@@ -68,7 +68,7 @@ impl Analyzer<'_> {
                 .signal("too-deep", "code nested inside strings too deeply");
             return Read::Code;
         }
-        let judged = code::analyze(call.lang, &src);
+        let judged = code::memo::analyze(self.env.fs, call.lang, &src);
         let inner = CmdCtx {
             script: ctx.script,
             index: ctx.index,

@@ -23,6 +23,7 @@
 pub mod cli;
 pub mod javascript;
 pub mod lexical;
+pub mod memo;
 pub mod php;
 pub mod python;
 pub mod ruby;
@@ -30,6 +31,7 @@ pub mod ruby;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
 
 /// The largest snippet or script read (bytes). A larger one is opaque.
@@ -69,14 +71,14 @@ impl Lang {
 }
 
 /// A piece of a value: known text, or a part known only at run time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Part {
     Lit(String),
     Unknown,
 }
 
 /// A string value as far as the text tells it: a leading `~` stands for the home folder.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Text(pub Vec<Part>);
 
 impl Text {
@@ -229,7 +231,7 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// One thing a snippet does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
     Read(Text),
     Write(Text),
@@ -288,6 +290,10 @@ impl Judged {
     }
     pub fn is_opaque(&self) -> bool {
         self.effects.iter().any(|e| matches!(e, Effect::Opaque(_)))
+    }
+    /// A judgement made earlier of the same text (see [`memo`]).
+    pub(crate) fn recalled(effects: Vec<Effect>) -> Judged {
+        Judged { effects, steps: 0 }
     }
 }
 
