@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::code::{literal_output, stage_before, upstream_of};
+use super::flow::{literal_output, stage_before, upstream_of};
 use super::{Analyzer, CmdCtx, CodeRead, Invocation, MAX_NESTING};
 use crate::engine::code::cli::{self, Source};
 use crate::engine::code::{self, Effect, Lang, Text, MAX_CODE_BYTES};
