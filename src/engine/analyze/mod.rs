@@ -35,6 +35,7 @@ mod git;
 mod git_args;
 mod git_tables;
 mod langs;
+mod makefile;
 mod runners;
 mod scripts;
 mod walk;
