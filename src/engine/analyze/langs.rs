@@ -9,10 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::code::{literal_output, stage_before, upstream_of};
+use super::flow::{literal_output, stage_before, upstream_of};
 use super::{Analyzer, CmdCtx, CodeRead, Invocation, MAX_NESTING};
-use crate::engine::code::cli::{self, Source};
-use crate::engine::code::{self, Effect, Lang, Text, MAX_CODE_BYTES};
+use crate::engine::code::cli::{self, CodeCall, Source};
+use crate::engine::code::{self, Effect, Lang, Part, Text, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{Stdin, Word};
 
@@ -32,31 +32,12 @@ impl Analyzer<'_> {
         };
         let cwd = inv.cwd.clone();
         let mut opaque: Vec<String> = call.opaque.clone().into_iter().collect();
-        // The folder a Python script's imports are looked up in first.
-        let mut import_dir = cwd.clone();
-        let source = match &call.source {
-            Source::Inline(_) => call.inline_text(),
-            Source::Stdin => self.stdin_text(ctx),
-            Source::File(f) => {
-                let text = self.script_file(f, cwd.as_deref(), ctx, &mut opaque);
-                let path = self.resolve(f, cwd.as_deref());
-                import_dir = path
-                    .lexical
-                    .as_deref()
-                    .and_then(|p| Path::new(p).parent())
-                    .map(Path::to_path_buf);
-                text
-            }
-        };
+        let (source, import_dir) = self.code_source(&call, cwd.as_deref(), ctx, &mut opaque);
         let Some((src, known)) = source else {
             // A script that could not be read, or options that load other code (awk has
             // rules of its own for these).
             if let Some(why) = opaque.first().filter(|_| call.lang != Lang::Awk) {
-                self.facts.signal(
-                    "code-opaque",
-                    format!("{} code the hook cannot follow: {why}", call.lang.name()),
-                );
-                inv.code = Some(CodeRead::Opaque);
+                self.opaque_code(inv, call.lang, why.clone());
             }
             return Read::Nothing;
         };
@@ -86,31 +67,68 @@ impl Analyzer<'_> {
                 &mut opaque,
             );
         }
-        // Files the code's loop reads, unless the program's declared effects name them.
-        let declared = self.policy().effects(&inv.name).is_some();
-        for f in call.inputs.iter().filter(|_| !declared) {
-            self.access(AccessKind::Read, f, cwd.as_deref(), &origin);
-            if call.in_place {
-                self.access(AccessKind::Write, f, cwd.as_deref(), &origin);
-            }
-        }
-        let grammar = !matches!(call.lang, Lang::Perl | Lang::Awk);
+        self.code_inputs(&call, inv, &origin);
         match opaque.first() {
             // awk has rules of its own for what it is not known to do.
             Some(_) if call.lang == Lang::Awk => {}
-            Some(why) => {
-                self.facts.signal(
-                    "code-opaque",
-                    format!("{} code the hook cannot follow: {why}", call.lang.name()),
-                );
-                inv.code = Some(CodeRead::Opaque);
+            Some(why) => self.opaque_code(inv, call.lang, why.clone()),
+            None if !matches!(call.lang, Lang::Perl | Lang::Awk) => {
+                inv.code = Some(CodeRead::Judged)
             }
-            None if grammar => inv.code = Some(CodeRead::Judged),
             None => {}
         }
         Read::Code
     }
 
+    /// The code of `call` (its text, and whether all of it is known), and the folder a
+    /// Python script's imports are looked up in first.
+    fn code_source(
+        &mut self,
+        call: &CodeCall,
+        cwd: Option<&Path>,
+        ctx: &CmdCtx,
+        opaque: &mut Vec<String>,
+    ) -> (Option<(String, bool)>, Option<PathBuf>) {
+        match &call.source {
+            Source::Inline(_) => (call.inline_text(), cwd.map(Path::to_path_buf)),
+            Source::Stdin => (self.stdin_text(ctx), cwd.map(Path::to_path_buf)),
+            Source::File(f) => {
+                let text = self.script_file(f, cwd, ctx, opaque);
+                let path = self.resolve(f, cwd);
+                let import_dir = path
+                    .lexical
+                    .as_deref()
+                    .and_then(|p| Path::new(p).parent())
+                    .map(Path::to_path_buf);
+                (text, import_dir)
+            }
+        }
+    }
+
+    /// Files the code's loop reads (and with `-i` writes), unless the program's declared
+    /// effects name them.
+    fn code_inputs(&mut self, call: &CodeCall, inv: &Invocation, origin: &str) {
+        let declared = self.policy().effects(&inv.name).is_some();
+        let cwd = inv.cwd.as_deref();
+        for f in call.inputs.iter().filter(|_| !declared) {
+            self.access(AccessKind::Read, f, cwd, origin);
+            if call.in_place {
+                self.access(AccessKind::Write, f, cwd, origin);
+            }
+        }
+    }
+
+    /// Code of `lang` that `inv` runs and that cannot be followed, for reason `why`.
+    fn opaque_code(&mut self, inv: &mut Invocation, lang: Lang, why: String) {
+        self.facts.signal(
+            "code-opaque",
+            format!("{} code the hook cannot follow: {why}", lang.name()),
+        );
+        inv.code = Some(CodeRead::Opaque);
+    }
+
+    /// One effect of the code, as the facts of a shell command; what cannot be followed in
+    /// it is added to `opaque`.
     fn code_effect(
         &mut self,
         e: &Effect,
@@ -120,10 +138,6 @@ impl Analyzer<'_> {
         origin: &str,
         opaque: &mut Vec<String>,
     ) {
-        let word = |t: &Text| {
-            let (text, literal) = t.path_text();
-            Word { text, literal }
-        };
         match e {
             Effect::Read(t) | Effect::Write(t) => {
                 let kind = if matches!(e, Effect::Read(_)) {
@@ -134,26 +148,14 @@ impl Analyzer<'_> {
                 if !t.is_known() {
                     opaque.push("a file whose name is computed at run time".into());
                 }
-                self.access(kind, &word(t), cwd.as_deref(), origin);
+                let (text, literal) = t.path_text();
+                self.access(kind, &Word { text, literal }, cwd.as_deref(), origin);
             }
             Effect::Delete { path, recursive } => {
                 if !path.is_known() {
                     opaque.push("a file whose name is computed at run time".into());
                 }
-                // A delete of what a recursive glob names (`Path.rglob`) empties the
-                // folders under its root: the same as a recursive delete of that root's
-                // contents.
-                let mut path = path.clone();
-                let mut recursive = *recursive;
-                if let Some(crate::engine::code::Part::Lit(t)) = path.0.first_mut() {
-                    if t.contains("/**/") || t.ends_with("/**") {
-                        *t = t.replace("/**/", "/").trim_end_matches("/**").to_string();
-                        recursive = true;
-                    }
-                }
-                let flags = if recursive { "-r " } else { "" };
-                let line = format!("rm {flags}-- {}", path.shell_word());
-                self.code_command(&line, cwd, ctx, origin);
+                self.code_command(&delete_line(path, *recursive), cwd, ctx, origin);
             }
             Effect::Shell(t) => {
                 if !t.is_known() {
@@ -185,21 +187,24 @@ impl Analyzer<'_> {
                 format!("{origin} reads the variable {name}, whose name says it holds a secret"),
             ),
             Effect::Import(m) => {
-                // A file or folder of that name where imports are looked up first replaces
-                // the module.
-                let shadowed = match import_dir {
-                    Some(d) => [format!("{m}.py"), m.clone()]
-                        .iter()
-                        .any(|n| self.env.fs.canonicalize(&d.join(n)).is_some()),
-                    None => true,
-                };
-                if shadowed {
+                if self.import_shadowed(m, import_dir) {
                     opaque.push(format!(
                         "`import {m}` may load a file of the project instead of the module"
                     ));
                 }
             }
             Effect::Opaque(why) => opaque.push(why.clone()),
+        }
+    }
+
+    /// Whether a file or folder named for module `m` where imports are looked up first
+    /// (`import_dir`, unknown: maybe) replaces the module.
+    fn import_shadowed(&self, m: &str, import_dir: Option<&Path>) -> bool {
+        match import_dir {
+            Some(d) => [format!("{m}.py"), m.to_string()]
+                .iter()
+                .any(|n| self.env.fs.canonicalize(&d.join(n)).is_some()),
+            None => true,
         }
     }
 
@@ -376,4 +381,20 @@ impl Analyzer<'_> {
         self.effects(&inv);
         self.push(inv);
     }
+}
+
+/// The `rm` command a delete of `path` by code stands for. A delete of what a recursive
+/// glob names (`Path.rglob`) empties the folders under its root: the same as a recursive
+/// delete of that root's contents.
+fn delete_line(path: &Text, recursive: bool) -> String {
+    let mut path = path.clone();
+    let mut recursive = recursive;
+    if let Some(Part::Lit(t)) = path.0.first_mut() {
+        if t.contains("/**/") || t.ends_with("/**") {
+            *t = t.replace("/**/", "/").trim_end_matches("/**").to_string();
+            recursive = true;
+        }
+    }
+    let flags = if recursive { "-r " } else { "" };
+    format!("rm {flags}-- {}", path.shell_word())
 }

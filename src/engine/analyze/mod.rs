@@ -13,9 +13,11 @@
 //!
 //! The parts: `walk` goes over a parsed script and hands each argv to the part that knows
 //! its program; `wrappers` peels wrappers; `find`, `git` and `editors` (sed) read those
-//! programs; `code` follows code handed to shells and interpreters; `effects` turns the
-//! policy's declared effects of a program into file accesses. This file holds the types,
-//! the entry point and the recording of file accesses that all parts share.
+//! programs; `code` follows code handed to shells and interpreters, `langs` code in other
+//! languages, both reading what feeds them through `flow` (pipeline stages, substitutions,
+//! known output); `effects` turns the policy's declared effects of a program into file
+//! accesses. This file holds the types, the entry point and the recording of file accesses
+//! that all parts share.
 
 use std::path::{Path, PathBuf};
 
@@ -28,10 +30,12 @@ mod code;
 mod editors;
 mod effects;
 mod find;
+mod flow;
 mod git;
 mod git_args;
 mod git_tables;
 mod langs;
+mod makefile;
 mod runners;
 mod scripts;
 mod walk;

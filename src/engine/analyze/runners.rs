@@ -297,76 +297,23 @@ impl Analyzer<'_> {
     /// input; BSD's `script FILE CMD…` runs CMD. The typescript FILE (`typescript` when
     /// none is named) and the `-I`/`-O`/`-B`/`-T` logs are written.
     fn script_program(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        const LOGS: &[&str] = &[
-            "-I",
-            "-O",
-            "-B",
-            "-T",
-            "--log-in",
-            "--log-out",
-            "--log-io",
-            "--log-timing",
-        ];
-        const OTHER: &[&str] = &[
-            "-E",
-            "--echo",
-            "-m",
-            "--logging-format",
-            "-o",
-            "--output-limit",
-        ];
-        let args = &inv.args;
+        let call = script_parts(&inv.args);
         let cwd = inv.cwd.clone();
-        let mut command: Option<Word> = None;
-        let mut positional: Vec<Word> = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let t = args[i].text.as_str();
-            if !positional.is_empty() && !t.starts_with('-') {
-                // BSD: everything after the file is the command, options too.
-                positional.extend(args[i..].iter().cloned());
-                break;
-            }
-            if let Some((v, n)) = value_at(args, i, &["-c", "--command"]) {
-                command = Some(v);
-                i += n;
-                continue;
-            }
-            if let Some((log, n)) = value_at(args, i, LOGS) {
-                self.access(AccessKind::Write, &log, cwd.as_deref(), "script");
-                i += n;
-                continue;
-            }
-            if let Some((_, n)) = value_at(args, i, OTHER) {
-                i += n;
-                continue;
-            }
-            let timing = t.strip_prefix("--timing=").or_else(|| {
-                t.strip_prefix("-t")
-                    .filter(|f| !f.is_empty() && !f.starts_with('-'))
-            });
-            if let Some(f) = timing {
-                let f = Word {
-                    text: f.to_string(),
-                    literal: args[i].literal,
-                };
-                self.access(AccessKind::Write, &f, cwd.as_deref(), "script");
-            } else if !t.starts_with('-') || t == "-" {
-                positional.push(args[i].clone());
-            }
-            i += 1;
+        for log in &call.logs {
+            self.access(AccessKind::Write, log, cwd.as_deref(), "script");
         }
-        let file = positional
+        let file = call
+            .positional
             .first()
             .cloned()
             .unwrap_or_else(|| Word::lit("typescript"));
         self.access(AccessKind::Write, &file, cwd.as_deref(), "script");
-        if let Some(c) = &command {
+        if let Some(c) = &call.command {
             self.code_string(c, cwd.clone(), ctx);
         }
-        if positional.len() > 1 {
-            self.words(&positional[1..], cwd, ctx, false);
-        } else if command.is_none() {
+        if call.positional.len() > 1 {
+            self.words(&call.positional[1..], cwd, ctx, false);
+        } else if call.command.is_none() {
             self.stdin_code(inv, ctx, true);
         }
     }
@@ -433,6 +380,80 @@ fn value_at(args: &[Word], i: usize, flags: &[&str]) -> Option<(Word, usize)> {
         let in_next = t == *f || (short && !t.starts_with("--") && t.ends_with(&f[1..]));
         Some((v, if in_next { 2 } else { 1 }))
     })
+}
+
+/// What the words of `script` say.
+struct ScriptParts {
+    /// `-c CMD`.
+    command: Option<Word>,
+    /// The typescript file, and in BSD's form the command after it.
+    positional: Vec<Word>,
+    /// The logs it writes (`-I`, `-O`, `-B`, `-T`, `--log-*`, `-t FILE`), in order.
+    logs: Vec<Word>,
+}
+
+/// Reads the options and words of `script ARGS`.
+fn script_parts(args: &[Word]) -> ScriptParts {
+    const LOGS: &[&str] = &[
+        "-I",
+        "-O",
+        "-B",
+        "-T",
+        "--log-in",
+        "--log-out",
+        "--log-io",
+        "--log-timing",
+    ];
+    const OTHER: &[&str] = &[
+        "-E",
+        "--echo",
+        "-m",
+        "--logging-format",
+        "-o",
+        "--output-limit",
+    ];
+    let mut parts = ScriptParts {
+        command: None,
+        positional: Vec::new(),
+        logs: Vec::new(),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if !parts.positional.is_empty() && !t.starts_with('-') {
+            // BSD: everything after the file is the command, options too.
+            parts.positional.extend(args[i..].iter().cloned());
+            break;
+        }
+        if let Some((v, n)) = value_at(args, i, &["-c", "--command"]) {
+            parts.command = Some(v);
+            i += n;
+            continue;
+        }
+        if let Some((log, n)) = value_at(args, i, LOGS) {
+            parts.logs.push(log);
+            i += n;
+            continue;
+        }
+        if let Some((_, n)) = value_at(args, i, OTHER) {
+            i += n;
+            continue;
+        }
+        let timing = t.strip_prefix("--timing=").or_else(|| {
+            t.strip_prefix("-t")
+                .filter(|f| !f.is_empty() && !f.starts_with('-'))
+        });
+        if let Some(f) = timing {
+            parts.logs.push(Word {
+                text: f.to_string(),
+                literal: args[i].literal,
+            });
+        } else if !t.starts_with('-') || t == "-" {
+            parts.positional.push(args[i].clone());
+        }
+        i += 1;
+    }
+    parts
 }
 
 /// The command option a tar long option (perhaps abbreviated) names.

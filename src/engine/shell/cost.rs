@@ -64,137 +64,202 @@ fn splits_word(c: u8) -> bool {
 /// The estimated number of pieces the parser builds for `src` (see the module docs).
 /// Stops counting once `limit` is passed, so an oversize command costs little to reject.
 pub fn estimate(src: &str, limit: usize) -> usize {
-    let b = src.as_bytes();
-    let mut cost = 0usize;
-    let mut stack = vec![Frame::code(Close::Never)];
-    // Heredoc delimiters whose bodies start at the next newline.
-    let mut pending: Vec<Heredoc> = Vec::new();
-    let mut in_word = false;
-    let mut i = 0usize;
-    while i < b.len() && cost <= limit {
-        let c = b[i];
-        let top = *stack.last().unwrap_or(&Frame::Double);
-        match top {
-            Frame::Double => match c {
-                b'\\' => i += 1,
-                // The parser reads a quoted string line by line.
-                b'\n' => cost += 1,
-                b'"' => {
-                    stack.pop();
-                }
-                b'$' if b.get(i + 1) == Some(&b'(') => {
-                    cost += EXPANSION;
-                    i += 1;
-                    in_word = false;
-                    stack.push(Frame::code(Close::Paren));
-                }
-                b'$' => cost += EXPANSION,
-                b'`' => {
-                    cost += EXPANSION;
-                    in_word = false;
-                    stack.push(Frame::code(Close::Backquote));
-                }
-                _ => {}
-            },
+    let mut count = Count {
+        b: src.as_bytes(),
+        i: 0,
+        cost: 0,
+        stack: vec![Frame::code(Close::Never)],
+        pending: Vec::new(),
+        in_word: false,
+    };
+    while count.i < count.b.len() && count.cost <= limit {
+        let c = count.b[count.i];
+        let next = match *count.stack.last().unwrap_or(&Frame::Double) {
+            Frame::Double => {
+                count.double_quoted(c);
+                Step::Next
+            }
             Frame::Code {
                 parens,
                 arith_from,
                 closes_with,
-            } => {
-                let word_char = !matches!(
-                    c,
-                    b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>'
-                );
-                if c == b'#' && !in_word {
-                    // A comment runs to the end of the line; the newline is read next.
-                    while i + 1 < b.len() && b[i + 1] != b'\n' {
-                        i += 1;
-                    }
-                    i += 1;
-                    continue;
-                }
-                if word_char && !in_word {
-                    cost += 1;
-                }
-                in_word = word_char;
-                let arith = arith_from > 0 && parens >= arith_from;
-                match c {
-                    b'\\' => i += 1,
-                    b'\'' => {
-                        cost += 1;
-                        i = skip_single(b, i + 1);
-                    }
-                    b'"' => {
-                        cost += DOUBLE_QUOTE;
-                        stack.push(Frame::Double);
-                    }
-                    b'$' => cost += EXPANSION,
-                    b'`' if closes_with == Close::Backquote => {
-                        stack.pop();
-                    }
-                    b'`' => {
-                        cost += EXPANSION;
-                        in_word = false;
-                        stack.push(Frame::code(Close::Backquote));
-                    }
-                    b'(' => {
-                        cost += 1;
-                        let arith_from = if arith_from == 0 && b.get(i + 1) == Some(&b'(') {
-                            parens + 1
-                        } else {
-                            arith_from
-                        };
-                        set_code(&mut stack, parens + 1, arith_from);
-                    }
-                    b')' if parens == 0 && closes_with == Close::Paren => {
-                        stack.pop();
-                    }
-                    b')' => {
-                        cost += 1;
-                        let parens = parens.saturating_sub(1);
-                        let arith_from = if parens < arith_from { 0 } else { arith_from };
-                        set_code(&mut stack, parens, arith_from);
-                    }
-                    b'|' if b.get(i + 1) == Some(&b'|') => {
-                        cost += 1;
-                        i += 1;
-                    }
-                    b'|' if !arith => cost += PIPE,
-                    b'&' | b';' | b'|' => cost += 1,
-                    b'<' if !arith
-                        && b.get(i + 1) == Some(&b'<')
-                        && b.get(i + 2) != Some(&b'<') =>
-                    {
-                        // The operator and the delimiter.
-                        cost += 2;
-                        i = heredoc_start(b, i + 2, &mut pending);
-                        continue;
-                    }
-                    b'<' | b'>' => cost += 1,
-                    b'\n' => {
-                        cost += 1;
-                        // Bodies that end where expected are skipped; if one never ends, the
-                        // parser may not see a heredoc at all, so the text is counted as code.
-                        if let Some((end, body_cost)) = skip_bodies(b, i + 1, &pending) {
-                            cost += body_cost;
-                            i = end;
-                            pending.clear();
-                            continue;
-                        }
-                        pending.clear();
-                    }
-                    _ if arith && !c.is_ascii_alphanumeric() && c != b'_' => {
-                        cost += 1;
-                        in_word = false;
-                    }
-                    _ if splits_word(c) => cost += 1,
-                    _ => {}
-                }
-            }
+            } => count.code(c, parens, arith_from, closes_with),
+        };
+        if next == Step::Next {
+            count.i += 1;
         }
-        i += 1;
     }
-    cost
+    count.cost
+}
+
+/// Where the count goes on after a byte.
+#[derive(PartialEq, Eq)]
+enum Step {
+    /// At the next byte.
+    Next,
+    /// At the byte `i` now points to.
+    Here,
+}
+
+/// The lexer's state while it counts: the bytes, where it is, the cost so far.
+struct Count<'b> {
+    b: &'b [u8],
+    i: usize,
+    cost: usize,
+    stack: Vec<Frame>,
+    /// Heredoc delimiters whose bodies start at the next newline.
+    pending: Vec<Heredoc>,
+    in_word: bool,
+}
+
+impl Count<'_> {
+    /// Byte `c` inside `"…"`.
+    fn double_quoted(&mut self, c: u8) {
+        match c {
+            b'\\' => self.i += 1,
+            // The parser reads a quoted string line by line.
+            b'\n' => self.cost += 1,
+            b'"' => {
+                self.stack.pop();
+            }
+            b'$' if self.b.get(self.i + 1) == Some(&b'(') => {
+                self.cost += EXPANSION;
+                self.i += 1;
+                self.in_word = false;
+                self.stack.push(Frame::code(Close::Paren));
+            }
+            b'$' => self.cost += EXPANSION,
+            b'`' => {
+                self.cost += EXPANSION;
+                self.in_word = false;
+                self.stack.push(Frame::code(Close::Backquote));
+            }
+            _ => {}
+        }
+    }
+
+    /// Byte `c` in shell code (a [`Frame::Code`] with these fields).
+    fn code(&mut self, c: u8, parens: usize, arith_from: usize, closes_with: Close) -> Step {
+        let word_char = !matches!(
+            c,
+            b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'(' | b')' | b'<' | b'>'
+        );
+        if c == b'#' && !self.in_word {
+            self.skip_comment();
+            return Step::Here;
+        }
+        if word_char && !self.in_word {
+            self.cost += 1;
+        }
+        self.in_word = word_char;
+        let arith = arith_from > 0 && parens >= arith_from;
+        match c {
+            b'\\' | b'\'' | b'"' | b'$' | b'`' => self.quote_or_expansion(c, closes_with),
+            b'(' => self.open_paren(parens, arith_from),
+            b')' => self.close_paren(parens, arith_from, closes_with),
+            b'|' | b'&' | b';' | b'<' | b'>' => return self.operator(c, arith),
+            b'\n' => return self.newline(),
+            _ if arith && !c.is_ascii_alphanumeric() && c != b'_' => {
+                self.cost += 1;
+                self.in_word = false;
+            }
+            _ if splits_word(c) => self.cost += 1,
+            _ => {}
+        }
+        Step::Next
+    }
+
+    /// A comment runs to the end of the line; the newline is read next.
+    fn skip_comment(&mut self) {
+        while self.i + 1 < self.b.len() && self.b[self.i + 1] != b'\n' {
+            self.i += 1;
+        }
+        self.i += 1;
+    }
+
+    /// An escape, a quote, `$` or a backquote in code.
+    fn quote_or_expansion(&mut self, c: u8, closes_with: Close) {
+        match c {
+            b'\\' => self.i += 1,
+            b'\'' => {
+                self.cost += 1;
+                self.i = skip_single(self.b, self.i + 1);
+            }
+            b'"' => {
+                self.cost += DOUBLE_QUOTE;
+                self.stack.push(Frame::Double);
+            }
+            b'`' if closes_with == Close::Backquote => {
+                self.stack.pop();
+            }
+            b'`' => {
+                self.cost += EXPANSION;
+                self.in_word = false;
+                self.stack.push(Frame::code(Close::Backquote));
+            }
+            _ => self.cost += EXPANSION,
+        }
+    }
+
+    /// `(`: a subshell, a group of a `$(…)`, or the start of arithmetic (`((`).
+    fn open_paren(&mut self, parens: usize, arith_from: usize) {
+        self.cost += 1;
+        let arith_from = if arith_from == 0 && self.b.get(self.i + 1) == Some(&b'(') {
+            parens + 1
+        } else {
+            arith_from
+        };
+        set_code(&mut self.stack, parens + 1, arith_from);
+    }
+
+    /// `)`: the end of a `$(…)` or of a parenthesis opened in this frame.
+    fn close_paren(&mut self, parens: usize, arith_from: usize, closes_with: Close) {
+        if parens == 0 && closes_with == Close::Paren {
+            self.stack.pop();
+            return;
+        }
+        self.cost += 1;
+        let parens = parens.saturating_sub(1);
+        let arith_from = if parens < arith_from { 0 } else { arith_from };
+        set_code(&mut self.stack, parens, arith_from);
+    }
+
+    /// `|`, `&`, `;`, `<`, `>` (a pipe costs more; `<<` starts a heredoc).
+    fn operator(&mut self, c: u8, arith: bool) -> Step {
+        let next = self.b.get(self.i + 1);
+        match c {
+            b'|' if next == Some(&b'|') => {
+                self.cost += 1;
+                self.i += 1;
+            }
+            b'|' if !arith => self.cost += PIPE,
+            b'<' if !arith && next == Some(&b'<') && self.b.get(self.i + 2) != Some(&b'<') => {
+                // The operator and the delimiter.
+                self.cost += 2;
+                self.i = heredoc_start(self.b, self.i + 2, &mut self.pending);
+                return Step::Here;
+            }
+            _ => self.cost += 1,
+        }
+        Step::Next
+    }
+
+    /// A newline in code: the heredoc bodies it starts are skipped.
+    fn newline(&mut self) -> Step {
+        self.cost += 1;
+        // Bodies that end where expected are skipped; if one never ends, the parser may
+        // not see a heredoc at all, so the text is counted as code.
+        let skipped = skip_bodies(self.b, self.i + 1, &self.pending);
+        self.pending.clear();
+        match skipped {
+            Some((end, body_cost)) => {
+                self.cost += body_cost;
+                self.i = end;
+                Step::Here
+            }
+            None => Step::Next,
+        }
+    }
 }
 
 /// A heredoc whose body is still to come.

@@ -8,11 +8,44 @@
 //! nothing for them, except under a changed `IFS`: there the caller judges the command
 //! both ways, as written in and split.
 //!
+//! A known value is a [`Constant`]: [`vars`] finds them (and hands on the functions here),
+//! this module writes them in, so `vars` uses this module and not the other way round.
+//!
 //! [`vars`]: super::vars
 
 use super::expand::MAX_EXTRA_WORDS;
-use super::vars::Constant;
 use super::{SimpleCommand, Stdin, Word};
+
+/// A variable with one known value for the commands from index `from` on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constant {
+    pub name: String,
+    /// The value (of an array: its first element, as `$a` reads it).
+    pub value: String,
+    pub from: usize,
+    /// For an array and the positional parameters (`@`, `*`): the elements.
+    pub array: Option<Vec<String>>,
+}
+
+impl Constant {
+    pub fn scalar(name: &str, value: String, from: usize) -> Constant {
+        Constant {
+            name: name.to_string(),
+            value,
+            from,
+            array: None,
+        }
+    }
+
+    pub fn list(name: &str, elements: Vec<String>, from: usize) -> Constant {
+        Constant {
+            name: name.to_string(),
+            value: elements.first().cloned().unwrap_or_default(),
+            from,
+            array: Some(elements),
+        }
+    }
+}
 
 /// One piece of a word after substitution.
 #[derive(Debug)]

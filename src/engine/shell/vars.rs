@@ -19,8 +19,8 @@
 //! runs `eval`, `source` or `.` could assign anything out of sight: there each use is
 //! judged both ways, with the value and unknown, and the stricter verdict stands.
 
-pub use super::subst::{apply, apply_call, apply_split};
-use super::{SimpleCommand, Word};
+pub use super::subst::{apply, apply_call, apply_split, Constant};
+use super::{subst, SimpleCommand, Word};
 
 /// A variable assignment statement found while walking the tree.
 #[derive(Debug, Clone)]
@@ -48,37 +48,6 @@ pub const DEFAULT_IFS: &str = " \t\n";
 
 /// How many values of loops a command is judged with, at most.
 const MAX_LOOP_VALUES: usize = 16;
-
-/// A variable with one known value for the commands from index `from` on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Constant {
-    pub name: String,
-    /// The value (of an array: its first element, as `$a` reads it).
-    pub value: String,
-    pub from: usize,
-    /// For an array and the positional parameters (`@`, `*`): the elements.
-    pub array: Option<Vec<String>>,
-}
-
-impl Constant {
-    pub fn scalar(name: &str, value: String, from: usize) -> Constant {
-        Constant {
-            name: name.to_string(),
-            value,
-            from,
-            array: None,
-        }
-    }
-
-    pub fn list(name: &str, elements: Vec<String>, from: usize) -> Constant {
-        Constant {
-            name: name.to_string(),
-            value: elements.first().cloned().unwrap_or_default(),
-            from,
-            array: Some(elements),
-        }
-    }
-}
 
 /// The most elements an array (or `set --`) may have to be known.
 const MAX_ELEMENTS: usize = 64;
@@ -217,7 +186,7 @@ fn positional(assigned: &[Assigned], home: bool) -> Vec<Constant> {
         return Vec::new();
     };
     match known_values(elements, home) {
-        Some(values) => super::subst::positional(&values, from),
+        Some(values) => subst::positional(&values, from),
         None => Vec::new(),
     }
 }
