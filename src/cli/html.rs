@@ -3,8 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::report::{duration, TOP};
-use crate::hook::report::{Report, Row};
+use crate::hook::report::{duration, Report, Row, TOP};
 
 const STYLE: &str =
     "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222}\

@@ -1,6 +1,7 @@
 //! `log`: decisions from the audit log, filtered, newest last.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use chrono::NaiveDate;
@@ -44,37 +45,11 @@ pub struct LogArgs {
 pub fn run_log(a: LogArgs) -> Result<()> {
     let places = state::places()?;
     if let Some(d) = &a.date {
-        if NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
-            return Err(usage(format!(
-                "--date {d:?} is not a day: give it as YYYY-MM-DD, e.g. --date 2026-12-01"
-            )));
-        }
+        check_day(d)?;
     }
-    let all = audit::files(&places.state_dir);
-    if all.is_empty() {
-        eprintln!(
-            "no audit log yet in {} (decisions are logged there as the hook runs)",
-            audit::audit_dir(&places.state_dir).display()
-        );
+    let Some(files) = files_to_read(&places.state_dir, a.date.as_deref()) else {
         return Ok(());
-    }
-    let mut files = all.clone();
-    if let Some(d) = &a.date {
-        files.retain(|f| f.file_name().and_then(|n| n.to_str()) == Some(&format!("{d}.jsonl")));
-        if files.is_empty() {
-            let day = |f: &std::path::PathBuf| {
-                f.file_stem()
-                    .map(|s| s.to_string_lossy().to_string())
-                    .unwrap_or_default()
-            };
-            eprintln!(
-                "no decisions were logged on {d}; the log holds {} to {}",
-                all.first().map(day).unwrap_or_default(),
-                all.last().map(day).unwrap_or_default()
-            );
-            return Ok(());
-        }
-    }
+    };
     let filter = audit::Filter {
         decision: a.decision,
         session: a.session,
@@ -85,38 +60,93 @@ pub fn run_log(a: LogArgs) -> Result<()> {
     };
     let (entries, bad) = audit::read(&files, &filter, a.limit)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if !a.json && !entries.is_empty() {
-        writeln!(
-            out,
-            "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} COMMAND OR PATH",
-            "TIME (UTC)", "SESSION", "", "RULE", "TOOL", "AGENT", "PHASE"
-        )?;
-    }
-    for e in &entries {
-        if a.json {
+    if a.json {
+        for e in &entries {
             writeln!(out, "{}", serde_json::to_string(e)?)?;
-        } else {
-            let relaxed = match &e.relaxed_by {
-                Some(by) => format!("  [Confirm, relaxed by {by}]"),
-                None => String::new(),
-            };
-            writeln!(
-                out,
-                "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} {}{relaxed}",
-                e.time.get(..19).unwrap_or(&e.time),
-                short_session(&e.session),
-                e.decision,
-                e.rule,
-                e.tool,
-                e.agent,
-                e.phase.as_deref().unwrap_or("-"),
-                e.subject
-            )?;
         }
+    } else {
+        write_table(&mut out, &entries)?;
     }
     out.flush()?;
     if bad > 0 {
         eprintln!("note: {bad} log lines could not be read and were skipped");
+    }
+    Ok(())
+}
+
+/// `--date` must be a day.
+fn check_day(d: &str) -> Result<()> {
+    if NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() {
+        return Err(usage(format!(
+            "--date {d:?} is not a day: give it as YYYY-MM-DD, e.g. --date 2026-12-01"
+        )));
+    }
+    Ok(())
+}
+
+/// The log files to read: all of them, or the one of `day`. `None`, with a note saying
+/// why, when there are none.
+fn files_to_read(state_dir: &Path, day: Option<&str>) -> Option<Vec<PathBuf>> {
+    let all = audit::files(state_dir);
+    if all.is_empty() {
+        eprintln!(
+            "no audit log yet in {} (decisions are logged there as the hook runs)",
+            audit::audit_dir(state_dir).display()
+        );
+        return None;
+    }
+    let Some(d) = day else {
+        return Some(all);
+    };
+    let want = format!("{d}.jsonl");
+    let files: Vec<PathBuf> = all
+        .iter()
+        .filter(|f| f.file_name().and_then(|n| n.to_str()) == Some(&want))
+        .cloned()
+        .collect();
+    if files.is_empty() {
+        let day = |f: &PathBuf| {
+            f.file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default()
+        };
+        eprintln!(
+            "no decisions were logged on {d}; the log holds {} to {}",
+            all.first().map(day).unwrap_or_default(),
+            all.last().map(day).unwrap_or_default()
+        );
+        return None;
+    }
+    Some(files)
+}
+
+/// The entries as a table, with a heading when there are any.
+fn write_table(out: &mut impl Write, entries: &[audit::Entry]) -> Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} COMMAND OR PATH",
+        "TIME (UTC)", "SESSION", "", "RULE", "TOOL", "AGENT", "PHASE"
+    )?;
+    for e in entries {
+        let relaxed = match &e.relaxed_by {
+            Some(by) => format!("  [Confirm, relaxed by {by}]"),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "{:<19}  {:<12} {:<5} {:<28} {:<10} {:<18} {:<9} {}{relaxed}",
+            e.time.get(..19).unwrap_or(&e.time),
+            short_session(&e.session),
+            e.decision,
+            e.rule,
+            e.tool,
+            e.agent,
+            e.phase.as_deref().unwrap_or("-"),
+            e.subject
+        )?;
     }
     Ok(())
 }

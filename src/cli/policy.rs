@@ -11,11 +11,18 @@ use super::usage;
 use crate::engine::classify::{self, Decision};
 use crate::engine::examples;
 use crate::engine::policy::{self, Layer, Policy, Tier};
+use crate::engine::tools::Tool;
 use crate::hook;
 use crate::workflow::state;
 
 /// The tools whose call names a file: `policy check --tool` needs `--path` for them.
-const TOOLS_WITH_PATH: &[&str] = &["Read", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+const TOOLS_WITH_PATH: &[&str] = &[
+    Tool::Read.as_str(),
+    Tool::Write.as_str(),
+    Tool::Edit.as_str(),
+    Tool::MultiEdit.as_str(),
+    Tool::NotebookEdit.as_str(),
+];
 
 /// How many parts the text output of `policy check` lists.
 const MAX_PARTS_SHOWN: usize = 40;

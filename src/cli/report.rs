@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::html;
 use super::window::{self, Filters};
-use crate::hook::report::{self, Counts, Report, Row};
+use crate::hook::report::{self, duration, Counts, Report, Row, TOP};
 use crate::workflow::state;
 
 #[derive(Args)]
@@ -31,8 +31,6 @@ pub struct ReportArgs {
     html: Option<PathBuf>,
 }
 
-/// How many rows of the longer lists a table shows.
-pub const TOP: usize = 10;
 /// The width of the longest bar.
 const BAR: u64 = 30;
 
@@ -62,15 +60,6 @@ pub fn run_report(a: ReportArgs) -> Result<i32> {
         eprintln!("note: {bad} log lines could not be read and were skipped");
     }
     Ok(0)
-}
-
-/// A time in microseconds, for people.
-pub fn duration(us: Option<u64>) -> String {
-    match us {
-        None => "-".into(),
-        Some(us) if us < 1000 => format!("{us} µs"),
-        Some(us) => format!("{:.1} ms", us as f64 / 1000.0),
-    }
 }
 
 /// `n` of `max` as a number of bar characters (at least one for any `n` > 0).

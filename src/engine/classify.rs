@@ -19,6 +19,7 @@ use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
 use crate::engine::shell::Word;
+use crate::engine::tools::Tool;
 use crate::engine::Context;
 
 /// The verdict on one fact, or on the whole call.
@@ -52,7 +53,7 @@ pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
     let m = Matcher::new(ctx);
     let mut parts = Vec::new();
     let facts = tool_facts(tool, input, ctx)?;
-    if tool != "Bash" {
+    if !Tool::Bash.is(tool) {
         parts.extend(m.tool_verdict(tool));
     }
     m.judge_facts(&facts, &mut parts);
@@ -65,7 +66,7 @@ pub fn classify_command(command: &str, ctx: &Context) -> Decision {
     let facts = analyze::analyze_command(command, ctx);
     let mut parts = Vec::new();
     m.judge_facts(&facts, &mut parts);
-    decide(parts, "Bash", m.matched.into_inner(), facts)
+    decide(parts, Tool::Bash.as_str(), m.matched.into_inner(), facts)
 }
 
 fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Facts) -> Decision {
@@ -127,15 +128,17 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
             origin: origin.to_string(),
         });
     };
-    match tool {
-        "Bash" => {
+    match Tool::parse(tool) {
+        Some(Tool::Bash) => {
             let cmd = str_field("command")?;
             return Ok(analyze::analyze_command(cmd, ctx));
         }
-        "Read" => access(AccessKind::Read, str_field("file_path")?, tool),
-        "Write" | "Edit" | "MultiEdit" => access(AccessKind::Write, str_field("file_path")?, tool),
-        "NotebookEdit" => access(AccessKind::Write, str_field("notebook_path")?, tool),
-        "Glob" | "Grep" | "LS" => {
+        Some(Tool::Read) => access(AccessKind::Read, str_field("file_path")?, tool),
+        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => {
+            access(AccessKind::Write, str_field("file_path")?, tool)
+        }
+        Some(Tool::NotebookEdit) => access(AccessKind::Write, str_field("notebook_path")?, tool),
+        Some(Tool::Glob | Tool::Grep | Tool::Ls) => {
             let dir = opt_str("path").unwrap_or(".");
             access(AccessKind::Read, dir, tool);
             if let Some(g) = opt_str("glob") {

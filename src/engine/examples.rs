@@ -13,6 +13,7 @@ use serde_json::json;
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::{NoFs, Places};
 use crate::engine::policy::{Policy, Rule, Tier};
+use crate::engine::tools::Tool;
 use crate::engine::Context;
 
 /// The imaginary machine examples run in.
@@ -43,9 +44,11 @@ pub fn run_example(policy: &Policy, example: &str) -> Result<Decision, String> {
                 Some((t, p)) => (t, Some(p)),
                 None => (rest, None),
             };
-            let input = match (tool, path) {
-                ("NotebookEdit", Some(p)) => json!({"notebook_path": p, "new_source": ""}),
-                ("Glob" | "Grep", Some(p)) => json!({"path": p, "pattern": "x"}),
+            let input = match (Tool::parse(tool), path) {
+                (Some(Tool::NotebookEdit), Some(p)) => {
+                    json!({"notebook_path": p, "new_source": ""})
+                }
+                (Some(Tool::Glob | Tool::Grep), Some(p)) => json!({"path": p, "pattern": "x"}),
                 (_, Some(p)) => {
                     json!({"file_path": p, "content": "", "old_string": "", "new_string": ""})
                 }

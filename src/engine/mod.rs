@@ -2,9 +2,10 @@
 //!
 //! [`shell`] parses a Bash command into simple commands; [`analyze`] turns them into facts
 //! (programs run, files read and written, signals); [`classify`] judges the facts against
-//! the [`policy`]; [`paths`] resolves the paths they name. File system questions go through
-//! [`paths::Fs`], so tests drive the engine with plain values. The engine knows nothing of
-//! hook events, workflow phases or roles: those are applied above it.
+//! the [`policy`]; [`paths`] resolves the paths they name; [`tools`] names Claude Code's
+//! tools for every layer. File system questions go through [`paths::Fs`], so tests drive
+//! the engine with plain values. The engine knows nothing of hook events, workflow phases
+//! or roles: those are applied above it.
 
 pub mod analyze;
 pub mod args;
@@ -15,5 +16,6 @@ pub mod examples;
 pub mod paths;
 pub mod policy;
 pub mod shell;
+pub mod tools;
 
 pub use context::Context;

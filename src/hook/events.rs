@@ -16,6 +16,7 @@ use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::engine::tools::Tool;
 use crate::workflow::pack;
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
@@ -72,7 +73,11 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
         .filter_map(|i| i.args.first().map(|w| w.text.clone()))
         .chain(facts.git_actions.iter().map(|a| a.action.clone()))
         .collect();
-    let subagent_type = matches!(event.tool_name.as_deref(), Some("Agent" | "Task"))
+    let subagent_type = event
+        .tool_name
+        .as_deref()
+        .and_then(Tool::parse)
+        .is_some_and(Tool::spawns_agent)
         .then(|| {
             event
                 .tool_input
@@ -338,7 +343,9 @@ fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut G
 /// Whether a Bash call is exactly the test command of the project it runs in (the
 /// workflow's project, else the registered project of its folder).
 fn is_registered_test(env: &Env, event: &Event, wf: Option<&Workflow>) -> bool {
-    if event.tool_name.as_deref() != Some("Bash") || event.kind() != Some(EventName::PreToolUse) {
+    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
+        || event.kind() != Some(EventName::PreToolUse)
+    {
         return false;
     }
     let Some(command) = event.tool_input.get("command").and_then(Value::as_str) else {
@@ -584,10 +591,10 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
     let Some(w) = session.workflow.filter(|w| w.active()) else {
         return Ok(json!({}));
     };
-    let tool = event.tool_name.as_deref().unwrap_or("");
+    let tool = event.tool_name.as_deref().and_then(Tool::parse);
     let failed = event.kind() == Some(EventName::PostToolUseFailure);
     match tool {
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" if !failed => {
+        Some(t) if t.writes_files() && !failed => {
             let path = ["file_path", "notebook_path"]
                 .iter()
                 .find_map(|k| event.tool_input.get(*k).and_then(Value::as_str))
@@ -615,8 +622,8 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
             }
             Ok(json!({}))
         }
-        "Bash" => post_bash(env, event, &w, failed, policy),
-        "Agent" | "Task" if !failed => {
+        Some(Tool::Bash) => post_bash(env, event, &w, failed, policy),
+        Some(t) if t.spawns_agent() && !failed => {
             let sub = event
                 .tool_input
                 .get("subagent_type")
@@ -657,15 +664,8 @@ fn post_bash(
         .tool_input
         .get("command")
         .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let test = w
-        .project
-        .as_ref()
-        .and_then(|_| project_of(env, Some(Path::new(&w.root))))
-        .and_then(|(_, p)| p.ok())
-        .and_then(|p| p.test);
-    let is_test = test.as_deref().is_some_and(|t| runs_test(&command, t));
+        .unwrap_or("");
+    let is_test = project_test_command(env, w).is_some_and(|t| runs_test(command, &t));
     let policy = policy()?;
     let ctx = crate::engine::Context {
         policy: &policy,
@@ -673,47 +673,22 @@ fn post_bash(
         fs: &RealFs,
         cwd: event.cwd.as_deref(),
     };
-    let d = classify::classify_command(&command, &ctx);
+    let d = classify::classify_command(command, &ctx);
     let commits = d
         .facts
         .invocations
         .iter()
         .any(|i| i.name == "git" && i.args.first().is_some_and(|a| a.text == "commit"));
-    let changed = !is_test && d.verdict.tier > Tier::Safe && !commits;
-    let now = env.now.clone();
-    let mut message = None;
-    let project = w.project.clone();
-    let finished = !failed && commits && w.phase == Phase::Commit;
-    state::update_session(env.state_dir(), &event.session_id, |s| {
-        let Some(w) = s.workflow.as_mut() else { return };
-        w.updated = now.clone();
-        if is_test {
-            w.tests_passed_at = if failed { None } else { Some(w.changes) };
-        } else if changed {
-            w.changes += 1;
-        }
-        if finished {
-            w.phase = Phase::Done;
-            w.note = Some("committed".into());
-        }
-    })?;
-    if finished {
+    let run = BashRun {
+        is_test,
+        failed,
+        changed: !is_test && d.verdict.tier > Tier::Safe && !commits,
+        finished: !failed && commits && w.phase == Phase::Commit,
+    };
+    record_bash_run(env, event, &run)?;
+    if run.finished {
         let summary = commit_subject(&d.facts, event).unwrap_or_else(|| "commit".into());
-        if let Some(name) = project {
-            let item = WorkItem {
-                date: env.today(),
-                summary: summary.clone(),
-            };
-            if let Err(e) = projects::record_work(env.state_dir(), &name, item) {
-                message = Some(format!("programmer-hook: the commit was made but could not be added to the project's recent work: {e:#}"));
-            }
-        }
-        let m = message.unwrap_or_else(|| {
-            format!("programmer-hook: committed \"{summary}\"; the workflow is done.")
-        });
-        return Ok(
-            json!({"systemMessage": m, "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": m}}),
-        );
+        return Ok(finish_workflow(env, event, w.project.as_deref(), &summary));
     }
     if is_test {
         let m = if failed {
@@ -726,6 +701,65 @@ fn post_bash(
         );
     }
     Ok(json!({}))
+}
+
+/// The test command of the workflow's project, when it has one registered.
+fn project_test_command(env: &Env, w: &Workflow) -> Option<String> {
+    w.project
+        .as_ref()
+        .and_then(|_| project_of(env, Some(Path::new(&w.root))))
+        .and_then(|(_, p)| p.ok())
+        .and_then(|p| p.test)
+}
+
+/// What a finished Bash call means for the workflow.
+struct BashRun {
+    /// It ran the project's tests (which `failed` or passed).
+    is_test: bool,
+    failed: bool,
+    /// It may have changed files (not Safe, not the tests, not a commit).
+    changed: bool,
+    /// It was the commit that ends the workflow.
+    finished: bool,
+}
+
+/// Records a Bash call in the session's workflow: a test run sets or clears the test gate,
+/// a change counts, the final commit ends the workflow.
+fn record_bash_run(env: &Env, event: &Event, run: &BashRun) -> Result<()> {
+    let now = env.now.clone();
+    state::update_session(env.state_dir(), &event.session_id, |s| {
+        let Some(w) = s.workflow.as_mut() else { return };
+        w.updated = now.clone();
+        if run.is_test {
+            w.tests_passed_at = if run.failed { None } else { Some(w.changes) };
+        } else if run.changed {
+            w.changes += 1;
+        }
+        if run.finished {
+            w.phase = Phase::Done;
+            w.note = Some("committed".into());
+        }
+    })?;
+    Ok(())
+}
+
+/// The answer to the commit that ended the workflow, adding it to the `project`'s recent
+/// work.
+fn finish_workflow(env: &Env, event: &Event, project: Option<&str>, summary: &str) -> Value {
+    let mut message = None;
+    if let Some(name) = project {
+        let item = WorkItem {
+            date: env.today(),
+            summary: summary.to_string(),
+        };
+        if let Err(e) = projects::record_work(env.state_dir(), name, item) {
+            message = Some(format!("programmer-hook: the commit was made but could not be added to the project's recent work: {e:#}"));
+        }
+    }
+    let m = message.unwrap_or_else(|| {
+        format!("programmer-hook: committed \"{summary}\"; the workflow is done.")
+    });
+    json!({"systemMessage": m, "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": m}})
 }
 
 /// Whether a command runs the test command so that its exit status is the tests': the

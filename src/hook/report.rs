@@ -218,6 +218,19 @@ pub struct Latency {
     pub p99_us: Option<u64>,
 }
 
+/// A time in microseconds, for people.
+pub fn duration(us: Option<u64>) -> String {
+    match us {
+        None => "-".into(),
+        Some(us) if us < 1000 => format!("{us} µs"),
+        Some(us) => format!("{:.1} ms", us as f64 / 1000.0),
+    }
+}
+
+/// How many rows of the longer lists (rules, denials) the table and the page show; the
+/// JSON holds them all.
+pub const TOP: usize = 10;
+
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Report {

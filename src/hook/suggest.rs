@@ -26,6 +26,7 @@ use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{
     parse_file, Layer, List, Policy, PolicyFile, Rule, Tier, DEFAULT_FILES,
 };
+use crate::engine::tools::Tool;
 
 /// What a path generalised to the project matches: relative, no `..`, no hidden parts.
 pub const PATH_RE: &str =
@@ -264,7 +265,7 @@ impl<'a> Judge<'a> {
 /// Whether a logged command can be decided again: complete, and not redacted.
 pub fn replayable(d: &Decided) -> bool {
     let e = &d.entry;
-    e.tool == "Bash" && !e.subject.ends_with('…') && !e.subject.contains("***")
+    Tool::Bash.is(&e.tool) && !e.subject.ends_with('…') && !e.subject.contains("***")
 }
 
 /// The one relaxable Confirm command of an asked call, if that is all that asked.

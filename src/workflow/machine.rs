@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::policy::Tier;
+use crate::engine::tools::Tool;
 use crate::workflow::pack;
 use crate::workflow::roles::{self, BashScope, Role, WriteScope};
 
@@ -256,6 +257,15 @@ pub struct Transition {
     pub message: String,
 }
 
+impl Transition {
+    fn new(workflow: Option<Workflow>, message: impl Into<String>) -> Self {
+        Transition {
+            workflow,
+            message: message.into(),
+        }
+    }
+}
+
 /// Applies a user command to the session's workflow. `plan_fingerprint` is the current
 /// fingerprint of the recorded plan file (read by the caller), needed for `approve`.
 pub fn apply_command(
@@ -267,126 +277,151 @@ pub fn apply_command(
     now: &str,
 ) -> Transition {
     let active = wf.as_ref().filter(|w| w.active()).cloned();
-    let same = |w: Option<Workflow>, m: String| Transition {
-        workflow: w,
-        message: m,
-    };
     match cmd {
         PromptCommand::Start { request, quick } => {
             let mut w = start(request, *quick);
             w.updated = now.to_string();
-            let mut m = String::new();
-            if let Some(old) = &active {
-                m.push_str(&format!(
-                    "programmer-hook: the previous workflow (phase `{}`) was replaced. ",
-                    old.phase.name()
-                ));
-            }
-            m.push_str(&w.summary(max_rounds));
-            Transition {
-                workflow: Some(w),
-                message: m,
-            }
+            start_workflow(w, active.as_ref(), max_rounds)
         }
         PromptCommand::Approve => match active {
-            Some(mut w) if w.phase == Phase::Plan => match (&w.plan, plan_fingerprint) {
-                (Some(p), Some(fp)) => {
-                    let path = p.path.clone();
-                    w.plan = Some(Plan {
-                        path: path.clone(),
-                        fingerprint: Some(fp),
-                    });
-                    w.phase = Phase::Implement;
-                    w.updated = now.to_string();
-                    let m = format!(
-                        "programmer-hook: the user approved the plan {path}; it is now locked. {}",
-                        w.summary(max_rounds)
-                    );
-                    same(Some(w), m)
-                }
-                (Some(p), None) => {
-                    let m = format!(
-                        "programmer-hook: the plan {} cannot be read, so it was not approved; nothing changed. Write the plan again and ask the user to approve it.",
-                        p.path
-                    );
-                    same(Some(w), m)
-                }
-                (None, _) => same(
-                    Some(w),
-                    "programmer-hook: there is no plan to approve yet (none was written to docs/plans/ in this workflow); nothing changed. The planner writes the plan first.".into(),
-                ),
-            },
-            Some(w) => {
-                let m = format!(
-                    "programmer-hook: nothing to approve: the workflow is in phase `{}`, not `plan`; nothing changed.",
-                    w.phase.name()
-                );
-                same(Some(w), m)
-            }
-            None => same(
+            Some(w) => approve_plan(w, plan_fingerprint, max_rounds, now),
+            None => Transition::new(
                 wf,
-                "programmer-hook: nothing to approve: no workflow is active. Start one with `/programmer <request>`.".into(),
+                "programmer-hook: nothing to approve: no workflow is active. Start one with `/programmer <request>`.",
             ),
         },
         PromptCommand::Continue => match active {
-            Some(mut w) if w.phase == Phase::Halted => {
-                w.phase = Phase::Implement;
-                w.round = 0;
-                w.note = None;
-                w.updated = now.to_string();
-                let m = format!(
-                    "programmer-hook: the user let the workflow continue; review rounds start again. {}",
-                    w.summary(max_rounds)
-                );
-                same(Some(w), m)
-            }
-            Some(w) => {
-                let m = format!(
-                    "programmer-hook: the workflow is not halted (phase `{}`); nothing changed.",
-                    w.phase.name()
-                );
-                same(Some(w), m)
-            }
-            None => same(wf, "programmer-hook: no workflow is active; nothing to continue.".into()),
+            Some(w) => continue_halted(w, max_rounds, now),
+            None => Transition::new(wf, "programmer-hook: no workflow is active; nothing to continue."),
         },
         PromptCommand::Abort => match active {
-            Some(mut w) => {
-                w.phase = Phase::Done;
-                w.note = Some("aborted by the user".into());
-                w.updated = now.to_string();
-                same(
-                    Some(w),
-                    "programmer-hook: the user aborted the workflow. Files stay as they are; no workflow is active.".into(),
-                )
-            }
-            None => same(wf, "programmer-hook: no workflow is active; nothing to abort.".into()),
+            Some(w) => abort(w, now),
+            None => Transition::new(wf, "programmer-hook: no workflow is active; nothing to abort."),
         },
         PromptCommand::Status => {
             let m = match &active {
                 Some(w) => w.summary(max_rounds),
                 None => "programmer-hook: no workflow is active. Start one with `/programmer <request>`.".into(),
             };
-            same(wf, m)
+            Transition::new(wf, m)
         }
-        PromptCommand::Autonomy(a) => {
-            let m = match a {
-                Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions whose effect the hook understood run without asking; the ones it cannot see through are still asked; Forbidden ones stay refused.",
-                Autonomy::Confirm => "programmer-hook: autonomy is now `confirm` for this session: changes ask the user first.",
-            };
-            same(wf, m.into())
-        }
+        PromptCommand::Autonomy(a) => Transition::new(wf, autonomy_message(*a)),
         PromptCommand::Help(why) => {
-            let mut m = String::from("programmer-hook: `/programmer <request>` starts a workflow (plan → approve → implement → review → commit); `/programmer quick <request>` skips planning; `approve`, `/programmer status`, `continue`, `abort`, `autonomy auto|confirm` steer it.");
-            if !why.is_empty() {
-                m = format!("programmer-hook: {why}. {m}");
-            }
-            if let Some(w) = &active {
-                m.push(' ');
-                m.push_str(&w.summary(max_rounds));
-            }
-            same(wf, m)
+            let m = help_message(why, active.as_ref(), max_rounds);
+            Transition::new(wf, m)
         }
     }
+}
+
+/// `/programmer <request>`: the new workflow `w`, replacing the `active` one if any.
+fn start_workflow(w: Workflow, active: Option<&Workflow>, max_rounds: u32) -> Transition {
+    let mut m = String::new();
+    if let Some(old) = active {
+        m.push_str(&format!(
+            "programmer-hook: the previous workflow (phase `{}`) was replaced. ",
+            old.phase.name()
+        ));
+    }
+    m.push_str(&w.summary(max_rounds));
+    Transition::new(Some(w), m)
+}
+
+/// `approve`: the plan written in phase plan is locked at its current `fingerprint` and
+/// the workflow moves to implement; in any other case nothing changes.
+fn approve_plan(
+    mut w: Workflow,
+    fingerprint: Option<String>,
+    max_rounds: u32,
+    now: &str,
+) -> Transition {
+    if w.phase != Phase::Plan {
+        let m = format!(
+            "programmer-hook: nothing to approve: the workflow is in phase `{}`, not `plan`; nothing changed.",
+            w.phase.name()
+        );
+        return Transition::new(Some(w), m);
+    }
+    match (&w.plan, fingerprint) {
+        (Some(p), Some(fp)) => {
+            let path = p.path.clone();
+            w.plan = Some(Plan {
+                path: path.clone(),
+                fingerprint: Some(fp),
+            });
+            w.phase = Phase::Implement;
+            w.updated = now.to_string();
+            let m = format!(
+                "programmer-hook: the user approved the plan {path}; it is now locked. {}",
+                w.summary(max_rounds)
+            );
+            Transition::new(Some(w), m)
+        }
+        (Some(p), None) => {
+            let m = format!(
+                "programmer-hook: the plan {} cannot be read, so it was not approved; nothing changed. Write the plan again and ask the user to approve it.",
+                p.path
+            );
+            Transition::new(Some(w), m)
+        }
+        (None, _) => Transition::new(
+            Some(w),
+            "programmer-hook: there is no plan to approve yet (none was written to docs/plans/ in this workflow); nothing changed. The planner writes the plan first.",
+        ),
+    }
+}
+
+/// `/programmer continue`: a halted workflow goes back to implement with its review rounds
+/// counted afresh; any other is left as it is.
+fn continue_halted(mut w: Workflow, max_rounds: u32, now: &str) -> Transition {
+    if w.phase != Phase::Halted {
+        let m = format!(
+            "programmer-hook: the workflow is not halted (phase `{}`); nothing changed.",
+            w.phase.name()
+        );
+        return Transition::new(Some(w), m);
+    }
+    w.phase = Phase::Implement;
+    w.round = 0;
+    w.note = None;
+    w.updated = now.to_string();
+    let m = format!(
+        "programmer-hook: the user let the workflow continue; review rounds start again. {}",
+        w.summary(max_rounds)
+    );
+    Transition::new(Some(w), m)
+}
+
+/// `/programmer abort`: the workflow ends where it is.
+fn abort(mut w: Workflow, now: &str) -> Transition {
+    w.phase = Phase::Done;
+    w.note = Some("aborted by the user".into());
+    w.updated = now.to_string();
+    Transition::new(
+        Some(w),
+        "programmer-hook: the user aborted the workflow. Files stay as they are; no workflow is active.",
+    )
+}
+
+/// `/programmer autonomy auto|confirm`: what the session's autonomy now means.
+fn autonomy_message(a: Autonomy) -> &'static str {
+    match a {
+        Autonomy::Auto => "programmer-hook: autonomy is now `auto` for this session: Confirm actions whose effect the hook understood run without asking; the ones it cannot see through are still asked; Forbidden ones stay refused.",
+        Autonomy::Confirm => "programmer-hook: autonomy is now `confirm` for this session: changes ask the user first.",
+    }
+}
+
+/// `/programmer` alone or not understood: the commands, `why` the prompt was not one, and
+/// where the `active` workflow stands.
+fn help_message(why: &str, active: Option<&Workflow>, max_rounds: u32) -> String {
+    let mut m = String::from("programmer-hook: `/programmer <request>` starts a workflow (plan → approve → implement → review → commit); `/programmer quick <request>` skips planning; `approve`, `/programmer status`, `continue`, `abort`, `autonomy auto|confirm` steer it.");
+    if !why.is_empty() {
+        m = format!("programmer-hook: {why}. {m}");
+    }
+    if let Some(w) = active {
+        m.push(' ');
+        m.push_str(&w.summary(max_rounds));
+    }
+    m
 }
 
 /// A reviewer's verdict.
@@ -575,8 +610,9 @@ pub fn restrict(call: &Call, role: Option<&Role>, wf: Option<&Workflow>) -> Opti
     }
 }
 
+/// Whether `tool` is a file tool that writes.
 fn is_write_tool(tool: &str) -> bool {
-    matches!(tool, "Write" | "Edit" | "MultiEdit" | "NotebookEdit")
+    Tool::parse(tool).is_some_and(Tool::writes_files)
 }
 
 fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal> {
@@ -607,7 +643,7 @@ fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal
         _ => {}
     }
     if r.bash == BashScope::SafeOnly
-        && call.tool == "Bash"
+        && Tool::Bash.is(&call.tool)
         && call.tier.is_some_and(|t| t > Tier::Safe)
     {
         return Some(Refusal {
@@ -631,126 +667,198 @@ fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal
 }
 
 fn restrict_phase(call: &Call, w: &Workflow) -> Option<Refusal> {
-    let phase = w.phase.name();
-    let writes = !call.writes.is_empty() || is_write_tool(&call.tool);
-    let spawning = call.subagent_type.as_deref();
-    // The approved plan is locked once the workflow is past planning.
-    if w.phase != Phase::Plan {
-        if let Some(p) = &w.plan {
-            if call.writes.contains(&p.path) {
-                return Some(Refusal {
-                    rule: "phase.plan-locked",
-                    reason: format!("the approved plan {} is locked", p.path),
-                    instead: "follow the plan as approved; if it must change, ask the user to `/programmer abort` and start over".into(),
-                });
-            }
-        }
+    if let Some(r) = plan_locked(call, w) {
+        return Some(r);
     }
-    let read_only_bash = |rule: &'static str| {
-        (call.tool == "Bash" && call.tier.is_some_and(|t| t > Tier::Safe)).then(|| Refusal {
-            rule,
-            reason: format!("in phase {phase} only read-only (Safe) commands run"),
-            instead: phase_instead(w.phase).into(),
+    phase_rules(w.phase)
+        .iter()
+        .find(|r| r.trigger.fires(call, w))
+        .map(|r| Refusal {
+            rule: r.rule,
+            reason: r.why.reason(w),
+            instead: r.instead.into(),
         })
-    };
-    match w.phase {
-        Phase::Plan => {
-            if spawning == Some(roles::IMPLEMENTER) {
-                return Some(Refusal {
-                    rule: "phase.plan-no-implementer",
-                    reason: "the implementer may not start before the user approves the plan"
-                        .into(),
-                    instead: "finish the plan and ask the user to type `approve`".into(),
-                });
+}
+
+/// The approved plan is locked once the workflow is past planning.
+fn plan_locked(call: &Call, w: &Workflow) -> Option<Refusal> {
+    if w.phase == Phase::Plan {
+        return None;
+    }
+    let p = w.plan.as_ref()?;
+    call.writes.contains(&p.path).then(|| Refusal {
+        rule: "phase.plan-locked",
+        reason: format!("the approved plan {} is locked", p.path),
+        instead: "follow the plan as approved; if it must change, ask the user to `/programmer abort` and start over".into(),
+    })
+}
+
+/// What a phase rule looks for in a call.
+#[derive(Debug, Clone, Copy)]
+enum Trigger {
+    /// The call writes a file (a file tool, or a command that writes).
+    Writes,
+    /// The call writes something other than plan documents of the workflow's root with a
+    /// file tool.
+    WritesBesidesPlans,
+    /// The call starts one of these agents of the pack.
+    Spawns(&'static [&'static str]),
+    /// The call runs git subcommands that make history ([`GIT_COMMIT`]).
+    Commits,
+    /// A Bash command the policy did not classify Safe.
+    NotReadOnly,
+}
+
+impl Trigger {
+    fn fires(self, call: &Call, w: &Workflow) -> bool {
+        let writes = !call.writes.is_empty() || is_write_tool(&call.tool);
+        match self {
+            Trigger::Writes => writes,
+            Trigger::WritesBesidesPlans => {
+                writes
+                    && !(is_write_tool(&call.tool)
+                        && !call.writes.is_empty()
+                        && call.writes.iter().all(|p| is_plan_path(p, &w.root)))
             }
-            if writes
-                && !(is_write_tool(&call.tool)
-                    && !call.writes.is_empty()
-                    && call.writes.iter().all(|p| is_plan_path(p, &w.root)))
-            {
-                return Some(Refusal {
-                    rule: "phase.plan-writes-plans-only",
-                    reason: format!(
-                        "in phase plan the only file written is the plan, {}/docs/plans/YYYY-MM-DD-<topic>.md",
-                        w.root
-                    ),
-                    instead: "write the plan there with the Write tool, then ask the user to type `approve`".into(),
-                });
+            Trigger::Spawns(agents) => call
+                .subagent_type
+                .as_deref()
+                .is_some_and(|s| agents.contains(&s)),
+            Trigger::Commits => call.git.iter().any(|g| GIT_COMMIT.contains(&g.as_str())),
+            Trigger::NotReadOnly => {
+                Tool::Bash.is(&call.tool) && call.tier.is_some_and(|t| t > Tier::Safe)
             }
-            read_only_bash("phase.plan-read-only")
         }
-        Phase::Implement => {
-            if call.git.iter().any(|g| GIT_COMMIT.contains(&g.as_str())) {
-                return Some(Refusal {
-                    rule: "phase.implement-no-commit",
-                    reason: "nothing is committed before the review approves the change".into(),
-                    instead: "run the tests, then spawn the code-reviewer".into(),
-                });
-            }
-            None
-        }
-        Phase::Review => {
-            if writes {
-                return Some(Refusal {
-                    rule: "phase.review-no-write",
-                    reason: "nothing is written while the change is under review".into(),
-                    instead: "wait for the reviewer's verdict".into(),
-                });
-            }
-            if spawning == Some(roles::IMPLEMENTER) {
-                return Some(Refusal {
-                    rule: "phase.review-no-implementer",
-                    reason: "the implementer does not start while the change is under review"
-                        .into(),
-                    instead: "wait for the reviewer's verdict".into(),
-                });
-            }
-            read_only_bash("phase.review-read-only")
-        }
-        Phase::Commit => {
-            if writes {
-                return Some(Refusal {
-                    rule: "phase.commit-no-write",
-                    reason:
-                        "after an approving review only the commit happens; files may not change"
-                            .into(),
-                    instead: "stage and commit the reviewed change with git add and git commit"
-                        .into(),
-                });
-            }
-            None
-        }
-        Phase::Halted => {
-            if writes {
-                return Some(Refusal {
-                    rule: "phase.halted",
-                    reason: w.halted_reason().into(),
-                    instead: "ask the user to type `/programmer continue` or `/programmer abort`"
-                        .into(),
-                });
-            }
-            if spawning.is_some_and(|s| s == roles::IMPLEMENTER || s == roles::REVIEWER) {
-                return Some(Refusal {
-                    rule: "phase.halted",
-                    reason: w.halted_reason().into(),
-                    instead: "ask the user to type `/programmer continue` or `/programmer abort`"
-                        .into(),
-                });
-            }
-            read_only_bash("phase.halted")
-        }
-        Phase::Done => None,
     }
 }
 
-fn phase_instead(p: Phase) -> &'static str {
-    match p {
-        Phase::Plan => {
-            "explore with read-only commands and write the plan; changes come after `approve`"
+/// Why a phase rule refuses a call.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    Said(&'static str),
+    /// Only read-only commands run in the workflow's phase.
+    ReadOnlyPhase,
+    /// The only file written in phase plan is the plan.
+    PlansOnly,
+    /// The workflow is halted (after review rounds, or because its state is not trusted).
+    Halted,
+}
+
+impl Why {
+    fn reason(self, w: &Workflow) -> String {
+        match self {
+            Why::Said(s) => s.into(),
+            Why::ReadOnlyPhase => format!(
+                "in phase {} only read-only (Safe) commands run",
+                w.phase.name()
+            ),
+            Why::PlansOnly => format!(
+                "in phase plan the only file written is the plan, {}/docs/plans/YYYY-MM-DD-<topic>.md",
+                w.root
+            ),
+            Why::Halted => w.halted_reason().into(),
         }
-        Phase::Review => "wait for the reviewer's verdict",
-        Phase::Halted => "ask the user to type `/programmer continue` or `/programmer abort`",
-        _ => "",
+    }
+}
+
+/// One restriction of a phase: the first rule of the phase whose trigger fires refuses.
+#[derive(Debug)]
+struct PhaseRule {
+    trigger: Trigger,
+    rule: &'static str,
+    why: Why,
+    instead: &'static str,
+}
+
+const ASK_TO_RESUME: &str = "ask the user to type `/programmer continue` or `/programmer abort`";
+const AWAIT_VERDICT: &str = "wait for the reviewer's verdict";
+
+const PLAN_RULES: &[PhaseRule] = &[
+    PhaseRule {
+        trigger: Trigger::Spawns(&[roles::IMPLEMENTER]),
+        rule: "phase.plan-no-implementer",
+        why: Why::Said("the implementer may not start before the user approves the plan"),
+        instead: "finish the plan and ask the user to type `approve`",
+    },
+    PhaseRule {
+        trigger: Trigger::WritesBesidesPlans,
+        rule: "phase.plan-writes-plans-only",
+        why: Why::PlansOnly,
+        instead: "write the plan there with the Write tool, then ask the user to type `approve`",
+    },
+    PhaseRule {
+        trigger: Trigger::NotReadOnly,
+        rule: "phase.plan-read-only",
+        why: Why::ReadOnlyPhase,
+        instead: "explore with read-only commands and write the plan; changes come after `approve`",
+    },
+];
+
+const IMPLEMENT_RULES: &[PhaseRule] = &[PhaseRule {
+    trigger: Trigger::Commits,
+    rule: "phase.implement-no-commit",
+    why: Why::Said("nothing is committed before the review approves the change"),
+    instead: "run the tests, then spawn the code-reviewer",
+}];
+
+const REVIEW_RULES: &[PhaseRule] = &[
+    PhaseRule {
+        trigger: Trigger::Writes,
+        rule: "phase.review-no-write",
+        why: Why::Said("nothing is written while the change is under review"),
+        instead: AWAIT_VERDICT,
+    },
+    PhaseRule {
+        trigger: Trigger::Spawns(&[roles::IMPLEMENTER]),
+        rule: "phase.review-no-implementer",
+        why: Why::Said("the implementer does not start while the change is under review"),
+        instead: AWAIT_VERDICT,
+    },
+    PhaseRule {
+        trigger: Trigger::NotReadOnly,
+        rule: "phase.review-read-only",
+        why: Why::ReadOnlyPhase,
+        instead: AWAIT_VERDICT,
+    },
+];
+
+const COMMIT_RULES: &[PhaseRule] = &[PhaseRule {
+    trigger: Trigger::Writes,
+    rule: "phase.commit-no-write",
+    why: Why::Said("after an approving review only the commit happens; files may not change"),
+    instead: "stage and commit the reviewed change with git add and git commit",
+}];
+
+const HALTED_RULES: &[PhaseRule] = &[
+    PhaseRule {
+        trigger: Trigger::Writes,
+        rule: "phase.halted",
+        why: Why::Halted,
+        instead: ASK_TO_RESUME,
+    },
+    PhaseRule {
+        trigger: Trigger::Spawns(&[roles::IMPLEMENTER, roles::REVIEWER]),
+        rule: "phase.halted",
+        why: Why::Halted,
+        instead: ASK_TO_RESUME,
+    },
+    PhaseRule {
+        trigger: Trigger::NotReadOnly,
+        rule: "phase.halted",
+        why: Why::ReadOnlyPhase,
+        instead: ASK_TO_RESUME,
+    },
+];
+
+/// The restrictions of a phase, in the order they are checked.
+fn phase_rules(p: Phase) -> &'static [PhaseRule] {
+    match p {
+        Phase::Plan => PLAN_RULES,
+        Phase::Implement => IMPLEMENT_RULES,
+        Phase::Review => REVIEW_RULES,
+        Phase::Commit => COMMIT_RULES,
+        Phase::Halted => HALTED_RULES,
+        Phase::Done => &[],
     }
 }
 

@@ -2,11 +2,14 @@
 //!
 //! [`machine`] is the pure state machine (phases, prompts, review verdicts, and what each
 //! phase and role may do); [`roles`] names the pack's agents and their scopes; [`state`]
-//! keeps session state on disk; [`pack`] is the agent pack as built in, and the check
-//! that Claude Code would load the pack's agents and not others; (atomic, locked writes); [`projects`] is the registry of
-//! projects; [`clock`] is the one clock. This layer may use the engine's types, never the hook, the setup or the CLI.
+//! keeps session state on disk (atomic, locked writes); [`pack`] is the agent pack as built
+//! in, and the check that Claude Code would load the pack's agents and not others;
+//! [`projects`] is the registry of projects; [`installed`] reads which programmer-hook
+//! binaries the settings run; [`clock`] is the one clock. This layer may use the engine's
+//! types, never the hook, the setup or the CLI.
 
 pub mod clock;
+pub mod installed;
 pub mod machine;
 pub mod pack;
 pub mod projects;

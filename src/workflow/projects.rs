@@ -223,22 +223,51 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
     if !path.is_dir() {
         bail!("project path {} is not a folder", path.display());
     }
-    let name = match &r.name {
-        Some(n) => n.clone(),
-        None => match manifest_name(&path) {
-            Some(n) => n,
-            None => path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .map(str::to_string)
-                .context("the project path has no folder name; pass --name")?,
-        },
-    };
+    let name = project_name(r, &path)?;
     check_name(&name)?;
     let file = project_path(state_dir, &name);
     let _lock = state::lock(&file)?;
     let path_s = path.to_string_lossy().to_string();
-    let existing = match load(state_dir, &name)? {
+    let existing = load_for_update(state_dir, &name, &file)?;
+    let same_path = |e: &&Project| e.path.trim_end_matches('/') == path_s.trim_end_matches('/');
+    if let Some(e) = existing.as_ref().filter(|e| !same_path(e)) {
+        if !r.force {
+            bail!(
+                "project {name:?} is already registered for {}; pass --force to point it at {}, or choose another --name",
+                e.path,
+                path_s
+            );
+        }
+    }
+    // The same folder keeps what it had; another folder (`--force`) is described afresh,
+    // as a first registration would describe it.
+    let kept = existing.as_ref().filter(same_path).cloned();
+    let p = describe(kept, path_s, r, detect(&path));
+    state::write_json(&file, &p)?;
+    let _ = rebuild_index(state_dir);
+    Ok((name, p, existing.is_some()))
+}
+
+/// The name a registration gives: `--name`, else the manifest's package name, else the
+/// folder's name.
+fn project_name(r: &Registration, path: &Path) -> Result<String> {
+    if let Some(n) = &r.name {
+        return Ok(n.clone());
+    }
+    match manifest_name(path) {
+        Some(n) => Ok(n),
+        None => path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+            .context("the project path has no folder name; pass --name"),
+    }
+}
+
+/// The project file about to be updated, if any; a corrupt one is kept aside (and said
+/// so) and a new file is written.
+fn load_for_update(state_dir: &Path, name: &str, file: &Path) -> Result<Option<Project>> {
+    Ok(match load(state_dir, name)? {
         Loaded::Ok(p) => Some(p),
         Loaded::Missing => None,
         Loaded::Corrupt { kept, error } => {
@@ -249,24 +278,14 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
             );
             None
         }
-    };
-    if let Some(e) = &existing {
-        if e.path.trim_end_matches('/') != path_s.trim_end_matches('/') && !r.force {
-            bail!(
-                "project {name:?} is already registered for {}; pass --force to point it at {}, or choose another --name",
-                e.path,
-                path_s
-            );
-        }
-    }
-    let detected = detect(&path);
-    // The same folder keeps what it had; another folder (`--force`) is described afresh,
-    // as a first registration would describe it.
-    let same_folder = existing
-        .as_ref()
-        .filter(|e| e.path.trim_end_matches('/') == path_s.trim_end_matches('/'));
-    let mut p = same_folder.cloned().unwrap_or(Project {
-        path: path_s.clone(),
+    })
+}
+
+/// The project as registered: what was `kept` of it, with what the registration says,
+/// and what was `detected` where neither says anything.
+fn describe(kept: Option<Project>, path: String, r: &Registration, detected: Detected) -> Project {
+    let mut p = kept.unwrap_or(Project {
+        path: path.clone(),
         description: String::new(),
         stack: Vec::new(),
         conventions: String::new(),
@@ -275,7 +294,7 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
         test: None,
         extra: Map::new(),
     });
-    p.path = path_s;
+    p.path = path;
     if let Some(d) = &r.description {
         p.description = d.clone();
     }
@@ -297,9 +316,7 @@ pub fn register(state_dir: &Path, r: &Registration) -> Result<(String, Project, 
         None if p.test.is_none() => p.test = detected.test,
         None => {}
     }
-    state::write_json(&file, &p)?;
-    let _ = rebuild_index(state_dir);
-    Ok((name, p, existing.is_some()))
+    p
 }
 
 /// The package name a project's manifest gives (`Cargo.toml`, `package.json`,
@@ -343,94 +360,135 @@ pub struct Detected {
     pub conventions: Option<String>,
 }
 
-/// Detects the stack, test command and conventions from the files in `root`.
+/// Detects the stack, test command and conventions from the files in `root`. Stacks are
+/// listed in [`STACKS`] order; the first stack with a test command gives the test command,
+/// else a Makefile's `test:` target.
 pub fn detect(root: &Path) -> Detected {
-    let has = |f: &str| root.join(f).exists();
     let mut d = Detected::default();
-    if has("Cargo.toml") {
-        d.stack.push("rust".into());
-        d.test.get_or_insert("cargo test".into());
-    }
-    if has("package.json") {
-        d.stack.push(
-            if has("tsconfig.json") {
-                "typescript"
-            } else {
-                "javascript"
+    for sign in STACKS {
+        if sign.markers.iter().any(|f| has(root, f)) {
+            let (name, test) = (sign.read)(root);
+            d.stack.push(name.into());
+            if let Some(t) = test {
+                d.test.get_or_insert(t.into());
             }
-            .into(),
-        );
-        let pkg: Option<Value> = std::fs::read(root.join("package.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        let has_test = pkg
-            .as_ref()
-            .and_then(|v| v.get("scripts")?.get("test")?.as_str().map(str::to_string))
-            .is_some_and(|t| !t.contains("no test specified"));
-        if has_test {
-            let runner = if has("pnpm-lock.yaml") {
-                "pnpm test"
-            } else if has("yarn.lock") {
-                "yarn test"
-            } else {
-                "npm test"
-            };
-            d.test.get_or_insert(runner.into());
         }
     }
-    if has("pyproject.toml") || has("setup.py") || has("requirements.txt") {
-        d.stack.push("python".into());
-        if has("pytest.ini") || has("tests") || has("conftest.py") || has("pyproject.toml") {
-            d.test.get_or_insert("pytest".into());
-        }
+    if d.test.is_none() && makefile_has_test(root) {
+        d.test = Some("make test".into());
     }
-    if has("go.mod") {
-        d.stack.push("go".into());
-        d.test.get_or_insert("go test ./...".into());
-    }
-    if has("pom.xml") {
-        d.stack.push("java".into());
-        d.test.get_or_insert("mvn test".into());
-    }
-    if has("build.gradle") || has("build.gradle.kts") {
-        d.stack.push("gradle".into());
-        d.test.get_or_insert(
-            if has("gradlew") {
+    d.conventions = CONVENTIONS
+        .iter()
+        .find(|c| has(root, c))
+        .map(|c| format!("See {c}"));
+    d
+}
+
+fn has(root: &Path, file: &str) -> bool {
+    root.join(file).exists()
+}
+
+/// A stack a project's files show: any of its `markers` is there; `read` tells what the
+/// stack is called and how its tests run (when that can be told).
+struct StackSign {
+    markers: &'static [&'static str],
+    read: fn(&Path) -> (&'static str, Option<&'static str>),
+}
+
+/// The stacks told from a project's files, in the order they are listed.
+const STACKS: &[StackSign] = &[
+    StackSign {
+        markers: &["Cargo.toml"],
+        read: |_| ("rust", Some("cargo test")),
+    },
+    StackSign {
+        markers: &["package.json"],
+        read: node,
+    },
+    StackSign {
+        markers: &["pyproject.toml", "setup.py", "requirements.txt"],
+        read: python,
+    },
+    StackSign {
+        markers: &["go.mod"],
+        read: |_| ("go", Some("go test ./...")),
+    },
+    StackSign {
+        markers: &["pom.xml"],
+        read: |_| ("java", Some("mvn test")),
+    },
+    StackSign {
+        markers: &["build.gradle", "build.gradle.kts"],
+        read: |root| {
+            let test = if has(root, "gradlew") {
                 "./gradlew test"
             } else {
                 "gradle test"
-            }
-            .into(),
-        );
+            };
+            ("gradle", Some(test))
+        },
+    },
+    StackSign {
+        markers: &["Gemfile"],
+        read: |_| ("ruby", None),
+    },
+    StackSign {
+        markers: &["composer.json"],
+        read: |_| ("php", None),
+    },
+    StackSign {
+        markers: &["mix.exs"],
+        read: |_| ("elixir", Some("mix test")),
+    },
+];
+
+/// Where a project's conventions are written, the first found is named.
+const CONVENTIONS: &[&str] = &[
+    "CONTRIBUTING.md",
+    "docs/CONTRIBUTING.md",
+    ".github/CONTRIBUTING.md",
+];
+
+/// A `package.json` project: TypeScript with a `tsconfig.json`; its tests run with the
+/// package manager its lock file shows, when `scripts.test` is a real one.
+fn node(root: &Path) -> (&'static str, Option<&'static str>) {
+    let name = if has(root, "tsconfig.json") {
+        "typescript"
+    } else {
+        "javascript"
+    };
+    let pkg: Option<Value> = std::fs::read(root.join("package.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let has_test = pkg
+        .as_ref()
+        .and_then(|v| v.get("scripts")?.get("test")?.as_str().map(str::to_string))
+        .is_some_and(|t| !t.contains("no test specified"));
+    if !has_test {
+        return (name, None);
     }
-    if has("Gemfile") {
-        d.stack.push("ruby".into());
-    }
-    if has("composer.json") {
-        d.stack.push("php".into());
-    }
-    if has("mix.exs") {
-        d.stack.push("elixir".into());
-        d.test.get_or_insert("mix test".into());
-    }
-    if d.test.is_none() {
-        if let Ok(mk) = std::fs::read_to_string(root.join("Makefile")) {
-            if mk.lines().any(|l| l.starts_with("test:")) {
-                d.test = Some("make test".into());
-            }
-        }
-    }
-    for c in [
-        "CONTRIBUTING.md",
-        "docs/CONTRIBUTING.md",
-        ".github/CONTRIBUTING.md",
-    ] {
-        if has(c) {
-            d.conventions = Some(format!("See {c}"));
-            break;
-        }
-    }
-    d
+    let runner = if has(root, "pnpm-lock.yaml") {
+        "pnpm test"
+    } else if has(root, "yarn.lock") {
+        "yarn test"
+    } else {
+        "npm test"
+    };
+    (name, Some(runner))
+}
+
+/// A Python project runs pytest when it has pytest's files or a `pyproject.toml`.
+fn python(root: &Path) -> (&'static str, Option<&'static str>) {
+    let pytest = ["pytest.ini", "tests", "conftest.py", "pyproject.toml"]
+        .iter()
+        .any(|f| has(root, f));
+    ("python", pytest.then_some("pytest"))
+}
+
+/// Whether the Makefile has a `test:` target.
+fn makefile_has_test(root: &Path) -> bool {
+    std::fs::read_to_string(root.join("Makefile"))
+        .is_ok_and(|mk| mk.lines().any(|l| l.starts_with("test:")))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! orchestrator.
 
 use super::pack::PLUGIN;
+use crate::engine::tools::Tool;
 
 /// Where a role may write files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub struct Role {
     /// The model its agent file asks for.
     pub model: &'static str,
     /// The tools its agent file lists.
-    pub tools: &'static [&'static str],
+    pub tools: &'static [Tool],
     pub writes: WriteScope,
     pub bash: BashScope,
     /// Whether it may run `git add`, `git commit`, `git push` and other history changes.
@@ -54,7 +55,7 @@ pub const ROLES: &[Role] = &[
     Role {
         name: ORCHESTRATOR,
         model: "opus",
-        tools: &["Read", "Glob", "Grep", "Bash", "Agent", "TodoWrite"],
+        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Bash, Tool::Agent, Tool::TodoWrite],
         writes: WriteScope::Tiers,
         bash: BashScope::Tiers,
         may_commit: true,
@@ -63,7 +64,7 @@ pub const ROLES: &[Role] = &[
     Role {
         name: PLANNER,
         model: "sonnet",
-        tools: &["Read", "Glob", "Grep", "Write", "Bash", "WebSearch", "WebFetch"],
+        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Write, Tool::Bash, Tool::WebSearch, Tool::WebFetch],
         writes: WriteScope::Plans,
         bash: BashScope::SafeOnly,
         may_commit: false,
@@ -72,7 +73,7 @@ pub const ROLES: &[Role] = &[
     Role {
         name: IMPLEMENTER,
         model: "sonnet",
-        tools: &["Read", "Write", "Edit", "MultiEdit", "Bash", "Glob", "Grep"],
+        tools: &[Tool::Read, Tool::Write, Tool::Edit, Tool::MultiEdit, Tool::Bash, Tool::Glob, Tool::Grep],
         writes: WriteScope::Tiers,
         bash: BashScope::Tiers,
         may_commit: false,
@@ -81,7 +82,7 @@ pub const ROLES: &[Role] = &[
     Role {
         name: REVIEWER,
         model: "sonnet",
-        tools: &["Read", "Glob", "Grep", "Bash"],
+        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Bash],
         writes: WriteScope::Nothing,
         bash: BashScope::SafeOnly,
         may_commit: false,

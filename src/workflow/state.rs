@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::engine::paths::Places;
+use crate::workflow::installed;
 
 /// The user's home folder.
 pub fn home_dir() -> Option<PathBuf> {
@@ -49,7 +50,7 @@ pub fn places() -> Result<Places> {
     // settings file that cannot be read names none (doctor reports it).
     let binary = std::env::current_exe().ok();
     let mut installed = fs::read_to_string(config_dir.join("settings.json"))
-        .map(|text| crate::setup::install::installed_binaries(&text, &home))
+        .map(|text| installed::installed_binaries(&text, &home))
         .unwrap_or_default();
     installed.retain(|b| Some(b) != binary.as_ref());
     Ok(Places {
