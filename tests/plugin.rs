@@ -437,6 +437,14 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         detail.contains(id) && detail.contains("enabled"),
         "{detail}"
     );
+    let install = check(&report, "install");
+    assert!(
+        install["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("the plugin {id}")),
+        "{install}"
+    );
     let hooks = check(&report, "hook entries");
     assert!(
         hooks["detail"]
@@ -462,11 +470,13 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
     assert_eq!(both["ok"], false, "{both}");
     let detail = both["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("twice") && detail.contains(id), "{detail}");
+    let fix = both["fix"].as_str().unwrap_or_default();
     assert!(
-        both["fix"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("--uninstall"),
+        fix.contains(&format!("{BIN} uninstall-hooks")) && fix.contains("--uninstall"),
+        "{both}"
+    );
+    assert!(
+        fix.contains(&format!("claude plugin uninstall {id}")),
         "{both}"
     );
 
@@ -490,6 +500,20 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         detail.contains("agents/code-reviewer.md") && detail.contains("hooks/hooks.json"),
         "{detail}"
     );
+    // Every fix is the plugin's own (besides the one about the second install), never a
+    // checkout's install.sh.
+    for c in report["checks"].as_array().expect("checks") {
+        let fix = c["fix"].as_str().unwrap_or_default();
+        if c["check"] == "plugin" {
+            assert!(
+                fix.starts_with(&format!("claude plugin update {id}")),
+                "{c}"
+            );
+        }
+        if c["check"] != "one install" {
+            assert!(!fix.contains("install.sh"), "{c}");
+        }
+    }
     fs::write(&reviewer, original).expect("restore");
     fs::write(&hooks, original_hooks).expect("restore");
 
