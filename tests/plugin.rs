@@ -517,6 +517,35 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
     fs::write(&reviewer, original).expect("restore");
     fs::write(&hooks, original_hooks).expect("restore");
 
+    // An agent install.sh left in the config dir, from a checkout that is gone: with the
+    // plugin in use, the fix removes it (reinstalling would add install.sh's hooks again).
+    let left = config.join("agents/code-reviewer.md");
+    fs::create_dir_all(left.parent().expect("parent")).expect("mkdir");
+    fs::write(&left, "---\nname: code-reviewer\n---\nold\n").expect("write");
+    let state = config.join("state/programmer");
+    fs::create_dir_all(&state).expect("mkdir");
+    let gone = dir.path().join("gone-checkout");
+    fs::write(
+        state.join("install.json"),
+        json!({"method": "binary", "checkout": gone, "prefix": home.join(".local"),
+               "binary": home.join(".local/bin/programmer-hook"), "from": gone.join("programmer-hook")})
+        .to_string(),
+    )
+    .expect("write");
+    let report: Value = serde_json::from_slice(&doctor().stdout).expect("doctor --json");
+    let pack = check(&report, "agents, commands and skill");
+    assert_eq!(pack["ok"], false, "{pack}");
+    assert_eq!(
+        pack["fix"].as_str().unwrap_or_default(),
+        format!(
+            "the plugin {id} carries its own copies; remove these: rm -f {}",
+            left.display()
+        ),
+        "{pack}"
+    );
+    fs::remove_file(&left).expect("rm");
+    fs::remove_file(state.join("install.json")).expect("rm");
+
     // The plugin without a binary for this machine blocks every call: doctor says so.
     fs::remove_dir_all(market.join("bin").join(plugin::platform())).expect("rm");
     let out = doctor();

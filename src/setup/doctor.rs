@@ -682,10 +682,27 @@ fn check_pack(config_dir: &Path, by_plugin: Option<&plugin::Install>, fixes: &Fi
             different.join(", ")
         ));
     }
+    // With the plugin in use these are left from an install.sh install; reinstalling them
+    // would add its hook entries again, so the fix takes them away.
+    let fix = match by_plugin {
+        Some(p) => {
+            let present: Vec<PathBuf> = pack
+                .iter()
+                .map(|(rel, _)| config_dir.join(rel))
+                .filter(|f| f.is_file())
+                .collect();
+            format!(
+                "the plugin {} carries its own copies; remove these: {}",
+                p.id,
+                fixes.remove_pack(&present)
+            )
+        }
+        None => fixes.reinstall(),
+    };
     Check::fail(
         NAME,
         format!("in {}: {}", config_dir.display(), parts.join("; ")),
-        fixes.reinstall(),
+        fix,
     )
 }
 

@@ -221,19 +221,45 @@ impl Fixes {
             quote_path(&self.runner),
             self.settings_arg
         );
-        let checkout = match &self.script {
-            Script::Source { checkout, .. } | Script::Binary { checkout, .. } => {
-                Some(checkout.as_path())
-            }
-            Script::Unrecorded => Some(Path::new(env!("CARGO_MANIFEST_DIR"))),
-        };
-        match checkout.filter(|c| has_installer(c)) {
-            Some(c) => format!(
-                "{remove} (or, to remove its binary and pack too: cd {} && ./install.sh --uninstall)",
-                quote_path(c)
-            ),
+        match self.uninstall() {
+            Some(u) => format!("{remove} (or, to remove its binary and pack too: {u})"),
             None => remove,
         }
+    }
+
+    /// What removes the pack files `install.sh` left in the config dir while the plugin,
+    /// which carries its own, is in use: its `--uninstall` where its checkout is there,
+    /// else the files themselves.
+    pub fn remove_pack(&self, present: &[PathBuf]) -> String {
+        match self.uninstall() {
+            Some(u) => u,
+            None => format!(
+                "rm -f {}",
+                present
+                    .iter()
+                    .map(|p| quote_path(p))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        }
+    }
+
+    /// `install.sh --uninstall` in the checkout it ran from, while that is there.
+    fn uninstall(&self) -> Option<String> {
+        let (checkout, prefix) = match &self.script {
+            Script::Source { checkout, prefix }
+            | Script::Binary {
+                checkout, prefix, ..
+            } => (checkout.as_path(), Some(prefix.as_path())),
+            Script::Unrecorded => (Path::new(env!("CARGO_MANIFEST_DIR")), None),
+        };
+        let args = prefix.map(|p| self.prefix_arg(p)).unwrap_or_default();
+        has_installer(checkout).then(|| {
+            format!(
+                "cd {} && ./install.sh --uninstall{args}",
+                quote_path(checkout)
+            )
+        })
     }
 
     /// ` --prefix DIR` when it is not install.sh's default.
