@@ -29,7 +29,7 @@ use fixes::{quote, Fixes};
 /// 2.1.295 and the `PreSkillShellCommand` event in 2.1.332.
 pub const MIN_CLAUDE: (u64, u64, u64) = (2, 1, 332);
 
-pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[derive(Args, Debug)]
 pub struct DoctorArgs {
@@ -165,11 +165,8 @@ fn check_plugin(
             return vec![Check::fail(
                 PLUGIN_CHECK,
                 format!("{e}; whether the plugin is installed cannot be told"),
-                format!(
-                "repair or remove that file, then reinstall the plugin: claude plugin install {}",
-                pack::PLUGIN
-            ),
-            )]
+                "repair or remove that file, then reinstall the plugin: claude plugin install programmer@programmer-hook",
+            )];
         }
     };
     if list.is_empty() {
@@ -419,7 +416,8 @@ fn check_settings(
     (checks, entries.binaries)
 }
 
-/// The settings as JSON, or the check that says why they cannot be read.
+/// The settings as JSON, or the one check that is all there is to say of them: why they
+/// cannot be read, or that a plugin install has none.
 fn read_settings(
     settings: &Path,
     fixes: &Fixes,

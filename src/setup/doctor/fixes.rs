@@ -138,7 +138,10 @@ impl Fixes {
             _ => "no record of install.sh (an older install.sh, or hook entries written by install-hooks); fixes name this binary's build checkout while it exists".to_string(),
         };
         match &self.plugin {
-            Some(id) => format!("the plugin {id}; {via_script}"),
+            Some(id) if matches!(self.record, Ok(None)) => {
+                format!("the plugin {id} (no record of install.sh)")
+            }
+            Some(id) => format!("the plugin {id}; also {via_script}"),
             None => via_script,
         }
     }
