@@ -58,13 +58,15 @@ pub enum PolicyCmd {
 #[derive(Args)]
 pub struct ShowArgs {
     /// Print the whole merged policy as one JSON object (paths, kinds, effects, workflow
-    /// settings and rules; each rule with its `layer` and `file`).
+    /// settings and rules, each rule with its `layer` and `file`; `overridden`: the rules a
+    /// later layer replaced or disabled).
     #[arg(long)]
     json: bool,
     /// The working folder whose project policy applies (default: the current folder).
     #[arg(long)]
     cwd: Option<PathBuf>,
-    /// Only the rules of this layer, and what this layer replaced or disabled.
+    /// Only the rules of this layer, and the rules it replaced or disabled or that a later
+    /// layer replaced or disabled of it.
     #[arg(long, value_parser = ["default", "user", "project"])]
     layer: Option<String>,
     /// Only the rules whose id starts with this (an exact id, or `git.` for a group).
