@@ -12,15 +12,16 @@ Installs programmer-hook for Claude Code:
   - builds the binary (cargo build --release) and copies it to PREFIX/bin
   - copies agents/, commands/ and skills/ into the Claude config dir
   - adds the hook entries to settings.json (through `programmer-hook install-hooks`)
-  - creates the state dir and a default preferences.json
+  - creates the state dir and a default preferences.json, and records there how it
+    installed (install.json), so that doctor's fixes fit this install
   - adds marked blocks to CLAUDE.md, model-policy.json and agents/master-orchestrator.md
     when those files exist
   - ends with `programmer-hook doctor`
 
 Options:
   --dry-run       show what would change; change nothing
-  --uninstall     remove the hook entries, the pack, the marked blocks and the binary
-                  (the state dir is kept)
+  --uninstall     remove the hook entries, the pack, the marked blocks, the binary and
+                  install.json (the rest of the state dir is kept)
   --prefix DIR    install the binary into DIR/bin (default: ~/.local, so ~/.local/bin)
   --binary PATH   use this already-built binary instead of building one
                   (same as PROGRAMMER_HOOK_BINARY=PATH)
@@ -292,6 +293,45 @@ dry_flag() {
   if [ "$DRY_RUN" = 1 ]; then printf '%s\n' --dry-run; fi
 }
 
+# A JSON string of $1 (the paths this script records have no control characters; one that
+# does is refused by the caller).
+json_string() {
+  local s=$1
+  s=${s//\\/\\\\}
+  s=${s//\"/\\\"}
+  printf '"%s"' "$s"
+}
+
+# Records in the state dir how this install was made (install.json), so that doctor's fixes
+# name the command that fits it: the checkout, the prefix, and the binary it came from.
+# Written only when it differs; never in a dry run.
+record_install() {
+  local method=$1 from=$2 record="$STATE/install.json" v
+  for v in "$REPO" "$PREFIX" "$DEST" "$from"; do
+    case $v in *[[:cntrl:]]*)
+      say "  not recorded: a path has a control character (doctor's fixes will be general)"
+      return 0
+      ;;
+    esac
+  done
+  {
+    printf '{\n'
+    printf '  "method": %s,\n' "$(json_string "$method")"
+    printf '  "checkout": %s,\n' "$(json_string "$REPO")"
+    printf '  "prefix": %s,\n' "$(json_string "$PREFIX")"
+    printf '  "binary": %s,\n' "$(json_string "$DEST")"
+    printf '  "from": %s\n' "$(json_string "$from")"
+    printf '}\n'
+  } >"$record.tmp.$$"
+  if [ -f "$record" ] && cmp -s "$record.tmp.$$" "$record"; then
+    rm -f "$record.tmp.$$"
+    say "  unchanged: $record"
+  else
+    mv -f "$record.tmp.$$" "$record"
+    say "  recorded how this install was made (for doctor's fixes): $record"
+  fi
+}
+
 runs_as_programmer_hook() {
   [ -f "$1" ] && [ -x "$1" ] && "$1" --version 2>/dev/null | grep -q '^programmer-hook '
 }
@@ -354,6 +394,12 @@ or remove every handler that runs programmer-hook from $SETTINGS by hand."
     fi
   else
     say "  not there: $DEST"
+  fi
+  if [ -e "$STATE/install.json" ]; then
+    if [ "$DRY_RUN" = 1 ]; then say "  would remove: $STATE/install.json"; else
+      rm -f "$STATE/install.json"
+      say "  removed: $STATE/install.json (how this install was made)"
+    fi
   fi
   say "Kept the state dir $STATE (remove it yourself if you no longer want the audit log and project records)."
   exit 0
@@ -440,6 +486,11 @@ if [ "$DRY_RUN" = 1 ]; then
   fi
 else
   hooks_cmd "$DEST" install-hooks --binary "$DEST" || die "could not add the hook entries (see above)"
+  if [ -n "$BINARY" ]; then
+    record_install binary "$BINARY"
+  else
+    record_install source "$SRC"
+  fi
 fi
 
 say "Marked blocks:"

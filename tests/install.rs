@@ -600,3 +600,175 @@ fn installer_messages_say_what_happened_and_backups_are_bounded() {
     let first = after.lines().nth(1).unwrap_or_default();
     assert!(first.starts_with("  "), "an empty heading:\n{out}");
 }
+
+/// A copy of the parts of the checkout `install.sh` installs from, in the sandbox, so that
+/// a test can take the checkout away after installing.
+fn scratch_checkout(s: &Sandbox) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        if from.is_dir() {
+            fs::create_dir_all(to).expect("mkdir");
+            for e in fs::read_dir(from).expect("read_dir").filter_map(|e| e.ok()) {
+                copy(&e.path(), &to.join(e.file_name()));
+            }
+        } else {
+            fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+            fs::copy(from, to).expect("copy");
+        }
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let checkout = s.dir.path().join("checkout");
+    for part in ["install.sh", "agents", "commands", "skills"] {
+        copy(&repo.join(part), &checkout.join(part));
+    }
+    checkout
+}
+
+/// The fix doctor gives for an edited agent, after `install.sh` ran with `args` from
+/// `checkout` (with a `cargo` on PATH that builds nothing: the binary is already in the
+/// checkout's target folder).
+fn pack_fix(s: &Sandbox, checkout: &Path) -> String {
+    s.write(
+        "agents/code-reviewer.md",
+        "---\nname: code-reviewer\n---\nedited\n",
+    );
+    let out = s
+        .command(&s.installed_binary())
+        .args(["doctor", "--json"])
+        .output()
+        .expect("doctor");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let install = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["check"] == "install")
+        .expect("the install check");
+    assert!(
+        install["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&checkout.display().to_string()),
+        "{install}"
+    );
+    let pack = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["check"] == "agents, commands and skill")
+        .expect("the pack check");
+    assert_eq!(pack["ok"], false, "{pack}");
+    pack["fix"].as_str().unwrap_or_default().to_string()
+}
+
+/// Doctor's fixes name the command that fits the way the product was installed: the
+/// checkout's `install.sh` (with `--binary` when it was given one) while the checkout is
+/// there, and a fresh checkout's once it is gone; never the checkout this binary was built in.
+#[test]
+fn doctor_fixes_fit_the_install_method() {
+    let prefix_arg = |s: &Sandbox| format!("--prefix {}", s.prefix().display());
+    // install.sh --binary PATH
+    let s = Sandbox::new();
+    let checkout = scratch_checkout(&s);
+    let out = s
+        .command(Path::new("bash"))
+        .arg(checkout.join("install.sh"))
+        .args(["--binary", BIN, "--prefix"])
+        .arg(s.prefix())
+        .output()
+        .expect("install.sh");
+    let text = ok(&out);
+    assert!(
+        text.contains("recorded how this install was made"),
+        "{text}"
+    );
+    let fix = pack_fix(&s, &checkout);
+    assert_eq!(
+        fix,
+        format!(
+            "cd {} && ./install.sh --binary {BIN} {}",
+            checkout.display(),
+            prefix_arg(&s)
+        )
+    );
+    fs::remove_dir_all(&checkout).expect("rm checkout");
+    let fix = pack_fix(&s, &checkout);
+    assert!(fix.contains("is gone"), "{fix}");
+    assert!(!fix.contains("cd "), "{fix}");
+    assert!(
+        fix.ends_with(&format!("./install.sh --binary {BIN} {}", prefix_arg(&s))),
+        "{fix}"
+    );
+
+    // install.sh building in its checkout.
+    let s = Sandbox::new();
+    let checkout = scratch_checkout(&s);
+    let release = checkout.join("target/release");
+    fs::create_dir_all(&release).expect("mkdir");
+    fs::copy(BIN, release.join("programmer-hook")).expect("copy");
+    let tools = s.dir.path().join("tools");
+    fs::create_dir_all(&tools).expect("mkdir");
+    fs::write(tools.join("cargo"), "#!/bin/sh\nexit 0\n").expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(tools.join("cargo"), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut path = vec![tools];
+    path.extend(std::env::split_paths(&s.path_var()));
+    let out = s
+        .command(Path::new("bash"))
+        .arg(checkout.join("install.sh"))
+        .arg("--prefix")
+        .arg(s.prefix())
+        .env("PATH", std::env::join_paths(path).expect("PATH"))
+        .output()
+        .expect("install.sh");
+    ok(&out);
+    let fix = pack_fix(&s, &checkout);
+    assert_eq!(
+        fix,
+        format!(
+            "cd {} && ./install.sh {}",
+            checkout.display(),
+            prefix_arg(&s)
+        )
+    );
+    fs::remove_dir_all(&checkout).expect("rm checkout");
+    let fix = pack_fix(&s, &checkout);
+    assert!(fix.contains("is gone") && !fix.contains("cd "), "{fix}");
+    assert!(!fix.contains("--binary"), "{fix}");
+
+    // Uninstalling takes the record away with the rest.
+    let out = ok(&s.install(&["--uninstall"]));
+    assert!(out.contains("install.json"), "{out}");
+    assert!(!s.config().join("state/programmer/install.json").exists());
+}
+
+/// Doctor names each temporary file of an interrupted write that it removes.
+#[test]
+fn doctor_names_the_temporary_files_it_removes() {
+    let s = Sandbox::new();
+    ok(&s.install(&[]));
+    let sessions = s.config().join("state/programmer/sessions");
+    fs::create_dir_all(&sessions).expect("mkdir");
+    let stale = sessions.join("abc.json.tmp.4242");
+    let fresh = sessions.join("def.json.tmp.4243");
+    for f in [&stale, &fresh] {
+        fs::write(f, "{\"half").expect("write");
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(&stale)
+        .and_then(|f| f.set_modified(hour_ago))
+        .expect("mtime");
+    let out = s
+        .command(&s.installed_binary())
+        .arg("doctor")
+        .output()
+        .expect("doctor");
+    let text = ok(&out);
+    assert!(
+        text.contains("removed 1 temporary file") && text.contains(&stale.display().to_string()),
+        "{text}"
+    );
+    assert!(!text.contains(&fresh.display().to_string()), "{text}");
+    assert!(!stale.exists() && fresh.exists());
+}

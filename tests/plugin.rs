@@ -437,6 +437,14 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         detail.contains(id) && detail.contains("enabled"),
         "{detail}"
     );
+    let install = check(&report, "install");
+    assert!(
+        install["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&format!("the plugin {id}")),
+        "{install}"
+    );
     let hooks = check(&report, "hook entries");
     assert!(
         hooks["detail"]
@@ -462,11 +470,13 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
     assert_eq!(both["ok"], false, "{both}");
     let detail = both["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("twice") && detail.contains(id), "{detail}");
+    let fix = both["fix"].as_str().unwrap_or_default();
     assert!(
-        both["fix"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("--uninstall"),
+        fix.contains(&format!("{BIN} uninstall-hooks")) && fix.contains("--uninstall"),
+        "{both}"
+    );
+    assert!(
+        fix.contains(&format!("claude plugin uninstall {id}")),
         "{both}"
     );
 
@@ -490,8 +500,51 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         detail.contains("agents/code-reviewer.md") && detail.contains("hooks/hooks.json"),
         "{detail}"
     );
+    // Every fix is the plugin's own (besides the one about the second install), never a
+    // checkout's install.sh.
+    for c in report["checks"].as_array().expect("checks") {
+        let fix = c["fix"].as_str().unwrap_or_default();
+        if c["check"] == "plugin" {
+            assert!(
+                fix.starts_with(&format!("claude plugin update {id}")),
+                "{c}"
+            );
+        }
+        if c["check"] != "one install" {
+            assert!(!fix.contains("install.sh"), "{c}");
+        }
+    }
     fs::write(&reviewer, original).expect("restore");
     fs::write(&hooks, original_hooks).expect("restore");
+
+    // An agent install.sh left in the config dir, from a checkout that is gone: with the
+    // plugin in use, the fix removes it (reinstalling would add install.sh's hooks again).
+    let left = config.join("agents/code-reviewer.md");
+    fs::create_dir_all(left.parent().expect("parent")).expect("mkdir");
+    fs::write(&left, "---\nname: code-reviewer\n---\nold\n").expect("write");
+    let state = config.join("state/programmer");
+    fs::create_dir_all(&state).expect("mkdir");
+    let gone = dir.path().join("gone-checkout");
+    fs::write(
+        state.join("install.json"),
+        json!({"method": "binary", "checkout": gone, "prefix": home.join(".local"),
+               "binary": home.join(".local/bin/programmer-hook"), "from": gone.join("programmer-hook")})
+        .to_string(),
+    )
+    .expect("write");
+    let report: Value = serde_json::from_slice(&doctor().stdout).expect("doctor --json");
+    let pack = check(&report, "agents, commands and skill");
+    assert_eq!(pack["ok"], false, "{pack}");
+    assert_eq!(
+        pack["fix"].as_str().unwrap_or_default(),
+        format!(
+            "the plugin {id} carries its own copies; remove these: rm -f {}",
+            left.display()
+        ),
+        "{pack}"
+    );
+    fs::remove_file(&left).expect("rm");
+    fs::remove_file(state.join("install.json")).expect("rm");
 
     // The plugin without a binary for this machine blocks every call: doctor says so.
     fs::remove_dir_all(market.join("bin").join(plugin::platform())).expect("rm");

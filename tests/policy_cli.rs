@@ -83,6 +83,170 @@ fn validate_reports_line_numbers() {
     );
 }
 
+/// A scratch HOME with a user file that replaces one default rule, disables another and
+/// adds one, and a repository whose project file adds one.
+struct Layers {
+    dir: tempfile::TempDir,
+}
+
+impl Layers {
+    const USER_FILE: &'static str = "home/.claude/state/programmer/policy.toml";
+    const PROJECT_FILE: &'static str = "repo/.claude/programmer-policy.toml";
+
+    fn new() -> Layers {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |rel: &str, text: &str| {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, text).expect("write");
+        };
+        write(
+            Self::USER_FILE,
+            "[[rule]]\nid = 'unknown.command'\ntier = 'confirm'\nfallback = true\nrelaxable = true\nreason = 'unknown'\ncommand = ['*']\n\n\
+             [[rule]]\nid = 'read.find'\ndisabled = true\n\n\
+             [[rule]]\nid = 'my.frob'\ntier = 'safe'\nreason = 'frob only lists'\ncommand = ['frob']\nsubcommand = ['list']\n",
+        );
+        write(
+            Self::PROJECT_FILE,
+            "[[rule]]\nid = 'proj.no-deploy'\ntier = 'forbidden'\nreason = 'no deploys'\ncommand = ['deploy']\n",
+        );
+        std::fs::create_dir_all(dir.path().join("repo/.git")).expect("mkdir");
+        Layers { dir }
+    }
+    fn path(&self, rel: &str) -> String {
+        self.dir.path().join(rel).display().to_string()
+    }
+    fn show(&self, args: &[&str]) -> std::process::Output {
+        bin()
+            .env("HOME", self.dir.path().join("home"))
+            .args(["policy", "show", "--cwd"])
+            .arg(self.dir.path().join("repo"))
+            .args(args)
+            .output()
+            .expect("runs")
+    }
+}
+
+/// `policy show` says of each rule which layer and file it came from, and which rules a
+/// later layer replaced or disabled.
+#[test]
+fn show_names_the_layer_of_every_rule() {
+    let l = Layers::new();
+    let (user, project) = (l.path(Layers::USER_FILE), l.path(Layers::PROJECT_FILE));
+    let out = l.show(&["--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let rule = |id: &str| {
+        v["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+    };
+    let in_force: &[(&str, &str, &str)] = &[
+        ("my.frob", "user", &user),
+        ("unknown.command", "user", &user),
+        ("proj.no-deploy", "project", &project),
+        ("git.read", "default", "policy/30-safe.toml"),
+    ];
+    for (id, layer, file) in in_force {
+        let r = rule(id).unwrap_or_else(|| panic!("{id} is in force"));
+        assert_eq!(
+            (r["layer"].as_str(), r["file"].as_str()),
+            (Some(*layer), Some(*file)),
+            "{id}"
+        );
+    }
+    assert!(rule("read.find").is_none(), "disabled");
+    let changes: Vec<(String, String, String, String, String)> = v["overridden"]
+        .as_array()
+        .expect("overridden")
+        .iter()
+        .map(|c| {
+            let s = |key: &serde_json::Value| -> String {
+                key.as_str().unwrap_or_default().to_string()
+            };
+            (
+                s(&c["id"]),
+                s(&c["action"]),
+                s(&c["layer"]),
+                s(&c["by"]["layer"]),
+                s(&c["by"]["file"]),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "unknown.command",
+            "replaced",
+            "default",
+            "user",
+            user.as_str(),
+        ),
+        ("read.find", "disabled", "default", "user", user.as_str()),
+    ]
+    .map(|(a, b, c, d, e)| (a.into(), b.into(), c.into(), d.into(), e.into()));
+    assert_eq!(changes, want);
+    for key in ["paths", "kinds", "commands", "workflow", "layers"] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+
+    // The table: one row per rule with its layer, and what was disabled and by whom.
+    let out = l.show(&[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = |id: &str| {
+        text.lines()
+            .find(|line| line.split_whitespace().nth(3) == Some(id))
+            .unwrap_or_else(|| panic!("no row for {id}: {text}"))
+            .to_string()
+    };
+    assert!(row("my.frob").starts_with("user "), "{text}");
+    assert!(
+        row("my.frob").contains("command=frob subcommand=list"),
+        "{text}"
+    );
+    assert!(row("proj.no-deploy").starts_with("project "), "{text}");
+    assert!(row("git.read").starts_with("default "), "{text}");
+    assert!(
+        row("unknown.command").contains("replaces the rule of default"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "read.find  (default policy/30-safe.toml, safe): disabled by user {user}"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!("  project  {project}")), "{text}");
+
+    // Filters: one layer; an id prefix; an id no rule has.
+    let out = l.show(&["--layer", "project", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ids: Vec<&str> = v["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["proj.no-deploy"]);
+    assert_eq!(v["overridden"], serde_json::json!([]));
+    let out = l.show(&["--id", "read.f"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("disabled by user") && !text.contains("git.read"),
+        "{text}"
+    );
+    let out = l.show(&["--id", "no.such"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no.such"));
+}
+
 /// A reader that stops early (`programmer-hook policy show | head`) ends the command
 /// quietly, as it would any Unix tool: no panic, no error message.
 #[test]
@@ -90,7 +254,7 @@ fn closed_stdout_ends_quietly() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_programmer-hook"))
-        .args(["policy", "show"])
+        .args(["policy", "show", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

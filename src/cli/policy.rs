@@ -8,6 +8,8 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::usage;
+
+mod show;
 use crate::engine::classify::{self, Decision};
 use crate::engine::examples;
 use crate::engine::policy::{self, Layer, Policy, Tier};
@@ -51,12 +53,31 @@ pub enum PolicyCmd {
         #[arg(long, conflicts_with = "layer")]
         project: bool,
     },
-    /// Print the rules in force (defaults plus the user and project files) as JSON.
-    Show {
-        /// The working folder whose project policy applies.
-        #[arg(long)]
-        cwd: Option<PathBuf>,
-    },
+    /// List the rules in force (the defaults, then the user's and the project's file), each
+    /// with the layer and file it came from, and the rules a later layer replaced or
+    /// disabled.
+    ///
+    /// Exit status: 0, or 1 when --id matches no rule.
+    Show(ShowArgs),
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// Print the whole merged policy as one JSON object (paths, kinds, effects, workflow
+    /// settings and rules, each rule with its `layer` and `file`; `overridden`: the rules a
+    /// later layer replaced or disabled).
+    #[arg(long)]
+    json: bool,
+    /// The working folder whose project policy applies (default: the current folder).
+    #[arg(long)]
+    cwd: Option<PathBuf>,
+    /// Only the rules of this layer, and the rules it replaced or disabled or that a later
+    /// layer replaced or disabled of it.
+    #[arg(long, value_parser = ["default", "user", "project"])]
+    layer: Option<String>,
+    /// Only the rules whose id starts with this (an exact id, or `git.` for a group).
+    #[arg(long, value_name = "PREFIX")]
+    id: Option<String>,
 }
 
 #[derive(Args)]
@@ -94,23 +115,7 @@ pub fn run_policy(cmd: PolicyCmd) -> Result<i32> {
             };
             policy_validate(&file, layer)
         }
-        PolicyCmd::Show { cwd } => {
-            let places = state::places()?;
-            let cwd = match cwd {
-                Some(c) => c,
-                None => std::env::current_dir().context("cannot read the current folder")?,
-            };
-            let p = hook::load_policy(&places, Some(&cwd))?;
-            let file = policy::PolicyFile {
-                paths: p.paths.clone(),
-                kinds: p.kinds.clone(),
-                commands: p.all_effects(),
-                workflow: Some(p.workflow.clone()),
-                rules: p.rules().iter().map(|r| r.clone().into_owned()).collect(),
-            };
-            println!("{}", serde_json::to_string_pretty(&file)?);
-            Ok(0)
-        }
+        PolicyCmd::Show(a) => show::policy_show(a),
     }
 }
 

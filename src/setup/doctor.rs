@@ -1,7 +1,11 @@
 //! `doctor`: checks an installation for the problems a user would otherwise debug by hand.
 //!
-//! Every check is read-only. Each problem is printed with the command that fixes it, and
+//! Every check is read-only, except that temporary files interrupted writes left in the
+//! state dir are removed, and each one removed is named. Each problem is printed with the
+//! command that fixes it, fitted to the way the product was installed (see [`fixes`]), and
 //! the exit status is 1 when any problem was found.
+
+mod fixes;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,6 +23,7 @@ use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
+use fixes::{quote, Fixes};
 
 /// The oldest Claude Code that honours every hook setting we write: `onFailure` arrived in
 /// 2.1.295 and the `PreSkillShellCommand` event in 2.1.332.
@@ -102,10 +107,6 @@ pub fn run(args: DoctorArgs) -> Result<i32> {
 /// Runs every check.
 pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     let on_path = find_on_path(BINARY_NAME);
-    let fix_bin = on_path
-        .clone()
-        .or_else(|| std::env::current_exe().ok())
-        .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
     let files = plugin::SettingsFiles {
         user: settings.to_path_buf(),
         project: std::env::current_dir().ok(),
@@ -118,19 +119,23 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
         .ok()
         .and_then(|list| list.iter().find(|i| i.enabled))
         .cloned();
-    let (hook_checks, hook_binaries) =
-        check_settings(settings, &fix_bin, places, by_plugin.as_ref());
-    let mut checks = vec![check_path_binary(
-        on_path.as_deref(),
-        &hook_binaries,
-        by_plugin.as_ref(),
-    )];
+    let fixes = Fixes::new(places, settings, by_plugin.as_ref(), on_path.as_deref());
+    let (hook_checks, hook_binaries) = check_settings(settings, &fixes, by_plugin.as_ref());
+    let mut checks = vec![
+        Check::ok("install", fixes.describe()),
+        check_path_binary(
+            on_path.as_deref(),
+            &hook_binaries,
+            by_plugin.as_ref(),
+            &fixes,
+        ),
+    ];
     checks.extend(hook_checks);
-    checks.extend(check_plugin(&installs, &hook_binaries));
-    checks.push(check_pack(&places.config_dir, by_plugin.as_ref()));
+    checks.extend(check_plugin(&installs, &hook_binaries, &fixes));
+    checks.push(check_pack(&places.config_dir, by_plugin.as_ref(), &fixes));
     checks.push(check_definitions(places));
-    checks.extend(check_state(&places.state_dir, by_plugin.is_some()));
-    checks.push(check_policy(places));
+    checks.extend(check_state(&places.state_dir, by_plugin.is_some(), &fixes));
+    checks.push(check_policy(places, &fixes));
     checks.push(check_claude());
     checks
 }
@@ -152,135 +157,121 @@ fn describe(i: &plugin::Install) -> String {
 fn check_plugin(
     installs: &Result<Vec<plugin::Install>, String>,
     hook_binaries: &[PathBuf],
+    fixes: &Fixes,
 ) -> Vec<Check> {
-    const NAME: &str = "plugin";
     let list = match installs {
         Ok(l) => l,
         Err(e) => {
             return vec![Check::fail(
-                NAME,
+                PLUGIN_CHECK,
                 format!("{e}; whether the plugin is installed cannot be told"),
                 "repair or remove that file, then reinstall the plugin: claude plugin install programmer@programmer-hook",
-            )]
+            )];
         }
     };
     if list.is_empty() {
         return vec![Check::ok(
-            NAME,
+            PLUGIN_CHECK,
             format!("{} is not installed as a Claude Code plugin", pack::PLUGIN),
         )];
     }
-    let mut checks = Vec::new();
-    for i in list {
-        let fix = format!("claude plugin update {id} (or: claude plugin uninstall {id} && claude plugin install {id})", id = i.id);
-        let mut problems = Vec::new();
-        let launcher = i.path.join("bin").join(BINARY_NAME);
-        let bin = plugin::binary(&i.path);
-        if !is_executable(&launcher) {
-            problems.push(format!("its launcher {} is missing", launcher.display()));
-        } else if !is_executable(&bin) {
-            problems.push(format!(
-                "it has no binary for {} ({} is missing), so it blocks every tool call",
-                plugin::platform(),
-                bin.display()
-            ));
-        } else {
-            match hook_version(&launcher) {
-                Some(v) if v == VERSION => {}
-                Some(v) => problems.push(format!(
-                    "its binary is version {v}, this doctor is {VERSION}"
-                )),
-                None => problems.push(format!("{} does not run `--version`", launcher.display())),
-            }
-        }
-        let hooks = fs::read(i.path.join("hooks/hooks.json"))
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
-        if hooks.as_ref() != Some(&plugin::hooks_json()) {
-            problems.push("its hooks/hooks.json is not the one this binary registers (every event, onFailure block)".into());
-        }
-        let different: Vec<&str> = pack::PACK_FILES
-            .iter()
-            .filter(|(rel, text)| {
-                fs::read(i.path.join(rel)).ok().as_deref() != Some(text.as_bytes())
-            })
-            .map(|(rel, _)| *rel)
-            .collect();
-        if !different.is_empty() {
-            problems.push(format!(
-                "its copy of the pack differs from the one built into this binary: {}",
-                different.join(", ")
-            ));
-        }
-        if problems.is_empty() || !i.enabled {
-            let mut detail = describe(i);
-            if !problems.is_empty() {
-                detail.push_str(&format!(" (not in use: {})", problems.join("; ")));
-            }
-            checks.push(Check::ok(NAME, detail));
-        } else {
-            checks.push(Check::fail(
-                NAME,
-                format!("{}: {}", describe(i), problems.join("; ")),
-                fix,
-            ));
-        }
-    }
-    if let Some(i) = list.iter().find(|i| i.enabled) {
-        if !hook_binaries.is_empty() {
-            checks.push(Check::fail(
-                "one install",
-                format!(
-                    "the plugin {} and install.sh's hook entries in settings.json (running {}) are both active: every hook runs twice",
-                    i.id,
-                    hook_binaries
-                        .iter()
-                        .map(|b| b.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                format!(
-                    "keep one: ./install.sh --uninstall in the checkout (keeps the state dir), or claude plugin uninstall {}",
-                    i.id
-                ),
-            ));
-        }
-    }
+    let mut checks: Vec<Check> = list.iter().map(check_plugin_install).collect();
+    checks.extend(check_one_install(list, hook_binaries, fixes));
     checks
 }
 
-/// The command that reinstalls from the checkout this binary was built from.
-fn reinstall_fix() -> String {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if repo.join("install.sh").is_file() {
-        format!("cd {} && ./install.sh", quote(&repo.display().to_string()))
-    } else {
-        "run ./install.sh in a checkout of programmer-hook".into()
+const PLUGIN_CHECK: &str = "plugin";
+
+/// One install of the plugin: a problem fails the check only while the plugin is enabled.
+fn check_plugin_install(i: &plugin::Install) -> Check {
+    let problems = plugin_problems(i);
+    if problems.is_empty() || !i.enabled {
+        let mut detail = describe(i);
+        if !problems.is_empty() {
+            detail.push_str(&format!(" (not in use: {})", problems.join("; ")));
+        }
+        return Check::ok(PLUGIN_CHECK, detail);
     }
+    Check::fail(
+        PLUGIN_CHECK,
+        format!("{}: {}", describe(i), problems.join("; ")),
+        Fixes::plugin(&i.id),
+    )
 }
 
-fn install_hooks_fix(bin: &Path, settings: &Path, places: &Places) -> String {
-    let b = quote(&bin.display().to_string());
-    let mut s = format!("{b} install-hooks --binary {b}");
-    if settings != install::default_settings(&places.config_dir) {
-        s.push_str(&format!(
-            " --settings {}",
-            quote(&settings.display().to_string())
+/// What is wrong with one copy of the plugin: its binary, its hooks, its pack.
+fn plugin_problems(i: &plugin::Install) -> Vec<String> {
+    let mut problems: Vec<String> = plugin_binary_problem(i).into_iter().collect();
+    let hooks = fs::read(i.path.join("hooks/hooks.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+    if hooks.as_ref() != Some(&plugin::hooks_json()) {
+        problems.push("its hooks/hooks.json is not the one this binary registers (every event, onFailure block)".into());
+    }
+    let different: Vec<&str> = pack::PACK_FILES
+        .iter()
+        .filter(|(rel, text)| fs::read(i.path.join(rel)).ok().as_deref() != Some(text.as_bytes()))
+        .map(|(rel, _)| *rel)
+        .collect();
+    if !different.is_empty() {
+        problems.push(format!(
+            "its copy of the pack differs from the one built into this binary: {}",
+            different.join(", ")
         ));
     }
-    s
+    problems
 }
 
-/// Quotes a word for a POSIX shell when it needs it.
-fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=@,".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
+/// The plugin's launcher and its binary for this machine, at this doctor's version.
+fn plugin_binary_problem(i: &plugin::Install) -> Option<String> {
+    let launcher = i.path.join("bin").join(BINARY_NAME);
+    let bin = plugin::binary(&i.path);
+    if !is_executable(&launcher) {
+        return Some(format!("its launcher {} is missing", launcher.display()));
     }
+    if !is_executable(&bin) {
+        return Some(format!(
+            "it has no binary for {} ({} is missing), so it blocks every tool call",
+            plugin::platform(),
+            bin.display()
+        ));
+    }
+    match hook_version(&launcher) {
+        Some(v) if v == VERSION => None,
+        Some(v) => Some(format!(
+            "its binary is version {v}, this doctor is {VERSION}"
+        )),
+        None => Some(format!("{} does not run `--version`", launcher.display())),
+    }
+}
+
+/// The plugin enabled and install.sh's hook entries in settings.json: every hook runs twice.
+fn check_one_install(
+    list: &[plugin::Install],
+    hook_binaries: &[PathBuf],
+    fixes: &Fixes,
+) -> Option<Check> {
+    let i = list.iter().find(|i| i.enabled)?;
+    if hook_binaries.is_empty() {
+        return None;
+    }
+    Some(Check::fail(
+        "one install",
+        format!(
+            "the plugin {} and install.sh's hook entries in settings.json (running {}) are both active: every hook runs twice",
+            i.id,
+            hook_binaries
+                .iter()
+                .map(|b| b.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        format!(
+            "keep one: {} (keeps the state dir), or claude plugin uninstall {}",
+            fixes.remove_hook_entries(),
+            i.id
+        ),
+    ))
 }
 
 /// The first executable file called `name` in `$PATH`.
@@ -351,6 +342,7 @@ fn check_path_binary(
     on_path: Option<&Path>,
     hook_binaries: &[PathBuf],
     by_plugin: Option<&plugin::Install>,
+    fixes: &Fixes,
 ) -> Check {
     const NAME: &str = "binary on PATH";
     if let (None, Some(p)) = (on_path, by_plugin) {
@@ -378,7 +370,7 @@ fn check_path_binary(
         return Check::fail(
             NAME,
             format!("{} does not run `--version`", found.display()),
-            reinstall_fix(),
+            fixes.reinstall(),
         );
     };
     let mut detail = format!("{} ({v})", found.display());
@@ -390,7 +382,7 @@ fn check_path_binary(
                     "{detail} is not the version the hook entries run ({})",
                     b.display()
                 ),
-                reinstall_fix(),
+                fixes.reinstall(),
             );
         }
         if !same_file(found, b) {
@@ -407,144 +399,200 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+const HOOK_ENTRIES: &str = "hook entries";
+
 /// Checks the hook entries; returns the checks and the binaries the entries run.
 fn check_settings(
     settings: &Path,
-    fix_bin: &Path,
-    places: &Places,
+    fixes: &Fixes,
     by_plugin: Option<&plugin::Install>,
 ) -> (Vec<Check>, Vec<PathBuf>) {
-    const NAME: &str = "hook entries";
-    let fix = install_hooks_fix(fix_bin, settings, places);
+    let value = match read_settings(settings, fixes, by_plugin) {
+        Ok(v) => v,
+        Err(check) => return (vec![check], vec![]),
+    };
+    let entries = Entries::scan(&value);
+    let checks = entries_checks(settings, &entries, fixes, by_plugin);
+    (checks, entries.binaries)
+}
+
+/// The settings as JSON, or the one check that is all there is to say of them: why they
+/// cannot be read, or that a plugin install has none.
+fn read_settings(
+    settings: &Path,
+    fixes: &Fixes,
+    by_plugin: Option<&plugin::Install>,
+) -> Result<Value, Check> {
+    // With the plugin the hooks are its own; without it, the entries must be written again.
+    let then = match by_plugin {
+        Some(_) => String::new(),
+        None => format!(", then run: {}", fixes.hook_entries()),
+    };
     let bytes = match fs::read(settings) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && by_plugin.is_some() => {
-            return (vec![plugin_hooks_ok(settings, by_plugin)], vec![]);
+            return Err(plugin_hooks_ok(settings, by_plugin));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Check::fail(
+                HOOK_ENTRIES,
+                format!(
+                    "cannot read {}: {e}; no tool call is checked",
+                    settings.display()
+                ),
+                fixes.hook_entries(),
+            ))
         }
         Err(e) => {
-            return (
-                vec![Check::fail(
-                    NAME,
-                    format!(
-                        "cannot read {}: {e}; no tool call is checked",
-                        settings.display()
-                    ),
-                    fix,
-                )],
-                vec![],
-            )
+            return Err(Check::fail(
+                HOOK_ENTRIES,
+                format!(
+                    "cannot read {}: {e}; no tool call is checked",
+                    settings.display()
+                ),
+                format!(
+                    "make it a file you can read and write (chmod u+rw {}){then}",
+                    quote(&settings.display().to_string())
+                ),
+            ))
         }
     };
-    let value: Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
-        Err(e) => {
-            return (
-                vec![Check::fail(
-                    NAME,
-                    format!("{} is not valid JSON: {e}", settings.display()),
-                    format!(
-                        "repair {} by hand (Claude Code ignores a settings file it cannot read), then run: {fix}",
-                        settings.display()
-                    ),
-                )],
-                vec![],
-            )
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Check::fail(
+            HOOK_ENTRIES,
+            format!("{} is not valid JSON: {e}", settings.display()),
+            format!(
+                "repair {} by hand (Claude Code ignores a settings file it cannot read){then}",
+                settings.display()
+            ),
+        )
+    })
+}
+
+/// What the settings hold of our hook entries.
+struct Entries {
+    /// What is wrong with the entries there are.
+    problems: Vec<String>,
+    /// The programmer-hook binaries they run.
+    binaries: Vec<PathBuf>,
+    /// The events without one of ours.
+    missing: Vec<&'static str>,
+}
+
+impl Entries {
+    fn scan(value: &Value) -> Entries {
+        let mut e = Entries {
+            problems: Vec::new(),
+            binaries: Vec::new(),
+            missing: Vec::new(),
+        };
+        if value.get("disableAllHooks") == Some(&Value::Bool(true)) {
+            e.problems
+                .push("`disableAllHooks` is true, so no hook runs".to_string());
         }
-    };
-    let mut problems = Vec::new();
-    let mut binaries: Vec<PathBuf> = Vec::new();
-    if value.get("disableAllHooks") == Some(&Value::Bool(true)) {
-        problems.push("`disableAllHooks` is true, so no hook runs".to_string());
-    }
-    let mut missing = Vec::new();
-    for event in EVENTS {
-        let groups = value
-            .get("hooks")
-            .and_then(|h| h.get(event.as_str()))
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let mut found = false;
-        for g in groups {
-            let handlers = g
+        for event in EVENTS {
+            let groups = value
                 .get("hooks")
+                .and_then(|h| h.get(event.as_str()))
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
                 .unwrap_or_default();
-            for h in handlers.iter().filter(|h| install::is_ours(h)) {
-                found = true;
-                let matcher = g.get("matcher").and_then(Value::as_str).unwrap_or("");
-                if !matches!(matcher, "" | "*") {
-                    problems.push(format!(
-                        "{event}: matcher {matcher:?} lets other tools through unchecked"
-                    ));
-                }
-                if h.get("onFailure").and_then(Value::as_str) != Some("block") {
-                    problems.push(format!(
-                        "{event}: no `\"onFailure\": \"block\"`, so a hook that fails lets the call through"
-                    ));
-                }
-                if h.get("args").is_none() {
-                    problems.push(format!("{event}: shell form instead of exec form (`args`)"));
-                }
-                if let Some(cmd) = h.get("command").and_then(Value::as_str) {
-                    let p = PathBuf::from(cmd.split_whitespace().next().unwrap_or(cmd));
-                    if !binaries.contains(&p) {
-                        binaries.push(p);
-                    }
+            let mut found = false;
+            for g in groups {
+                let handlers = g
+                    .get("hooks")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                for h in handlers.iter().filter(|h| install::is_ours(h)) {
+                    found = true;
+                    e.add_handler(event.as_str(), g, h);
                 }
             }
+            if !found {
+                e.missing.push(event.as_str());
+            }
         }
-        if !found {
-            missing.push(event.as_str());
+        e
+    }
+
+    /// One of our handlers, in its group, for `event`.
+    fn add_handler(&mut self, event: &str, group: &Value, h: &Value) {
+        let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
+        if !matches!(matcher, "" | "*") {
+            self.problems.push(format!(
+                "{event}: matcher {matcher:?} lets other tools through unchecked"
+            ));
+        }
+        if h.get("onFailure").and_then(Value::as_str) != Some("block") {
+            self.problems.push(format!(
+                "{event}: no `\"onFailure\": \"block\"`, so a hook that fails lets the call through"
+            ));
+        }
+        if h.get("args").is_none() {
+            self.problems
+                .push(format!("{event}: shell form instead of exec form (`args`)"));
+        }
+        if let Some(cmd) = h.get("command").and_then(Value::as_str) {
+            let p = PathBuf::from(cmd.split_whitespace().next().unwrap_or(cmd));
+            if !self.binaries.contains(&p) {
+                self.binaries.push(p);
+            }
         }
     }
-    if missing.len() == EVENTS.len() && by_plugin.is_some() {
+}
+
+/// The checks of the entries found: all there and sound, or what is wrong; then each binary
+/// they run.
+fn entries_checks(
+    settings: &Path,
+    entries: &Entries,
+    fixes: &Fixes,
+    by_plugin: Option<&plugin::Install>,
+) -> Vec<Check> {
+    if entries.missing.len() == EVENTS.len() && by_plugin.is_some() {
         // None of ours: the plugin's hooks.json registers them.
-        let mut checks = vec![plugin_hooks_ok(settings, by_plugin)];
-        if !problems.is_empty() {
-            checks[0] = Check::fail(
-                NAME,
-                format!("{}: {}", settings.display(), problems.join("; ")),
-                format!("remove `disableAllHooks` from {}", settings.display()),
-            );
+        if entries.problems.is_empty() {
+            return vec![plugin_hooks_ok(settings, by_plugin)];
         }
-        return (checks, binaries);
+        return vec![Check::fail(
+            HOOK_ENTRIES,
+            format!("{}: {}", settings.display(), entries.problems.join("; ")),
+            format!("remove `disableAllHooks` from {}", settings.display()),
+        )];
     }
-    if !missing.is_empty() {
+    let mut problems = entries.problems.clone();
+    if !entries.missing.is_empty() {
         problems.push(format!(
             "no programmer-hook entry for {}",
-            missing.join(", ")
+            entries.missing.join(", ")
         ));
     }
-    let mut checks = Vec::new();
-    if problems.is_empty() {
-        checks.push(Check::ok(
-            NAME,
+    let mut checks = vec![if problems.is_empty() {
+        Check::ok(
+            HOOK_ENTRIES,
             format!(
                 "{} events in {}, each with onFailure block",
                 EVENTS.len(),
                 settings.display()
             ),
-        ));
+        )
     } else {
-        checks.push(Check::fail(
-            NAME,
+        Check::fail(
+            HOOK_ENTRIES,
             format!("{}: {}", settings.display(), problems.join("; ")),
-            fix.clone(),
-        ));
-    }
-    for b in &binaries {
-        checks.push(check_hook_binary(b, &fix));
-    }
-    (checks, binaries)
+            fixes.hook_entries(),
+        )
+    }];
+    checks.extend(entries.binaries.iter().map(|b| check_hook_binary(b, fixes)));
+    checks
 }
 
 /// The hook entries of a plugin install: in its `hooks/hooks.json`, none in settings.json.
 fn plugin_hooks_ok(settings: &Path, by_plugin: Option<&plugin::Install>) -> Check {
     let id = by_plugin.map(|p| p.id.as_str()).unwrap_or(pack::PLUGIN);
     Check::ok(
-        "hook entries",
+        HOOK_ENTRIES,
         format!(
             "none in {}: the plugin {id} registers the {} events (its hooks/hooks.json, checked below)",
             settings.display(),
@@ -553,7 +601,7 @@ fn plugin_hooks_ok(settings: &Path, by_plugin: Option<&plugin::Install>) -> Chec
     )
 }
 
-fn check_hook_binary(bin: &Path, fix: &str) -> Check {
+fn check_hook_binary(bin: &Path, fixes: &Fixes) -> Check {
     const NAME: &str = "hook binary";
     if !bin.is_absolute() {
         return Check::fail(
@@ -562,7 +610,7 @@ fn check_hook_binary(bin: &Path, fix: &str) -> Check {
                 "the hook entries run {}, not an absolute path",
                 bin.display()
             ),
-            fix.to_string(),
+            fixes.hook_entries(),
         );
     }
     if !is_executable(bin) {
@@ -572,7 +620,7 @@ fn check_hook_binary(bin: &Path, fix: &str) -> Check {
                 "the hook entries run {}, which is missing or not executable: Claude Code blocks every tool call",
                 bin.display()
             ),
-            format!("{} (or: {fix})", reinstall_fix()),
+            format!("{} (or: {})", fixes.reinstall(), fixes.hook_entries()),
         );
     }
     match hook_version(bin) {
@@ -580,17 +628,17 @@ fn check_hook_binary(bin: &Path, fix: &str) -> Check {
         Some(v) => Check::fail(
             NAME,
             format!("{} is version {v}, this doctor is {VERSION}", bin.display()),
-            reinstall_fix(),
+            fixes.reinstall(),
         ),
         None => Check::fail(
             NAME,
             format!("{} does not run `--version`", bin.display()),
-            reinstall_fix(),
+            fixes.reinstall(),
         ),
     }
 }
 
-fn check_pack(config_dir: &Path, by_plugin: Option<&plugin::Install>) -> Check {
+fn check_pack(config_dir: &Path, by_plugin: Option<&plugin::Install>, fixes: &Fixes) -> Check {
     const NAME: &str = "agents, commands and skill";
     let mut missing = Vec::new();
     let mut different = Vec::new();
@@ -632,10 +680,27 @@ fn check_pack(config_dir: &Path, by_plugin: Option<&plugin::Install>) -> Check {
             different.join(", ")
         ));
     }
+    // With the plugin in use these are left from an install.sh install; reinstalling them
+    // would add its hook entries again, so the fix takes them away.
+    let fix = match by_plugin {
+        Some(p) => {
+            let present: Vec<PathBuf> = pack
+                .iter()
+                .map(|(rel, _)| config_dir.join(rel))
+                .filter(|f| f.is_file())
+                .collect();
+            format!(
+                "the plugin {} carries its own copies; remove these: {}",
+                p.id,
+                fixes.remove_pack(&present)
+            )
+        }
+        None => fixes.reinstall(),
+    };
     Check::fail(
         NAME,
         format!("in {}: {}", config_dir.display(), parts.join("; ")),
-        reinstall_fix(),
+        fix,
     )
 }
 
@@ -679,64 +744,65 @@ fn check_definitions(places: &Places) -> Check {
     )
 }
 
-fn check_state(state_dir: &Path, by_plugin: bool) -> Vec<Check> {
-    const NAME: &str = "state dir";
-    if !state_dir.is_dir() && by_plugin {
-        return vec![Check::ok(
-            NAME,
+const STATE_CHECK: &str = "state dir";
+
+/// The state dir: its JSON files valid and readable, the default preferences there, and
+/// what temporary files of interrupted writes were removed.
+fn check_state(state_dir: &Path, by_plugin: bool, fixes: &Fixes) -> Vec<Check> {
+    if !state_dir.is_dir() {
+        return vec![missing_state_dir(state_dir, by_plugin, fixes)];
+    }
+    let mut found = StateFiles::default();
+    found.walk(state_dir, 0);
+    let bad = found.invalid_json();
+    let mut checks = state_problems(state_dir, &found, &bad, by_plugin, fixes);
+    if checks.is_empty() {
+        checks.push(state_ok(state_dir, &found));
+    }
+    checks.extend(check_temporaries(&found.temporary));
+    checks
+}
+
+fn missing_state_dir(state_dir: &Path, by_plugin: bool, fixes: &Fixes) -> Check {
+    if by_plugin {
+        return Check::ok(
+            STATE_CHECK,
             format!(
                 "{} does not exist yet; the hook creates it on first use",
                 state_dir.display()
             ),
-        )];
+        );
     }
-    if !state_dir.is_dir() {
-        return vec![Check::fail(
-            NAME,
-            format!("{} does not exist", state_dir.display()),
-            reinstall_fix(),
-        )];
-    }
-    let mut files = Vec::new();
-    let mut unreadable = Vec::new();
-    let mut set_aside = Vec::new();
-    let mut temporary = Vec::new();
-    walk(
-        state_dir,
-        0,
-        &mut Found {
-            files: &mut files,
-            unreadable: &mut unreadable,
-            set_aside: &mut set_aside,
-            temporary: &mut temporary,
-        },
-    );
-    let removed = remove_stale_temporaries(&temporary);
-    let mut bad = Vec::new();
-    for f in &files {
-        match fs::read(f) {
-            Ok(b) => {
-                if let Err(e) = serde_json::from_slice::<Value>(&b) {
-                    bad.push(format!("{} ({e})", f.display()));
-                }
-            }
-            Err(e) => unreadable.push(format!("{} ({e})", f.display())),
-        }
-    }
+    Check::fail(
+        STATE_CHECK,
+        format!("{} does not exist", state_dir.display()),
+        fixes.reinstall(),
+    )
+}
+
+/// What is wrong in the state dir: a missing preferences file, files that cannot be read,
+/// files that are not valid JSON.
+fn state_problems(
+    state_dir: &Path,
+    found: &StateFiles,
+    bad: &[String],
+    by_plugin: bool,
+    fixes: &Fixes,
+) -> Vec<Check> {
     let mut checks = Vec::new();
     let prefs = state_dir.join("preferences.json");
     // install.sh writes a default one; with the plugin, none means no preferences.
     if !prefs.is_file() && !by_plugin {
         checks.push(Check::fail(
-            NAME,
+            STATE_CHECK,
             format!("{} is missing", prefs.display()),
-            format!("{} (it writes a default one)", reinstall_fix()),
+            format!("{} (it writes a default one)", fixes.reinstall()),
         ));
     }
-    if !unreadable.is_empty() {
+    if !found.unreadable.is_empty() {
         checks.push(Check::fail(
-            NAME,
-            format!("cannot read {}", unreadable.join(", ")),
+            STATE_CHECK,
+            format!("cannot read {}", found.unreadable.join(", ")),
             format!(
                 "give yourself read access: chmod -R u+rwX {}",
                 quote(&state_dir.display().to_string())
@@ -745,91 +811,143 @@ fn check_state(state_dir: &Path, by_plugin: bool) -> Vec<Check> {
     }
     if !bad.is_empty() {
         checks.push(Check::fail(
-            NAME,
+            STATE_CHECK,
             format!("not valid JSON: {}", bad.join(", ")),
             "repair each file by hand, or move it aside (mv FILE FILE.broken); a missing file starts from its defaults",
         ));
     }
-    if checks.is_empty() {
-        let mut detail = match files.len() {
-            1 => format!("{}: 1 JSON file, valid", state_dir.display()),
-            n => format!("{}: {n} JSON files, all valid", state_dir.display()),
-        };
-        if !set_aside.is_empty() {
-            detail.push_str(&format!(
-                "; earlier unreadable files were moved aside: {}",
-                set_aside.join(", ")
-            ));
-        }
-        if removed > 0 {
-            detail.push_str(&format!(
-                "; removed {removed} unfinished temporary file(s) of writes that were interrupted (the files they were for are intact)"
-            ));
-        }
-        checks.push(Check::ok(NAME, detail));
-    }
     checks
 }
 
-/// What [`walk`] collects.
-struct Found<'a> {
-    files: &'a mut Vec<PathBuf>,
-    unreadable: &'a mut Vec<String>,
-    set_aside: &'a mut Vec<String>,
-    /// Temporary files of atomic writes (`NAME.json.tmp.PID`).
-    temporary: &'a mut Vec<PathBuf>,
+fn state_ok(state_dir: &Path, found: &StateFiles) -> Check {
+    let mut detail = match found.json.len() {
+        1 => format!("{}: 1 JSON file, valid", state_dir.display()),
+        n => format!("{}: {n} JSON files, all valid", state_dir.display()),
+    };
+    if !found.set_aside.is_empty() {
+        detail.push_str(&format!(
+            "; earlier unreadable files were moved aside: {}",
+            found.set_aside.join(", ")
+        ));
+    }
+    Check::ok(STATE_CHECK, detail)
 }
 
-/// Collects the `*.json` files of the state dir (the audit log is JSON lines, not JSON).
-fn walk(dir: &Path, depth: usize, found: &mut Found) {
-    let entries = match fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            found.unreadable.push(format!("{} ({e})", dir.display()));
-            return;
-        }
-    };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if p.is_dir() {
-            if depth < 3 && name != "audit" {
-                walk(&p, depth + 1, found);
+/// What [`StateFiles::walk`] collects.
+#[derive(Default)]
+struct StateFiles {
+    json: Vec<PathBuf>,
+    unreadable: Vec<String>,
+    set_aside: Vec<String>,
+    /// Temporary files of atomic writes (`NAME.json.tmp.PID`).
+    temporary: Vec<PathBuf>,
+}
+
+impl StateFiles {
+    /// Collects the `*.json` files of the state dir (the audit log is JSON lines, not JSON).
+    fn walk(&mut self, dir: &Path, depth: usize) {
+        let entries = match fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                self.unreadable.push(format!("{} ({e})", dir.display()));
+                return;
             }
-        } else if name.ends_with(".json") {
-            found.files.push(p);
-        } else if name.contains(".json.corrupt-") {
-            found.set_aside.push(p.display().to_string());
-        } else if name.contains(".json.tmp.") {
-            found.temporary.push(p);
+        };
+        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if p.is_dir() {
+                if depth < 3 && name != "audit" {
+                    self.walk(&p, depth + 1);
+                }
+            } else if name.ends_with(".json") {
+                self.json.push(p);
+            } else if name.contains(".json.corrupt-") {
+                self.set_aside.push(p.display().to_string());
+            } else if name.contains(".json.tmp.") {
+                self.temporary.push(p);
+            }
         }
+    }
+
+    /// The JSON files that do not parse, each with why; the ones that cannot be read join
+    /// [`StateFiles::unreadable`].
+    fn invalid_json(&mut self) -> Vec<String> {
+        let mut bad = Vec::new();
+        for f in &self.json {
+            match fs::read(f) {
+                Ok(b) => {
+                    if let Err(e) = serde_json::from_slice::<Value>(&b) {
+                        bad.push(format!("{} ({e})", f.display()));
+                    }
+                }
+                Err(e) => self.unreadable.push(format!("{} ({e})", f.display())),
+            }
+        }
+        bad
     }
 }
 
 /// A write replaces its file by renaming a finished temporary file over it, so a
 /// temporary file left behind belongs to a writer that was killed before the rename: the
 /// file it was for still holds its previous content. Those older than a minute (no write
-/// takes that long) are removed; returns how many.
-fn remove_stale_temporaries(temporary: &[PathBuf]) -> usize {
-    let stale = |p: &PathBuf| {
+/// takes that long) are removed, and each one is named; one that cannot be removed is a
+/// problem with the command that removes it.
+fn check_temporaries(temporary: &[PathBuf]) -> Vec<Check> {
+    let stale = |p: &&PathBuf| {
         fs::metadata(p)
             .and_then(|m| m.modified())
             .ok()
             .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > std::time::Duration::from_secs(60))
+            .is_some_and(|age| age > Duration::from_secs(60))
     };
-    temporary
-        .iter()
-        .filter(|p| stale(p))
-        .filter(|p| fs::remove_file(p).is_ok())
-        .count()
+    let (mut removed, mut kept) = (Vec::new(), Vec::new());
+    for p in temporary.iter().filter(stale) {
+        match fs::remove_file(p) {
+            Ok(()) => removed.push(p.display().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => kept.push((p, e)),
+        }
+    }
+    let mut checks = Vec::new();
+    if !removed.is_empty() {
+        checks.push(Check::ok(
+            STATE_CHECK,
+            format!(
+                "removed {} temporary file{} that interrupted writes left (older than a minute; the files they were for are intact): {}",
+                removed.len(),
+                if removed.len() == 1 { "" } else { "s" },
+                removed.join(", ")
+            ),
+        ));
+    }
+    if !kept.is_empty() {
+        checks.push(Check::fail(
+            STATE_CHECK,
+            format!(
+                "cannot remove temporary files that interrupted writes left: {}",
+                kept.iter()
+                    .map(|(p, e)| format!("{} ({e})", p.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "rm -f {}",
+                kept.iter()
+                    .map(|(p, _)| quote(&p.display().to_string()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        ));
+    }
+    checks
 }
 
-fn check_policy(places: &Places) -> Check {
+fn check_policy(places: &Places, fixes: &Fixes) -> Check {
     const NAME: &str = "policy";
     let cwd = std::env::current_dir().ok();
     match hook::load_policy(places, cwd.as_deref()) {
@@ -849,7 +967,10 @@ fn check_policy(places: &Places) -> Check {
                 .map(|f| quote(&f.display().to_string()))
                 .collect();
             let fix = if files.is_empty() {
-                "reinstall: the built-in policy does not load".to_string()
+                format!(
+                    "the built-in policy does not load; reinstall: {}",
+                    fixes.product()
+                )
             } else {
                 files
                     .iter()
@@ -926,16 +1047,28 @@ mod tests {
             .open(&old)
             .and_then(|f| f.set_modified(hour_ago))
             .expect("set mtime");
-        let checks = check_state(state, false);
+        let places = Places {
+            home: dir.path().into(),
+            state_dir: state.into(),
+            config_dir: dir.path().into(),
+            binary: None,
+            installed: Vec::new(),
+        };
+        let fixes = Fixes::new(&places, &state.join("settings.json"), None, None);
+        let checks = check_state(state, false, &fixes);
         assert!(
             checks.iter().all(|c| c.ok),
             "{:?}",
             checks.iter().map(|c| &c.detail).collect::<Vec<_>>()
         );
+        let removed = checks
+            .iter()
+            .find(|c| c.detail.starts_with("removed 1 temporary file "))
+            .unwrap_or_else(|| panic!("{checks:?}"));
         assert!(
-            checks[0].detail.contains("removed 1 unfinished"),
+            removed.detail.ends_with(&old.display().to_string()),
             "{}",
-            checks[0].detail
+            removed.detail
         );
         assert!(!old.exists(), "the stale one is removed");
         assert!(fresh.exists(), "one that may still be written is kept");
@@ -966,7 +1099,7 @@ mod tests {
             installed: Vec::new(),
         };
         let s = dir.path().join("settings.json");
-        let bin = Path::new("/nowhere/programmer-hook");
+        let fixes = Fixes::new(&places, &s, None, None);
         let mut v = json!({"disableAllHooks": true});
         install::add_hooks(&mut v, "/nowhere/programmer-hook").expect("add");
         v["hooks"]["PreToolUse"][0]["hooks"][0]
@@ -979,7 +1112,7 @@ mod tests {
             .expect("hooks")
             .shift_remove("SessionStart");
         fs::write(&s, v.to_string()).expect("write");
-        let (checks, bins) = check_settings(&s, bin, &places, None);
+        let (checks, bins) = check_settings(&s, &fixes, None);
         assert_eq!(bins, [PathBuf::from("/nowhere/programmer-hook")]);
         let text = format!("{checks:?}");
         for needle in [
@@ -994,7 +1127,7 @@ mod tests {
         assert!(checks.iter().all(|c| !c.ok));
 
         fs::write(&s, "{oops").expect("write");
-        let (checks, _) = check_settings(&s, bin, &places, None);
+        let (checks, _) = check_settings(&s, &fixes, None);
         assert!(!checks[0].ok && checks[0].detail.contains("not valid JSON"));
     }
 }

@@ -474,7 +474,8 @@ pub struct PolicyFile {
 }
 
 /// Where a layer comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Layer {
     Default,
     User,
@@ -511,6 +512,46 @@ impl RuleRef {
     }
 }
 
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layer::Default => "default",
+            Layer::User => "user",
+            Layer::Project => "project",
+        })
+    }
+}
+
+/// The file a layer was read from: one of the built-in files (`policy/NAME.toml`), the
+/// user's file or a project's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Origin {
+    pub layer: Layer,
+    pub file: Text,
+}
+
+/// What a later layer did to a rule of an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Override {
+    /// A rule of the same id took its place.
+    Replaced,
+    /// `disabled = true` removed it.
+    Disabled,
+}
+
+/// A rule that is no longer in force as its layer wrote it, and the layer that changed it.
+#[derive(Debug, Clone)]
+pub struct Overridden {
+    /// The rule as the earlier layer had it.
+    pub rule: RuleRef,
+    /// Where that rule came from.
+    pub origin: Origin,
+    pub action: Override,
+    /// The layer that replaced or disabled it.
+    pub by: Origin,
+}
+
 /// The merged policy the classifier uses.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
@@ -523,6 +564,13 @@ pub struct Policy {
     /// The rules in force: the built-in ones borrowed from the binary, others owned.
     /// Changed only through [`Policy::merge`], which keeps [`Policy::index`] in step.
     rules: Vec<RuleRef>,
+    /// The layers merged, in order: each built-in file, then the user's and a project's.
+    origins: Vec<Origin>,
+    /// For each rule in force, at the same position: the index in [`Policy::origins`] of
+    /// the layer it came from (kept in step by [`Policy::merge`]).
+    rule_origins: Vec<u16>,
+    /// The rules a later layer replaced or disabled, in the order that happened.
+    overridden: Vec<Overridden>,
     /// Where each layer came from, for messages.
     pub sources: Vec<String>,
     /// The protected paths a project's file added, so that a denial can say the project's
@@ -577,7 +625,10 @@ impl Policy {
     pub fn builtin() -> Result<Policy> {
         let mut p = Policy::default();
         for f in DEFAULT_FILES {
+            let origin = p.add_origin(Layer::Default, Cow::Borrowed(f.name))?;
             p.rules.extend(f.rules.iter().map(RuleRef::Builtin));
+            p.rule_origins
+                .extend(std::iter::repeat_n(origin, f.rules.len()));
             p.paths.extend(&f.paths);
             p.kinds.extend(&f.kinds);
             if let Some(w) = &f.workflow {
@@ -630,15 +681,26 @@ impl Policy {
         self.index = OnceLock::new();
         self.scans = Counter::default();
         self.custom_rules |= !file.rules.is_empty();
+        let by = self.add_origin(layer, Cow::Owned(source.to_string()))?;
         for r in file.rules {
             if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
-                if r.disabled {
-                    self.rules.remove(pos);
+                let (action, was, from) = if r.disabled {
+                    let was = self.rules.remove(pos);
+                    (Override::Disabled, was, self.rule_origins.remove(pos))
                 } else {
-                    self.rules[pos] = RuleRef::Layer(Box::new(r));
-                }
+                    let was = std::mem::replace(&mut self.rules[pos], RuleRef::Layer(Box::new(r)));
+                    let from = std::mem::replace(&mut self.rule_origins[pos], by);
+                    (Override::Replaced, was, from)
+                };
+                self.overridden.push(Overridden {
+                    rule: was,
+                    origin: self.origins[usize::from(from)].clone(),
+                    action,
+                    by: self.origins[usize::from(by)].clone(),
+                });
             } else if !r.disabled {
                 self.rules.push(RuleRef::Layer(Box::new(r)));
+                self.rule_origins.push(by);
             }
         }
         self.paths.extend(&file.paths);
@@ -726,6 +788,32 @@ impl Policy {
     /// The rules in force, in order.
     pub fn rules(&self) -> &[RuleRef] {
         &self.rules
+    }
+
+    /// The rules in force, in order, each with the layer and file it came from.
+    pub fn rules_with_origins(&self) -> impl Iterator<Item = (&Rule, &Origin)> {
+        self.rules
+            .iter()
+            .zip(&self.rule_origins)
+            .map(|(r, &o)| (&**r, &self.origins[usize::from(o)]))
+    }
+
+    /// The rules a later layer replaced or disabled, in the order that happened.
+    pub fn overridden(&self) -> &[Overridden] {
+        &self.overridden
+    }
+
+    /// The layers merged so far, in order (each built-in file is one).
+    pub fn origins(&self) -> &[Origin] {
+        &self.origins
+    }
+
+    /// Records a layer; returns its index in [`Policy::origins`].
+    fn add_origin(&mut self, layer: Layer, file: Text) -> Result<u16> {
+        let index = u16::try_from(self.origins.len())
+            .context("too many policy layers merged into one policy")?;
+        self.origins.push(Origin { layer, file });
+        Ok(index)
     }
 
     /// Rules that may apply to a command name (its own and the `*` rules), in policy order.

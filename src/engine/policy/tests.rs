@@ -355,3 +355,74 @@ fn errors_have_line_numbers() {
     .expect_err("bad tier");
     assert!(err.to_string().starts_with("f.toml:3:"), "{err}");
 }
+
+/// Each rule in force knows the layer and file it came from, and each rule a later layer
+/// replaced or disabled is kept with the layer that did it.
+#[test]
+fn merging_keeps_the_origin_of_every_rule() {
+    let mut p = Policy::builtin().expect("defaults");
+    let first = p.rules()[0].id.to_string();
+    let second = p.rules()[1].id.to_string();
+    let n = p.rules().len();
+    assert!(p
+        .rules_with_origins()
+        .all(|(_, o)| o.layer == Layer::Default && o.file.ends_with(".toml")));
+    let user = format!(
+        "[[rule]]\nid='{first}'\ndisabled=true\n\n[[rule]]\nid='{second}'\ntier='confirm'\ncommand=['frob']\n\n[[rule]]\nid='u.new'\ntier='safe'\ncommand=['newtool']"
+    );
+    p.merge(file(&user), Layer::User, "/home/u/policy.toml")
+        .expect("user");
+    let project = "[[rule]]\nid='p.deploy'\ntier='forbidden'\ncommand=['deploy']";
+    p.merge(
+        file(project),
+        Layer::Project,
+        "/repo/.claude/programmer-policy.toml",
+    )
+    .expect("project");
+    assert_eq!(p.rules().len(), n + 1);
+    let origin = |id: &str| -> Option<(Layer, String)> {
+        p.rules_with_origins()
+            .find(|(r, _)| r.id == id)
+            .map(|(_, o)| (o.layer, o.file.to_string()))
+    };
+    let table: &[(&str, Option<(Layer, &str)>)] = &[
+        (&first, None),
+        (&second, Some((Layer::User, "/home/u/policy.toml"))),
+        ("u.new", Some((Layer::User, "/home/u/policy.toml"))),
+        (
+            "p.deploy",
+            Some((Layer::Project, "/repo/.claude/programmer-policy.toml")),
+        ),
+    ];
+    for (id, want) in table {
+        let want = want.map(|(l, f)| (l, f.to_string()));
+        assert_eq!(origin(id), want, "{id}");
+    }
+    let changed: Vec<(String, Override, Layer, Layer, String)> = p
+        .overridden()
+        .iter()
+        .map(|o| {
+            (
+                o.rule.id.to_string(),
+                o.action,
+                o.origin.layer,
+                o.by.layer,
+                o.by.file.to_string(),
+            )
+        })
+        .collect();
+    let by = "/home/u/policy.toml".to_string();
+    assert_eq!(
+        changed,
+        [
+            (
+                first,
+                Override::Disabled,
+                Layer::Default,
+                Layer::User,
+                by.clone()
+            ),
+            (second, Override::Replaced, Layer::Default, Layer::User, by),
+        ]
+    );
+}
