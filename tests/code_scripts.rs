@@ -45,7 +45,7 @@ const FILES: &[(&str, &str, bool)] = &[
         "require('child_process').execSync('rm -rf /')\n",
         false,
     ),
-    ("package.json", "{\"name\": \"demo\", \"scripts\": {\"build\": \"tsc -p .\", \"lint\": \"eslint src && frobnicate\", \"pretest\": \"echo pre\", \"test\": \"jest\", \"posttest\": \"rm -rf ~\", \"clean\": \"rm -rf dist\", \"release\": \"git push --force\"}}\n", false),
+    ("package.json", "{\"name\": \"demo\", \"scripts\": {\"build\": \"tsc -p .\", \"lint\": \"eslint src && frobnicate\", \"pretest\": \"echo pre\", \"test\": \"jest\", \"posttest\": \"rm -rf ~\", \"clean\": \"rm -rf dist\", \"release\": \"git push --force\", \"postinstall\": \"rm -rf ~\"}}\n", false),
     ("Makefile", "CC = gcc\nHOME_DIR = ~\n\nall: build\n\nbuild:\n\t@$(CC) -o app main.c\n\nclean:\n\trm -rf build\n\nnuke: clean\n\trm -rf $(HOME_DIR)\n\ndeploy:\n\tgit push --force\n", false),
     // The hooks git runs are those of `core.hooksPath` when it is set.
     (".git/config", "[core]\n\tbare = false\n\thooksPath = .githooks\n", false),
@@ -160,6 +160,16 @@ fn build_tool_scripts_are_judged_by_what_they_run() {
         ("ask", "git.write", "git commit --no-verify -m x"),
         ("ask", "git.write", "git push origin main"),
         ("ask", "git.write", "git push --no-verify origin main"),
+        // An install runs the project's lifecycle scripts (package.json's postinstall
+        // here), unless told not to.
+        ("deny", "fs.rm-broad", "npm install"),
+        ("deny", "fs.rm-broad", "npm ci"),
+        ("deny", "fs.rm-broad", "npm i lodash"),
+        ("deny", "fs.rm-broad", "yarn"),
+        ("deny", "fs.rm-broad", "yarn add lodash"),
+        ("deny", "fs.rm-broad", "pnpm install"),
+        ("ask", "pkg.install", "npm install --ignore-scripts"),
+        ("ask", "pkg.install", "yarn add --ignore-scripts lodash"),
     ]);
 }
 

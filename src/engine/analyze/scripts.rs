@@ -167,8 +167,16 @@ impl Analyzer<'_> {
             .map(|e| e.value_flags.clone())
             .unwrap_or_default();
         let pos = positionals(&inv.args, &value_flags);
-        let Some(name) = script_name(&inv.name, &pos).map(str::to_string) else {
-            return;
+        let keys = match script_name(&inv.name, &pos) {
+            Some(name) => vec![
+                format!("pre{name}"),
+                name.to_string(),
+                format!("post{name}"),
+            ],
+            None if installs_into_project(&inv.name, &pos, &inv.args) => {
+                LIFECYCLE.iter().map(|k| k.to_string()).collect()
+            }
+            None => return,
         };
         // Workspaces run the scripts of other folders' manifests: not followed here.
         if runs_in_workspaces(&inv.args) {
@@ -191,7 +199,7 @@ impl Analyzer<'_> {
             );
             return;
         }
-        let run = self.manifest_scripts(&dir.join("package.json"), &inv.name, &name);
+        let run = self.manifest_scripts(&dir.join("package.json"), &inv.name, &keys);
         self.within(run, Some(dir), ctx);
     }
 
@@ -221,13 +229,13 @@ impl Analyzer<'_> {
         })
     }
 
-    /// The scripts `preNAME`, `NAME` and `postNAME` of `manifest` (label, text) that `tool`
-    /// runs; none when the file is missing, unreadable or not JSON.
+    /// The scripts `keys` of `manifest` (label, text) that `tool` runs, those that exist;
+    /// none when the file is missing, unreadable or not JSON.
     fn manifest_scripts(
         &mut self,
         manifest: &Path,
         tool: &str,
-        name: &str,
+        keys: &[String],
     ) -> Vec<(String, String)> {
         let Some(text) = self.project_file(manifest, "a script") else {
             return Vec::new();
@@ -241,12 +249,8 @@ impl Analyzer<'_> {
         };
         let scripts = json.get("scripts");
         let mut run = Vec::new();
-        for key in [
-            format!("pre{name}"),
-            name.to_string(),
-            format!("post{name}"),
-        ] {
-            match scripts.and_then(|s| s.get(&key)) {
+        for key in keys {
+            match scripts.and_then(|s| s.get(key)) {
                 Some(serde_json::Value::String(s)) => {
                     run.push((format!("{tool} script {key}"), s.clone()))
                 }
@@ -403,6 +407,51 @@ fn script_name<'w>(tool: &str, pos: &[&'w Word]) -> Option<&'w str> {
         (_, Some(s @ ("start" | "stop" | "restart"))) => Some(s),
         ("yarn" | "pnpm", Some(s)) if !BUILTINS.contains(&s) => Some(s),
         _ => None,
+    }
+}
+
+/// The project's own scripts an install of the project runs, in the order npm runs them
+/// (yarn and pnpm run the same ones).
+const LIFECYCLE: &[&str] = &[
+    "preinstall",
+    "install",
+    "postinstall",
+    "prepublish",
+    "preprepare",
+    "prepare",
+    "postprepare",
+];
+
+/// Whether the command installs into the project (`npm install`, `npm ci`, `yarn`, `yarn
+/// add`, `pnpm i` …), which runs its [`LIFECYCLE`] scripts unless `--ignore-scripts` says
+/// not to. An install of named packages is counted too: whether the tool then runs the
+/// project's own scripts differs between tools and versions, and judging them is stricter.
+fn installs_into_project(tool: &str, pos: &[&Word], args: &[Word]) -> bool {
+    if args.iter().any(|a| a.text == "--ignore-scripts") {
+        return false;
+    }
+    let first = pos.first().map(|w| w.text.as_str());
+    match tool {
+        "npm" => matches!(
+            first,
+            Some(
+                "install"
+                    | "i"
+                    | "in"
+                    | "ins"
+                    | "inst"
+                    | "insta"
+                    | "instal"
+                    | "isnt"
+                    | "isntall"
+                    | "ci"
+                    | "clean-install"
+                    | "install-clean"
+            )
+        ),
+        "yarn" => matches!(first, None | Some("install" | "add")),
+        "pnpm" => matches!(first, Some("install" | "i" | "add")),
+        _ => false,
     }
 }
 
