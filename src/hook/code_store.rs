@@ -8,6 +8,7 @@
 //! written atomically; the folder keeps the most recently written [`MAX_ENTRIES`]. A store
 //! that cannot be read or written only makes the hook slower: the snippet is judged afresh.
 
+use std::cell::OnceCell;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -21,20 +22,29 @@ pub const MAX_ENTRIES: usize = 64;
 const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// The real file system, with a store of code judgements in the state dir.
-pub struct StoredFs {
-    dir: Option<PathBuf>,
+pub struct StoredFs<'p> {
+    places: &'p Places,
+    /// The folder of this build's store, found the first time it is needed (most calls
+    /// never need it).
+    dir: OnceCell<Option<PathBuf>>,
 }
 
-impl StoredFs {
-    /// The store of the running binary's build, when the binary is known.
-    pub fn new(places: &Places) -> StoredFs {
+impl<'p> StoredFs<'p> {
+    /// The store of the running binary's build (none when the binary is not known).
+    pub fn new(places: &'p Places) -> StoredFs<'p> {
         StoredFs {
-            dir: places
-                .binary
-                .as_deref()
-                .and_then(build_name)
-                .map(|b| cache_root(&places.state_dir).join(b)),
+            places,
+            dir: OnceCell::new(),
         }
+    }
+
+    fn dir(&self) -> Option<&Path> {
+        self.dir
+            .get_or_init(|| {
+                let build = build_name(self.places.binary.as_deref()?)?;
+                Some(cache_root(&self.places.state_dir).join(build))
+            })
+            .as_deref()
     }
 
     fn entry(&self, key: &str) -> Option<PathBuf> {
@@ -42,7 +52,7 @@ impl StoredFs {
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        Some(self.dir.as_ref()?.join(format!("{key}.json")))
+        Some(self.dir()?.join(format!("{key}.json")))
     }
 }
 
@@ -58,7 +68,7 @@ fn build_name(binary: &Path) -> Option<String> {
     Some(format!("{:x}-{:x}", meta.len(), modified.as_nanos()))
 }
 
-impl Fs for StoredFs {
+impl Fs for StoredFs<'_> {
     fn canonicalize(&self, p: &Path) -> Option<PathBuf> {
         RealFs.canonicalize(p)
     }
@@ -77,7 +87,7 @@ impl Fs for StoredFs {
         fs::read_to_string(&path).ok()
     }
     fn keep(&self, key: &str, value: &str) {
-        let (Some(path), Some(dir)) = (self.entry(key), self.dir.as_deref()) else {
+        let (Some(path), Some(dir)) = (self.entry(key), self.dir()) else {
             return;
         };
         let fresh = !dir.is_dir();
@@ -144,7 +154,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let bin = d.path().join("bin");
         fs::write(&bin, "one build").unwrap();
-        let s = StoredFs::new(&places(d.path(), &bin));
+        let at = places(d.path(), &bin);
+        let s = StoredFs::new(&at);
         assert_eq!(s.recall("ab12"), None);
         s.keep("ab12", "[]");
         assert_eq!(s.recall("ab12").as_deref(), Some("[]"));
@@ -160,10 +171,12 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let bin = d.path().join("bin");
         fs::write(&bin, "one build").unwrap();
-        let old = StoredFs::new(&places(d.path(), &bin));
+        let at = places(d.path(), &bin);
+        let old = StoredFs::new(&at);
         old.keep("ab12", "[]");
         fs::write(&bin, "another, longer build").unwrap();
-        let new = StoredFs::new(&places(d.path(), &bin));
+        let at = places(d.path(), &bin);
+        let new = StoredFs::new(&at);
         assert_eq!(
             new.recall("ab12"),
             None,
@@ -179,11 +192,12 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let bin = d.path().join("bin");
         fs::write(&bin, "one build").unwrap();
-        let s = StoredFs::new(&places(d.path(), &bin));
+        let at = places(d.path(), &bin);
+        let s = StoredFs::new(&at);
         for i in 0..MAX_ENTRIES + 5 {
             s.keep(&format!("{i:04x}"), "[]");
         }
-        let dir = s.dir.clone().unwrap();
+        let dir = s.dir().unwrap().to_path_buf();
         let n = fs::read_dir(&dir).unwrap().count();
         assert_eq!(n, MAX_ENTRIES);
     }
