@@ -4,7 +4,147 @@
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};
+use crate::engine::code::path_calls::{self, delete, delete_tree, read, write, Arg, PathCall};
 use crate::engine::code::{Effect, Text, V};
+
+/// Module functions that act on the paths they are given.
+const PATH_CALLS: &[PathCall<&str>] = &[
+    PathCall {
+        names: &["os.remove", "os.unlink", "os.rmdir", "os.removedirs"],
+        paths: &[delete(0, "path")],
+    },
+    PathCall {
+        names: &["shutil.rmtree"],
+        paths: &[delete_tree(0, "path")],
+    },
+    PathCall {
+        names: &["os.rename", "os.replace", "os.renames", "shutil.move"],
+        paths: &[write(0, "src"), write(1, "dst")],
+    },
+    PathCall {
+        names: &[
+            "os.mkdir",
+            "os.makedirs",
+            "os.mkfifo",
+            "os.mknod",
+            "os.chmod",
+            "os.lchmod",
+            "os.chown",
+            "os.lchown",
+            "os.chflags",
+            "os.truncate",
+            "os.utime",
+            "os.setxattr",
+            "os.removexattr",
+            "os.open",
+            "shutil.chown",
+        ],
+        paths: &[write(0, "path")],
+    },
+    PathCall {
+        names: &["os.symlink", "os.link"],
+        paths: &[write(1, "dst")],
+    },
+    PathCall {
+        names: &[
+            "shutil.copy",
+            "shutil.copy2",
+            "shutil.copyfile",
+            "shutil.copytree",
+            "shutil.copymode",
+            "shutil.copystat",
+        ],
+        paths: &[read(0, "src"), write(1, "dst")],
+    },
+    PathCall {
+        names: &["shutil.make_archive"],
+        paths: &[write(0, "base_name")],
+    },
+];
+
+/// Module functions that neither touch files nor start programs.
+const NO_EFFECT: &[&str] = &[
+    "os.listdir",
+    "os.scandir",
+    "os.walk",
+    "os.stat",
+    "os.lstat",
+    "os.access",
+    "os.getcwd",
+    "os.getcwdb",
+    "os.getpid",
+    "os.getppid",
+    "os.getuid",
+    "os.geteuid",
+    "os.getgid",
+    "os.getegid",
+    "os.getlogin",
+    "os.uname",
+    "os.cpu_count",
+    "os.urandom",
+    "os.get_terminal_size",
+    "os.fspath",
+    "os.fsencode",
+    "os.fsdecode",
+    "os.strerror",
+    "os.isatty",
+    "os.getloadavg",
+    "os.times",
+    "os.readlink",
+    "os.fstat",
+    "os.get_exec_path",
+    "os.environ.keys",
+    "os.environ.__contains__",
+    "os.getenvb",
+    "shutil.which",
+    "shutil.disk_usage",
+    "shutil.get_terminal_size",
+    "glob.glob",
+    "glob.iglob",
+    "glob.escape",
+    "tempfile.gettempdir",
+    "sys.exit",
+    "sys.getsizeof",
+    "sys.getrecursionlimit",
+    "sys.setrecursionlimit",
+    "sys.getdefaultencoding",
+    "sys.getfilesystemencoding",
+    "sys.stdout.write",
+    "sys.stderr.write",
+    "sys.stdout.flush",
+    "sys.stderr.flush",
+    "sys.stdin.read",
+    "sys.stdin.readline",
+    "sys.stdin.readlines",
+    "sys.stdout.buffer.write",
+    "sys.stdin.buffer.read",
+    "sys.intern",
+    "io.StringIO",
+    "io.BytesIO",
+    "io.TextIOWrapper",
+    "asyncio.run",
+    "asyncio.sleep",
+    "asyncio.gather",
+    "asyncio.wait_for",
+    "asyncio.get_event_loop",
+    "asyncio.new_event_loop",
+    "asyncio.Queue",
+    "asyncio.Event",
+    "asyncio.Lock",
+    "asyncio.Semaphore",
+    "asyncio.create_task",
+    "asyncio.wait",
+    "asyncio.TimeoutError",
+    "subprocess.CalledProcessError",
+    "sqlite3.Row",
+    "pathlib.Path",
+    "pathlib.PurePath",
+    "pathlib.PosixPath",
+    "pathlib.PurePosixPath",
+    "pathlib.Path.home",
+    "pathlib.Path.cwd",
+    "os.path.join",
+];
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
@@ -98,8 +238,17 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn module_call(&mut self, q: &str, a: &Args<'t>) {
+        if let Some(row) = path_calls::find(PATH_CALLS, |n| *n == q) {
+            let effects = path_calls::effects(row, |arg| vec![self.path_arg(a, arg)]);
+            for e in effects {
+                self.out.push(e);
+            }
+            return;
+        }
+        if NO_EFFECT.contains(&q) {
+            return;
+        }
         let top = q.split('.').next().unwrap_or(q);
-        let p0 = |w: &mut Walker<'t>| w.arg_text(a, 0, "path");
         match q {
             "os.system"
             | "os.popen"
@@ -118,122 +267,19 @@ impl<'t> Walker<'t> {
             | "os.execlp"
             | "os.execl"
             | "os.execle"
-            | "os.execlpe" => {
-                let skip = usize::from(q.starts_with("os."));
-                let mut argv: Vec<Text> = Vec::new();
-                for (i, n) in a.pos.iter().enumerate() {
-                    if i >= skip || i == 0 {
-                        if i == 0 && skip == 1 {
-                            continue;
-                        }
-                        argv.push(self.eval(*n).text());
-                    }
-                }
-                if a.splat {
-                    argv.push(Text::unknown());
-                }
-                if argv.is_empty() {
-                    self.out.opaque(format!("`{q}` with arguments not known"));
-                } else {
-                    self.out.push(Effect::Exec(argv));
-                }
-            }
+            | "os.execlpe" => self.exec_arguments(q, a),
             "os.execv" | "os.execve" | "os.execvp" | "os.execvpe" | "os.posix_spawn"
-            | "os.posix_spawnp" => match a.pos.get(1).map(|n| self.eval(*n)) {
-                Some(V::List(items)) if !items.is_empty() => {
-                    let mut argv: Vec<Text> = items.iter().map(V::text).collect();
-                    // The program is the first argument; the list's first item is its name.
-                    argv[0] = self.arg_text(a, 0, "path");
-                    self.out.push(Effect::Exec(argv));
-                }
-                _ => self.out.opaque(format!("`{q}` with arguments not known")),
-            },
-            "os.remove" | "os.unlink" | "os.rmdir" | "os.removedirs" => {
-                let p = p0(self);
-                self.out.push(Effect::Delete {
-                    path: p,
-                    recursive: false,
-                });
+            | "os.posix_spawnp" => self.exec_vector(q, a),
+            "shutil.copyfileobj" => {
+                // Copies between open files: the paths were judged where they were opened.
+                self.arg_text(a, 0, "src");
+                self.arg_text(a, 1, "dst");
             }
-            "shutil.rmtree" => {
-                let p = p0(self);
-                self.out.push(Effect::Delete {
-                    path: p,
-                    recursive: true,
-                });
-            }
-            "os.rename" | "os.replace" | "os.renames" | "shutil.move" => {
-                let (s, d) = (self.arg_text(a, 0, "src"), self.arg_text(a, 1, "dst"));
-                self.out.push(Effect::Write(s));
-                self.out.push(Effect::Write(d));
-            }
-            "os.mkdir" | "os.makedirs" | "os.mkfifo" | "os.mknod" | "os.chmod" | "os.lchmod"
-            | "os.chown" | "os.lchown" | "os.chflags" | "os.truncate" | "os.utime"
-            | "os.setxattr" | "os.removexattr" | "os.open" | "shutil.chown" => {
-                let p = p0(self);
-                self.out.push(Effect::Write(p));
-            }
-            "os.symlink" | "os.link" => {
-                let d = self.arg_text(a, 1, "dst");
-                self.out.push(Effect::Write(d));
-            }
-            "shutil.copy" | "shutil.copy2" | "shutil.copyfile" | "shutil.copytree"
-            | "shutil.copymode" | "shutil.copystat" | "shutil.copyfileobj" => {
-                let (s, d) = (self.arg_text(a, 0, "src"), self.arg_text(a, 1, "dst"));
-                if q != "shutil.copyfileobj" {
-                    self.out.push(Effect::Read(s));
-                    self.out.push(Effect::Write(d));
-                }
-            }
-            "shutil.make_archive" => {
-                let p = self.arg_text(a, 0, "base_name");
-                self.out.push(Effect::Write(p));
-            }
-            "shutil.unpack_archive" => {
-                let f = self.arg_text(a, 0, "filename");
-                self.out.push(Effect::Read(f));
-                let d = match a.pos.get(1).copied().or_else(|| a.kw_value("extract_dir")) {
-                    Some(n) => self.eval(n).text(),
-                    None => Text::lit("."),
-                };
-                self.out.push(Effect::Write(d));
-            }
+            "shutil.unpack_archive" => self.unpack_archive(a),
             "os.kill" | "os.killpg" => {
                 let pid = self.arg_text(a, 0, "pid");
                 self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
             }
-            "os.listdir"
-            | "os.scandir"
-            | "os.walk"
-            | "os.stat"
-            | "os.lstat"
-            | "os.access"
-            | "os.getcwd"
-            | "os.getcwdb"
-            | "os.getpid"
-            | "os.getppid"
-            | "os.getuid"
-            | "os.geteuid"
-            | "os.getgid"
-            | "os.getegid"
-            | "os.getlogin"
-            | "os.uname"
-            | "os.cpu_count"
-            | "os.urandom"
-            | "os.get_terminal_size"
-            | "os.fspath"
-            | "os.fsencode"
-            | "os.fsdecode"
-            | "os.strerror"
-            | "os.isatty"
-            | "os.getloadavg"
-            | "os.times"
-            | "os.readlink"
-            | "os.fstat"
-            | "os.get_exec_path"
-            | "os.environ.keys"
-            | "os.environ.__contains__"
-            | "os.getenvb" => {}
             "os.getenv" | "os.environ.get" => {
                 if let Some(k) = a.pos.first() {
                     self.env_key(*k);
@@ -244,54 +290,6 @@ impl<'t> Walker<'t> {
                     "uses the whole environment (`{q}`)"
                 )));
             }
-            "shutil.which"
-            | "shutil.disk_usage"
-            | "shutil.get_terminal_size"
-            | "glob.glob"
-            | "glob.iglob"
-            | "glob.escape"
-            | "tempfile.gettempdir"
-            | "sys.exit"
-            | "sys.getsizeof"
-            | "sys.getrecursionlimit"
-            | "sys.setrecursionlimit"
-            | "sys.getdefaultencoding"
-            | "sys.getfilesystemencoding"
-            | "sys.stdout.write"
-            | "sys.stderr.write"
-            | "sys.stdout.flush"
-            | "sys.stderr.flush"
-            | "sys.stdin.read"
-            | "sys.stdin.readline"
-            | "sys.stdin.readlines"
-            | "sys.stdout.buffer.write"
-            | "sys.stdin.buffer.read"
-            | "sys.intern"
-            | "io.StringIO"
-            | "io.BytesIO"
-            | "io.TextIOWrapper"
-            | "asyncio.run"
-            | "asyncio.sleep"
-            | "asyncio.gather"
-            | "asyncio.wait_for"
-            | "asyncio.get_event_loop"
-            | "asyncio.new_event_loop"
-            | "asyncio.Queue"
-            | "asyncio.Event"
-            | "asyncio.Lock"
-            | "asyncio.Semaphore"
-            | "asyncio.create_task"
-            | "asyncio.wait"
-            | "asyncio.TimeoutError"
-            | "subprocess.CalledProcessError"
-            | "sqlite3.Row" => {}
-            "pathlib.Path"
-            | "pathlib.PurePath"
-            | "pathlib.PosixPath"
-            | "pathlib.PurePosixPath"
-            | "pathlib.Path.home"
-            | "pathlib.Path.cwd"
-            | "os.path.join" => {}
             _ if q
                 .strip_prefix("os.path.")
                 .is_some_and(|rest| !rest.contains('.') && plain_members(rest)) => {}
@@ -302,7 +300,7 @@ impl<'t> Walker<'t> {
                 self.open_mode(p, mode);
             }
             "sqlite3.connect" => {
-                let p = p0(self);
+                let p = self.arg_text(a, 0, "path");
                 if p.known().as_deref() != Some(":memory:") {
                     self.out.push(Effect::Write(p));
                 }
@@ -317,6 +315,62 @@ impl<'t> Walker<'t> {
             _ if is_pure(q) => {}
             _ => self.out.opaque(format!("calls `{q}`, which is not known")),
         }
+    }
+
+    /// The path a row of [`PATH_CALLS`] names: by position or keyword.
+    fn path_arg(&mut self, a: &Args<'t>, arg: Arg) -> Text {
+        match arg {
+            Arg::At(i, keyword) => self.arg_text(a, i, keyword),
+            Arg::From(i) => self.arg_text(a, i, ""),
+        }
+    }
+
+    /// `os.execl(path, arg0, …)` and `asyncio.create_subprocess_exec(program, …)`: the
+    /// program and its arguments, one by one (`os.execl*` name the program twice).
+    fn exec_arguments(&mut self, q: &str, a: &Args<'t>) {
+        let skip = usize::from(q.starts_with("os."));
+        let mut argv: Vec<Text> = Vec::new();
+        for (i, n) in a.pos.iter().enumerate() {
+            if i >= skip || i == 0 {
+                if i == 0 && skip == 1 {
+                    continue;
+                }
+                argv.push(self.eval(*n).text());
+            }
+        }
+        if a.splat {
+            argv.push(Text::unknown());
+        }
+        if argv.is_empty() {
+            self.out.opaque(format!("`{q}` with arguments not known"));
+        } else {
+            self.out.push(Effect::Exec(argv));
+        }
+    }
+
+    /// `os.execv(path, argv)` and its relatives: the program, and its arguments as a list.
+    fn exec_vector(&mut self, q: &str, a: &Args<'t>) {
+        match a.pos.get(1).map(|n| self.eval(*n)) {
+            Some(V::List(items)) if !items.is_empty() => {
+                let mut argv: Vec<Text> = items.iter().map(V::text).collect();
+                // The program is the first argument; the list's first item is its name.
+                argv[0] = self.arg_text(a, 0, "path");
+                self.out.push(Effect::Exec(argv));
+            }
+            _ => self.out.opaque(format!("`{q}` with arguments not known")),
+        }
+    }
+
+    /// `shutil.unpack_archive(file, folder)`: reads the archive, writes the folder (the
+    /// working one when not given).
+    fn unpack_archive(&mut self, a: &Args<'t>) {
+        let f = self.arg_text(a, 0, "filename");
+        self.out.push(Effect::Read(f));
+        let d = match a.pos.get(1).copied().or_else(|| a.kw_value("extract_dir")) {
+            Some(n) => self.eval(n).text(),
+            None => Text::lit("."),
+        };
+        self.out.push(Effect::Write(d));
     }
 
     pub(super) fn subprocess(&mut self, a: &Args<'t>) {

@@ -4,7 +4,155 @@
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
+use crate::engine::code::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
 use crate::engine::code::{env_value, Effect, Text, V};
+
+/// Class methods that act on the paths they are given.
+const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
+    PathCall {
+        names: &[
+            ("File", "write"),
+            ("File", "binwrite"),
+            ("IO", "write"),
+            ("IO", "binwrite"),
+        ],
+        paths: &[write(0, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "delete"),
+            ("File", "unlink"),
+            ("FileUtils", "rm"),
+            ("FileUtils", "rm_f"),
+            ("FileUtils", "remove"),
+            ("FileUtils", "safe_unlink"),
+            ("Dir", "rmdir"),
+            ("Dir", "delete"),
+            ("Dir", "unlink"),
+            ("FileUtils", "rmdir"),
+        ],
+        paths: &[each_from(0, Does::Delete)],
+    },
+    PathCall {
+        names: &[
+            ("FileUtils", "rm_rf"),
+            ("FileUtils", "rm_r"),
+            ("FileUtils", "rmtree"),
+            ("FileUtils", "remove_dir"),
+            ("FileUtils", "remove_entry"),
+            ("FileUtils", "remove_entry_secure"),
+            ("FileUtils", "remove_dir_secure"),
+        ],
+        paths: &[each_from(0, Does::DeleteTree)],
+    },
+    PathCall {
+        names: &[
+            ("File", "rename"),
+            ("FileUtils", "mv"),
+            ("FileUtils", "move"),
+        ],
+        paths: &[write(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("FileUtils", "cp"),
+            ("FileUtils", "copy"),
+            ("FileUtils", "cp_r"),
+            ("FileUtils", "install"),
+            ("FileUtils", "copy_file"),
+            ("FileUtils", "copy_entry"),
+            ("FileUtils", "cp_lr"),
+        ],
+        paths: &[read(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "symlink"),
+            ("File", "link"),
+            ("FileUtils", "ln"),
+            ("FileUtils", "ln_s"),
+            ("FileUtils", "ln_sf"),
+            ("FileUtils", "link"),
+            ("FileUtils", "symlink"),
+        ],
+        paths: &[write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "chmod"),
+            ("File", "chown"),
+            ("File", "lchmod"),
+            ("File", "lchown"),
+            ("File", "utime"),
+            ("FileUtils", "chmod"),
+            ("FileUtils", "chmod_R"),
+        ],
+        paths: &[each_from(1, Does::Write)],
+    },
+    PathCall {
+        names: &[("FileUtils", "chown"), ("FileUtils", "chown_R")],
+        paths: &[each_from(2, Does::Write)],
+    },
+    PathCall {
+        names: &[
+            ("File", "truncate"),
+            ("Dir", "mkdir"),
+            ("FileUtils", "mkdir"),
+            ("FileUtils", "mkdir_p"),
+            ("FileUtils", "makedirs"),
+            ("FileUtils", "mkpath"),
+            ("FileUtils", "touch"),
+        ],
+        paths: &[each_from(0, Does::Write)],
+    },
+];
+
+/// Methods of `File`, `Dir`, `FileUtils` and `Pathname` that only look at files or names.
+const FILE_QUERIES: &[&str] = &[
+    "exist?",
+    "exists?",
+    "file?",
+    "directory?",
+    "size",
+    "size?",
+    "basename",
+    "dirname",
+    "extname",
+    "join",
+    "expand_path",
+    "absolute_path",
+    "realpath",
+    "mtime",
+    "atime",
+    "ctime",
+    "stat",
+    "lstat",
+    "readable?",
+    "writable?",
+    "executable?",
+    "zero?",
+    "empty?",
+    "symlink?",
+    "split",
+    "fnmatch",
+    "fnmatch?",
+    "home",
+    "pwd",
+    "getwd",
+    "glob",
+    "[]",
+    "entries",
+    "children",
+    "each_child",
+    "tmpdir",
+    "new",
+    "ftype",
+    "identical?",
+    "absolute_path?",
+    "path",
+    "compare_file",
+    "uptodate?",
+];
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
@@ -156,161 +304,31 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn class_call(&mut self, c: &str, method: &str, pos: &[Node<'t>], splat: bool) {
+        if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
+            let effects = path_calls::effects(row, |arg| self.path_args(pos, splat, arg));
+            for e in effects {
+                self.out.push(e);
+            }
+            return;
+        }
         let arg = |w: &mut Walker<'t>, i: usize| {
             pos.get(i)
                 .map(|a| w.eval(*a).text())
                 .unwrap_or_else(Text::unknown)
         };
-        // The files named by all arguments (or all but the first, for `chmod MODE, *files`).
-        let all = |w: &mut Walker<'t>, from: usize| -> Vec<Text> {
-            let mut v = Vec::new();
-            for a in pos.iter().skip(from) {
-                match w.eval(*a) {
-                    V::List(items) => v.extend(items.iter().map(V::text)),
-                    x => v.push(x.text()),
-                }
-            }
-            if splat || v.is_empty() {
-                v.push(Text::unknown());
-            }
-            v
-        };
         let top = c.split("::").next().unwrap_or(c);
         match (c, method) {
             ("File" | "IO", "read" | "readlines" | "foreach" | "binread" | "readlink")
             | ("YAML" | "Psych" | "JSON", "load_file" | "safe_load_file" | "parse_file")
-            | ("CSV", "read" | "foreach" | "table" | "parse_file") => {
-                let p = arg(self, 0);
-                if c == "IO" && p.known().is_some_and(|s| s.starts_with('|')) {
-                    self.out.push(Effect::Shell(Text::lit(
-                        p.known().unwrap_or_default().trim_start_matches('|'),
-                    )));
-                } else {
-                    self.out.push(Effect::Read(p));
-                }
-            }
-            ("File" | "IO", "write" | "binwrite") => {
-                let p = arg(self, 0);
-                self.out.push(Effect::Write(p));
-            }
+            | ("CSV", "read" | "foreach" | "table" | "parse_file") => self.read_file(c, pos),
             ("File", "open" | "new") => {
                 let p = arg(self, 0);
                 self.open_mode(p, pos.get(1).copied());
             }
-            ("File", "delete" | "unlink")
-            | ("FileUtils", "rm" | "rm_f" | "remove" | "safe_unlink")
-            | ("Dir", "rmdir" | "delete" | "unlink")
-            | ("FileUtils", "rmdir") => {
-                for p in all(self, 0) {
-                    self.out.push(Effect::Delete {
-                        path: p,
-                        recursive: false,
-                    });
-                }
-            }
-            (
-                "FileUtils",
-                "rm_rf"
-                | "rm_r"
-                | "rmtree"
-                | "remove_dir"
-                | "remove_entry"
-                | "remove_entry_secure"
-                | "remove_dir_secure",
-            ) => {
-                for p in all(self, 0) {
-                    self.out.push(Effect::Delete {
-                        path: p,
-                        recursive: true,
-                    });
-                }
-            }
-            ("File", "rename") | ("FileUtils", "mv" | "move") => {
-                let (s, d) = (arg(self, 0), arg(self, 1));
-                self.out.push(Effect::Write(s));
-                self.out.push(Effect::Write(d));
-            }
-            (
-                "FileUtils",
-                "cp" | "copy" | "cp_r" | "install" | "copy_file" | "copy_entry" | "cp_lr",
-            ) => {
-                let (s, d) = (arg(self, 0), arg(self, 1));
-                self.out.push(Effect::Read(s));
-                self.out.push(Effect::Write(d));
-            }
-            ("File", "symlink" | "link")
-            | ("FileUtils", "ln" | "ln_s" | "ln_sf" | "link" | "symlink") => {
-                let d = arg(self, 1);
-                self.out.push(Effect::Write(d));
-            }
-            ("File", "chmod" | "chown" | "lchmod" | "lchown" | "utime")
-            | ("FileUtils", "chmod" | "chmod_R") => {
-                for p in all(self, 1) {
-                    self.out.push(Effect::Write(p));
-                }
-            }
-            ("FileUtils", "chown" | "chown_R") => {
-                for p in all(self, 2) {
-                    self.out.push(Effect::Write(p));
-                }
-            }
-            ("File", "truncate")
-            | ("Dir", "mkdir")
-            | ("FileUtils", "mkdir" | "mkdir_p" | "makedirs" | "mkpath" | "touch") => {
-                for p in all(self, 0) {
-                    self.out.push(Effect::Write(p));
-                }
-            }
             ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
                 self.out.opaque("changes the working folder")
             }
-            ("File" | "Dir" | "FileUtils" | "Pathname", _)
-                if matches!(
-                    method,
-                    "exist?"
-                        | "exists?"
-                        | "file?"
-                        | "directory?"
-                        | "size"
-                        | "size?"
-                        | "basename"
-                        | "dirname"
-                        | "extname"
-                        | "join"
-                        | "expand_path"
-                        | "absolute_path"
-                        | "realpath"
-                        | "mtime"
-                        | "atime"
-                        | "ctime"
-                        | "stat"
-                        | "lstat"
-                        | "readable?"
-                        | "writable?"
-                        | "executable?"
-                        | "zero?"
-                        | "empty?"
-                        | "symlink?"
-                        | "split"
-                        | "fnmatch"
-                        | "fnmatch?"
-                        | "home"
-                        | "pwd"
-                        | "getwd"
-                        | "glob"
-                        | "[]"
-                        | "entries"
-                        | "children"
-                        | "each_child"
-                        | "tmpdir"
-                        | "new"
-                        | "ftype"
-                        | "identical?"
-                        | "absolute_path?"
-                        | "path"
-                        | "compare_file"
-                        | "uptodate?"
-                ) => {}
+            ("File" | "Dir" | "FileUtils" | "Pathname", _) if FILE_QUERIES.contains(&method) => {}
             (
                 "Open3",
                 "capture2" | "capture2e" | "capture3" | "popen3" | "popen2" | "popen2e"
@@ -339,6 +357,46 @@ impl<'t> Walker<'t> {
             _ => self
                 .out
                 .opaque(format!("calls `{c}.{method}`, which is not known")),
+        }
+    }
+
+    /// `File.read(path)` and the other readers of a whole file; `IO.read("|cmd")` runs a
+    /// command instead.
+    fn read_file(&mut self, c: &str, pos: &[Node<'t>]) {
+        let p = pos
+            .first()
+            .map(|a| self.eval(*a).text())
+            .unwrap_or_else(Text::unknown);
+        if c == "IO" && p.known().is_some_and(|s| s.starts_with('|')) {
+            self.out.push(Effect::Shell(Text::lit(
+                p.known().unwrap_or_default().trim_start_matches('|'),
+            )));
+        } else {
+            self.out.push(Effect::Read(p));
+        }
+    }
+
+    /// The paths a row of [`PATH_CALLS`] names: one argument, or all from one on (for
+    /// `chmod MODE, *files`), lists spread into their items.
+    fn path_args(&mut self, pos: &[Node<'t>], splat: bool, arg: Arg) -> Vec<Text> {
+        match arg {
+            Arg::At(i, _) => vec![pos
+                .get(i)
+                .map(|a| self.eval(*a).text())
+                .unwrap_or_else(Text::unknown)],
+            Arg::From(from) => {
+                let mut v = Vec::new();
+                for a in pos.iter().skip(from) {
+                    match self.eval(*a) {
+                        V::List(items) => v.extend(items.iter().map(V::text)),
+                        x => v.push(x.text()),
+                    }
+                }
+                if splat || v.is_empty() {
+                    v.push(Text::unknown());
+                }
+                v
+            }
         }
     }
 }
