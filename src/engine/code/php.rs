@@ -443,43 +443,49 @@ impl<'t> Walker<'t> {
                     })
                     .collect(),
             ),
-            "subscript_expression" => {
-                let kids = named_children(n);
-                let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
-                if matches!(base, "$_SERVER" | "$_ENV") {
-                    let key = kids.get(1).map(|k| self.eval(*k).text().known());
-                    return V::Str(match key {
-                        Some(Some(k)) => env_value(&k, &mut self.out),
-                        _ => Text::unknown(),
-                    });
-                }
-                V::Other
-            }
-            "function_call_expression" => {
-                let name = n
-                    .child_by_field_name("function")
-                    .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
-                    .unwrap_or_default();
-                let (pos, _) = self.args(n);
-                match name.as_str() {
-                    "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
-                        Some(Some(k)) => env_value(&k, &mut self.out),
-                        _ => Text::unknown(),
-                    }),
-                    "getcwd" => V::Str(Text::lit(".")),
-                    "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
-                    "realpath" | "strval" => pos
-                        .first()
-                        .map(|a| V::Str(self.eval(*a).text()))
-                        .unwrap_or(V::Other),
-                    "dirname" => pos
-                        .first()
-                        .map(|a| V::Str(self.eval(*a).text().parent()))
-                        .unwrap_or(V::Other),
-                    _ => V::Other,
-                }
-            }
+            "subscript_expression" => self.env_item(n),
+            "function_call_expression" => self.eval_call(n),
             "name" if self.t(n) == "__DIR__" => V::Str(Text::lit(".")),
+            _ => V::Other,
+        }
+    }
+
+    /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
+    fn env_item(&mut self, n: Node<'t>) -> V {
+        let kids = named_children(n);
+        let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
+        if matches!(base, "$_SERVER" | "$_ENV") {
+            let key = kids.get(1).map(|k| self.eval(*k).text().known());
+            return V::Str(match key {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => Text::unknown(),
+            });
+        }
+        V::Other
+    }
+
+    /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
+    fn eval_call(&mut self, n: Node<'t>) -> V {
+        let name = n
+            .child_by_field_name("function")
+            .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
+            .unwrap_or_default();
+        let (pos, _) = self.args(n);
+        match name.as_str() {
+            "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => Text::unknown(),
+            }),
+            "getcwd" => V::Str(Text::lit(".")),
+            "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
+            "realpath" | "strval" => pos
+                .first()
+                .map(|a| V::Str(self.eval(*a).text()))
+                .unwrap_or(V::Other),
+            "dirname" => pos
+                .first()
+                .map(|a| V::Str(self.eval(*a).text().parent()))
+                .unwrap_or(V::Other),
             _ => V::Other,
         }
     }
@@ -501,36 +507,8 @@ impl<'t> Walker<'t> {
                 // Methods of objects made here: only what made them has effects.
                 self.children(n);
             }
-            "scoped_call_expression" => {
-                self.children(n);
-                let scope = n
-                    .child_by_field_name("scope")
-                    .map(|s| self.t(s))
-                    .unwrap_or("");
-                if !matches!(
-                    scope,
-                    "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
-                ) {
-                    self.out
-                        .opaque(format!("calls a method of `{scope}`, which is not known"));
-                }
-            }
-            "object_creation_expression" => {
-                self.children(n);
-                let class = named_children(n).first().map(|c| self.t(*c)).unwrap_or("");
-                if !matches!(
-                    class,
-                    "DateTime"
-                        | "DateTimeImmutable"
-                        | "ArrayObject"
-                        | "stdClass"
-                        | "Exception"
-                        | "ArrayIterator"
-                ) {
-                    self.out
-                        .opaque(format!("creates `{class}`, which is not known"));
-                }
-            }
+            "scoped_call_expression" => self.walk_static_call(n),
+            "object_creation_expression" => self.walk_new(n),
             "subscript_expression" => {
                 let kids = named_children(n);
                 if kids
@@ -559,6 +537,40 @@ impl<'t> Walker<'t> {
                 }
             }
             _ => self.children(n),
+        }
+    }
+
+    /// `Class::method()`: only the classes that compute are known.
+    fn walk_static_call(&mut self, n: Node<'t>) {
+        self.children(n);
+        let scope = n
+            .child_by_field_name("scope")
+            .map(|s| self.t(s))
+            .unwrap_or("");
+        if !matches!(
+            scope,
+            "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
+        ) {
+            self.out
+                .opaque(format!("calls a method of `{scope}`, which is not known"));
+        }
+    }
+
+    /// `new Class`: only the classes that compute are known.
+    fn walk_new(&mut self, n: Node<'t>) {
+        self.children(n);
+        let class = named_children(n).first().map(|c| self.t(*c)).unwrap_or("");
+        if !matches!(
+            class,
+            "DateTime"
+                | "DateTimeImmutable"
+                | "ArrayObject"
+                | "stdClass"
+                | "Exception"
+                | "ArrayIterator"
+        ) {
+            self.out
+                .opaque(format!("creates `{class}`, which is not known"));
         }
     }
 

@@ -281,28 +281,7 @@ impl<'t> Walker<'t> {
 
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
-            "variable_declarator" => {
-                if let Some(name) = n.child_by_field_name("name") {
-                    let value = n.child_by_field_name("value");
-                    let module = value.and_then(|v| self.required(v));
-                    if let Some(m) = module {
-                        self.bind_pattern(name, Some(&m));
-                    } else if name.kind() == "identifier" {
-                        let nm = self.t(name).to_string();
-                        if value.is_some_and(|v| {
-                            matches!(
-                                v.kind(),
-                                "arrow_function" | "function_expression" | "function"
-                            )
-                        }) {
-                            self.local.insert(nm.clone());
-                        }
-                        self.assign(&nm, value);
-                    } else {
-                        self.bind_pattern(name, None);
-                    }
-                }
-            }
+            "variable_declarator" => self.collect_declarator(n),
             "assignment_expression" | "augmented_assignment_expression" => {
                 if let Some(l) = n.child_by_field_name("left") {
                     if l.kind() == "identifier" {
@@ -312,41 +291,7 @@ impl<'t> Walker<'t> {
                     }
                 }
             }
-            "import_statement" => {
-                let source = n
-                    .child_by_field_name("source")
-                    .map(|s| self.eval(s).text().known().unwrap_or_default())
-                    .unwrap_or_default();
-                let m = module_name(&source).to_string();
-                for clause in named_children(n)
-                    .into_iter()
-                    .filter(|c| c.kind() == "import_clause")
-                {
-                    for c in named_children(clause) {
-                        match c.kind() {
-                            "identifier" => {
-                                self.bound.insert(self.t(c).to_string(), m.clone());
-                            }
-                            "namespace_import" => {
-                                if let Some(id) = named_children(c).first() {
-                                    self.bound.insert(self.t(*id).to_string(), m.clone());
-                                }
-                            }
-                            "named_imports" => {
-                                for s in named_children(c) {
-                                    let name = s.child_by_field_name("name").map(|x| self.t(x));
-                                    let alias = s.child_by_field_name("alias").map(|x| self.t(x));
-                                    if let Some(name) = name {
-                                        let local = alias.unwrap_or(name);
-                                        self.bound.insert(local.to_string(), format!("{m}.{name}"));
-                                    }
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
+            "import_statement" => self.collect_import(n),
             "function_declaration"
             | "class_declaration"
             | "function_expression"
@@ -380,6 +325,67 @@ impl<'t> Walker<'t> {
         }
         for c in named_children(n) {
             self.collect(c);
+        }
+    }
+
+    /// `const x = …` (or a pattern): the names it binds, and the module a `require` gives.
+    fn collect_declarator(&mut self, n: Node<'t>) {
+        if let Some(name) = n.child_by_field_name("name") {
+            let value = n.child_by_field_name("value");
+            let module = value.and_then(|v| self.required(v));
+            if let Some(m) = module {
+                self.bind_pattern(name, Some(&m));
+            } else if name.kind() == "identifier" {
+                let nm = self.t(name).to_string();
+                if value.is_some_and(|v| {
+                    matches!(
+                        v.kind(),
+                        "arrow_function" | "function_expression" | "function"
+                    )
+                }) {
+                    self.local.insert(nm.clone());
+                }
+                self.assign(&nm, value);
+            } else {
+                self.bind_pattern(name, None);
+            }
+        }
+    }
+
+    /// `import … from "m"`: the names bound to the module or its members.
+    fn collect_import(&mut self, n: Node<'t>) {
+        let source = n
+            .child_by_field_name("source")
+            .map(|s| self.eval(s).text().known().unwrap_or_default())
+            .unwrap_or_default();
+        let m = module_name(&source).to_string();
+        for clause in named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "import_clause")
+        {
+            for c in named_children(clause) {
+                match c.kind() {
+                    "identifier" => {
+                        self.bound.insert(self.t(c).to_string(), m.clone());
+                    }
+                    "namespace_import" => {
+                        if let Some(id) = named_children(c).first() {
+                            self.bound.insert(self.t(*id).to_string(), m.clone());
+                        }
+                    }
+                    "named_imports" => {
+                        for s in named_children(c) {
+                            let name = s.child_by_field_name("name").map(|x| self.t(x));
+                            let alias = s.child_by_field_name("alias").map(|x| self.t(x));
+                            if let Some(name) = name {
+                                let local = alias.unwrap_or(name);
+                                self.bound.insert(local.to_string(), format!("{m}.{name}"));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
     }
 

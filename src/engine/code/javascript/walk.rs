@@ -23,29 +23,7 @@ impl<'t> Walker<'t> {
                 .out
                 .opaque("imports a module chosen at run time (`import()`)"),
             "member_expression" => self.member_value(n),
-            "subscript_expression" => {
-                if let Some(o) = n.child_by_field_name("object") {
-                    let q = self.qualify(o);
-                    match q.as_deref() {
-                        Some("global.process.env" | "global.Bun.env") => {
-                            self.eval(n);
-                            if let Some(i) = n.child_by_field_name("index") {
-                                self.walk(i);
-                            }
-                            self.env_assigned(n);
-                            return;
-                        }
-                        Some(q)
-                            if q.starts_with("global.") || self.bound.values().any(|b| b == q) =>
-                        {
-                            self.out
-                                .opaque(format!("reaches a member of `{q}` chosen at run time"));
-                        }
-                        _ => {}
-                    }
-                }
-                self.children(n);
-            }
+            "subscript_expression" => self.walk_subscript(n),
             "identifier" => self.identifier_value(n),
             "variable_declarator" => {
                 if let Some(v) = n.child_by_field_name("value") {
@@ -71,11 +49,7 @@ impl<'t> Walker<'t> {
             | "function_expression"
             | "arrow_function"
             | "method_definition"
-            | "generator_function_declaration" => {
-                if let Some(b) = n.child_by_field_name("body") {
-                    self.walk(b);
-                }
-            }
+            | "generator_function_declaration" => self.walk_function(n),
             "pair" => {
                 if let Some(v) = n.child_by_field_name("value") {
                     self.walk(v);
@@ -105,6 +79,36 @@ impl<'t> Walker<'t> {
                 }
             }
             _ => self.children(n),
+        }
+    }
+
+    /// `a[k]`: `process.env[k]` read or changed, anything else walked.
+    fn walk_subscript(&mut self, n: Node<'t>) {
+        if let Some(o) = n.child_by_field_name("object") {
+            let q = self.qualify(o);
+            match q.as_deref() {
+                Some("global.process.env" | "global.Bun.env") => {
+                    self.eval(n);
+                    if let Some(i) = n.child_by_field_name("index") {
+                        self.walk(i);
+                    }
+                    self.env_assigned(n);
+                    return;
+                }
+                Some(q) if q.starts_with("global.") || self.bound.values().any(|b| b == q) => {
+                    self.out
+                        .opaque(format!("reaches a member of `{q}` chosen at run time"));
+                }
+                _ => {}
+            }
+        }
+        self.children(n);
+    }
+
+    /// A function or class: its body (its name and parameters only bind names).
+    fn walk_function(&mut self, n: Node<'t>) {
+        if let Some(b) = n.child_by_field_name("body") {
+            self.walk(b);
         }
     }
 

@@ -422,53 +422,8 @@ impl<'t> Walker<'t> {
     /// First pass: imports, definitions and assignments.
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
-            "import_statement" => {
-                for c in named_children(n) {
-                    match c.kind() {
-                        "dotted_name" => {
-                            let full = self.t(c).to_string();
-                            let top = full.split('.').next().unwrap_or("").to_string();
-                            self.modules.insert(top.clone(), top);
-                            self.modules.insert(full.clone(), full);
-                        }
-                        "aliased_import" => {
-                            let (Some(name), Some(alias)) = (
-                                c.child_by_field_name("name"),
-                                c.child_by_field_name("alias"),
-                            ) else {
-                                continue;
-                            };
-                            self.modules
-                                .insert(self.t(alias).to_string(), self.t(name).to_string());
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "import_from_statement" => {
-                let module = n
-                    .child_by_field_name("module_name")
-                    .map(|m| self.t(m).to_string())
-                    .unwrap_or_default();
-                let mut c = n.walk();
-                let names: Vec<Node> = n.children_by_field_name("name", &mut c).collect();
-                for name in names {
-                    let (real, alias) = match name.kind() {
-                        "aliased_import" => (
-                            name.child_by_field_name("name").map(|x| self.t(x)),
-                            name.child_by_field_name("alias").map(|x| self.t(x)),
-                        ),
-                        _ => (Some(self.t(name)), Some(self.t(name))),
-                    };
-                    if let (Some(real), Some(alias)) = (real, alias) {
-                        let full = format!("{module}.{real}");
-                        if module_known(&full) && !is_pure(&module) {
-                            self.modules.insert(alias.to_string(), full.clone());
-                        }
-                        self.names.insert(alias.to_string(), full);
-                    }
-                }
-            }
+            "import_statement" => self.collect_import(n),
+            "import_from_statement" => self.collect_import_from(n),
             "function_definition" | "class_definition" => {
                 if let Some(name) = n.child_by_field_name("name") {
                     self.local.insert(self.t(name).to_string());
@@ -500,26 +455,7 @@ impl<'t> Walker<'t> {
                     self.bind_unknown(left);
                 }
             }
-            "for_statement" | "for_in_clause" => {
-                if let Some(left) = n.child_by_field_name("left") {
-                    if left.kind() == "identifier" {
-                        let name = self.t(left).to_string();
-                        let first = !self.loops.contains_key(&name);
-                        match n.child_by_field_name("right") {
-                            Some(r) if first => {
-                                self.loops.insert(name.clone(), r);
-                            }
-                            _ => {
-                                self.assign(&name, None);
-                            }
-                        }
-                        self.assign(&name, None);
-                        self.assign(&name, None);
-                    } else {
-                        self.bind_unknown(left);
-                    }
-                }
-            }
+            "for_statement" | "for_in_clause" => self.collect_loop(n),
             "as_pattern" => {
                 if let Some(a) = n.child_by_field_name("alias") {
                     self.bind_unknown(a);
@@ -534,6 +470,79 @@ impl<'t> Walker<'t> {
         }
         for c in named_children(n) {
             self.collect(c);
+        }
+    }
+
+    /// `import a.b` and `import a as b`: the modules bound to names.
+    fn collect_import(&mut self, n: Node<'t>) {
+        for c in named_children(n) {
+            match c.kind() {
+                "dotted_name" => {
+                    let full = self.t(c).to_string();
+                    let top = full.split('.').next().unwrap_or("").to_string();
+                    self.modules.insert(top.clone(), top);
+                    self.modules.insert(full.clone(), full);
+                }
+                "aliased_import" => {
+                    let (Some(name), Some(alias)) = (
+                        c.child_by_field_name("name"),
+                        c.child_by_field_name("alias"),
+                    ) else {
+                        continue;
+                    };
+                    self.modules
+                        .insert(self.t(alias).to_string(), self.t(name).to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `from a import b as c`: the full names bound to names.
+    fn collect_import_from(&mut self, n: Node<'t>) {
+        let module = n
+            .child_by_field_name("module_name")
+            .map(|m| self.t(m).to_string())
+            .unwrap_or_default();
+        let mut c = n.walk();
+        let names: Vec<Node> = n.children_by_field_name("name", &mut c).collect();
+        for name in names {
+            let (real, alias) = match name.kind() {
+                "aliased_import" => (
+                    name.child_by_field_name("name").map(|x| self.t(x)),
+                    name.child_by_field_name("alias").map(|x| self.t(x)),
+                ),
+                _ => (Some(self.t(name)), Some(self.t(name))),
+            };
+            if let (Some(real), Some(alias)) = (real, alias) {
+                let full = format!("{module}.{real}");
+                if module_known(&full) && !is_pure(&module) {
+                    self.modules.insert(alias.to_string(), full.clone());
+                }
+                self.names.insert(alias.to_string(), full);
+            }
+        }
+    }
+
+    /// A loop variable: what it loops over, when it is bound nowhere else.
+    fn collect_loop(&mut self, n: Node<'t>) {
+        if let Some(left) = n.child_by_field_name("left") {
+            if left.kind() == "identifier" {
+                let name = self.t(left).to_string();
+                let first = !self.loops.contains_key(&name);
+                match n.child_by_field_name("right") {
+                    Some(r) if first => {
+                        self.loops.insert(name.clone(), r);
+                    }
+                    _ => {
+                        self.assign(&name, None);
+                    }
+                }
+                self.assign(&name, None);
+                self.assign(&name, None);
+            } else {
+                self.bind_unknown(left);
+            }
         }
     }
 

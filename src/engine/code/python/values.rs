@@ -31,76 +31,88 @@ impl<'t> Walker<'t> {
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
-            "identifier" => {
-                let name = self.t(n).to_string();
-                if let Some(r) = self.loops.get(&name).copied() {
-                    if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
-                        return self.loop_value(r);
-                    }
-                }
-                match self.assigned.get(&name).map(|v| v.as_slice()) {
-                    Some([Some(value)]) => {
-                        let value = *value;
-                        self.eval(value)
-                    }
-                    _ => V::Other,
-                }
-            }
+            "identifier" => self.identifier(n),
             "list" | "tuple" => V::List(
                 named_children(n)
                     .into_iter()
                     .map(|c| self.eval(c))
                     .collect(),
             ),
-            "binary_operator" => {
-                let (Some(l), Some(r), Some(op)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                    n.child_by_field_name("operator"),
-                ) else {
-                    return V::Other;
-                };
-                let op = self.t(op);
-                let (lv, rv) = (self.eval(l), self.eval(r));
-                match (op, lv) {
-                    ("+", V::Str(a)) => V::Str(a.concat(rv.text())),
-                    ("/", V::Path(a)) => V::Path(a.join(rv.text())),
-                    _ => V::Other,
-                }
-            }
-            "attribute" => {
-                if let Some(q) = self.qualify(n) {
-                    return match q.as_str() {
-                        "os.sep" => V::Str(Text::lit("/")),
-                        "os.curdir" => V::Str(Text::lit(".")),
-                        "os.pardir" => V::Str(Text::lit("..")),
-                        _ => V::Other,
-                    };
-                }
-                let (Some(obj), Some(attr)) = (
-                    n.child_by_field_name("object"),
-                    n.child_by_field_name("attribute"),
-                ) else {
-                    return V::Other;
-                };
-                match (self.eval(obj), self.t(attr)) {
-                    (V::Path(p), "parent") => V::Path(p.parent()),
-                    _ => V::Other,
-                }
-            }
-            "subscript" => {
-                let value = n.child_by_field_name("value");
-                let key = n.child_by_field_name("subscript");
-                if let (Some(v), Some(k)) = (value, key) {
-                    if self.qualify(v).as_deref() == Some("os.environ") {
-                        return V::Str(self.env_key(k));
-                    }
-                }
-                V::Other
-            }
+            "binary_operator" => self.binary(n),
+            "attribute" => self.attribute(n),
+            "subscript" => self.environ_item(n),
             "call" => self.eval_call(n),
             _ => V::Other,
         }
+    }
+
+    /// A name: a loop over a glob, or the value of a name assigned once.
+    fn identifier(&mut self, n: Node<'t>) -> V {
+        let name = self.t(n).to_string();
+        if let Some(r) = self.loops.get(&name).copied() {
+            if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
+                return self.loop_value(r);
+            }
+        }
+        match self.assigned.get(&name).map(|v| v.as_slice()) {
+            Some([Some(value)]) => {
+                let value = *value;
+                self.eval(value)
+            }
+            _ => V::Other,
+        }
+    }
+
+    /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
+    fn binary(&mut self, n: Node<'t>) -> V {
+        let (Some(l), Some(r), Some(op)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+            n.child_by_field_name("operator"),
+        ) else {
+            return V::Other;
+        };
+        let op = self.t(op);
+        let (lv, rv) = (self.eval(l), self.eval(r));
+        match (op, lv) {
+            ("+", V::Str(a)) => V::Str(a.concat(rv.text())),
+            ("/", V::Path(a)) => V::Path(a.join(rv.text())),
+            _ => V::Other,
+        }
+    }
+
+    /// `os.sep` and its kin, and the `parent` of a path.
+    fn attribute(&mut self, n: Node<'t>) -> V {
+        if let Some(q) = self.qualify(n) {
+            return match q.as_str() {
+                "os.sep" => V::Str(Text::lit("/")),
+                "os.curdir" => V::Str(Text::lit(".")),
+                "os.pardir" => V::Str(Text::lit("..")),
+                _ => V::Other,
+            };
+        }
+        let (Some(obj), Some(attr)) = (
+            n.child_by_field_name("object"),
+            n.child_by_field_name("attribute"),
+        ) else {
+            return V::Other;
+        };
+        match (self.eval(obj), self.t(attr)) {
+            (V::Path(p), "parent") => V::Path(p.parent()),
+            _ => V::Other,
+        }
+    }
+
+    /// `os.environ["X"]`: the variable's value.
+    fn environ_item(&mut self, n: Node<'t>) -> V {
+        let value = n.child_by_field_name("value");
+        let key = n.child_by_field_name("subscript");
+        if let (Some(v), Some(k)) = (value, key) {
+            if self.qualify(v).as_deref() == Some("os.environ") {
+                return V::Str(self.env_key(k));
+            }
+        }
+        V::Other
     }
 
     /// The value of a loop variable: for a loop over a glob, the glob.
@@ -153,53 +165,8 @@ impl<'t> Walker<'t> {
             return V::Other;
         };
         let args = self.args(n);
-        let arg = |w: &mut Walker<'t>, i: usize| -> Text {
-            args.pos
-                .get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
         if let Some(q) = self.qualify(f) {
-            return match q.as_str() {
-                "os.path.join" => {
-                    let mut t = Text::default();
-                    for a in &args.pos {
-                        let v = self.eval(*a).text();
-                        t = t.join(v);
-                    }
-                    if args.splat {
-                        t = t.join(Text::unknown());
-                    }
-                    V::Str(t)
-                }
-                "os.path.expanduser" | "os.path.abspath" | "os.path.normpath"
-                | "os.path.realpath" | "os.fspath" => V::Str(arg(self, 0)),
-                "os.path.expandvars" => V::Str(arg(self, 0).with_home_var()),
-                "os.path.dirname" => V::Str(arg(self, 0).parent()),
-                "os.getcwd" => V::Str(Text::lit(".")),
-                "os.getenv" | "os.environ.get" => match args.pos.first() {
-                    Some(k) => V::Str(self.env_key(*k)),
-                    None => V::Other,
-                },
-                "tempfile.gettempdir" => V::Str(Text::lit("/tmp")),
-                "pathlib.Path"
-                | "pathlib.PurePath"
-                | "pathlib.PosixPath"
-                | "pathlib.PurePosixPath" => {
-                    let mut t = Text::default();
-                    for a in &args.pos {
-                        let v = self.eval(*a).text();
-                        t = t.join(v);
-                    }
-                    if args.pos.is_empty() {
-                        t = Text::lit(".");
-                    }
-                    V::Path(t)
-                }
-                "pathlib.Path.home" => V::Path(Text::home()),
-                "pathlib.Path.cwd" => V::Path(Text::lit(".")),
-                _ => V::Other,
-            };
+            return self.module_function_value(&q, &args);
         }
         match f.kind() {
             "identifier" if self.t(f) == "str" => args
@@ -207,40 +174,90 @@ impl<'t> Walker<'t> {
                 .first()
                 .map(|a| V::Str(self.eval(*a).text()))
                 .unwrap_or(V::Other),
-            "attribute" => {
-                let (Some(obj), Some(attr)) = (
-                    f.child_by_field_name("object"),
-                    f.child_by_field_name("attribute"),
-                ) else {
-                    return V::Other;
-                };
-                let recv = self.eval(obj);
-                match (recv, self.t(attr)) {
-                    (V::Path(p), "expanduser" | "resolve" | "absolute") => V::Path(p),
-                    (V::Path(p), "joinpath") => {
-                        let mut p = p;
-                        for a in &args.pos {
-                            let v = self.eval(*a).text();
-                            p = p.join(v);
-                        }
-                        V::Path(p)
-                    }
-                    (V::Str(sep), "join") => match args.pos.first().map(|a| self.eval(*a)) {
-                        Some(V::List(items)) => {
-                            let mut t = Text::default();
-                            for (i, it) in items.iter().enumerate() {
-                                if i > 0 {
-                                    t = t.concat(sep.clone());
-                                }
-                                t = t.concat(it.text());
-                            }
-                            V::Str(t)
-                        }
-                        _ => V::Other,
-                    },
-                    _ => V::Other,
+            "attribute" => self.method_value(f, &args),
+            _ => V::Other,
+        }
+    }
+
+    /// What a module function returns: `os.path` and `pathlib` paths, the environment.
+    fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> V {
+        let arg = |w: &mut Walker<'t>, i: usize| -> Text {
+            args.pos
+                .get(i)
+                .map(|a| w.eval(*a).text())
+                .unwrap_or_else(Text::unknown)
+        };
+        match q {
+            "os.path.join" => {
+                let mut t = Text::default();
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    t = t.join(v);
                 }
+                if args.splat {
+                    t = t.join(Text::unknown());
+                }
+                V::Str(t)
             }
+            "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
+            | "os.fspath" => V::Str(arg(self, 0)),
+            "os.path.expandvars" => V::Str(arg(self, 0).with_home_var()),
+            "os.path.dirname" => V::Str(arg(self, 0).parent()),
+            "os.getcwd" => V::Str(Text::lit(".")),
+            "os.getenv" | "os.environ.get" => match args.pos.first() {
+                Some(k) => V::Str(self.env_key(*k)),
+                None => V::Other,
+            },
+            "tempfile.gettempdir" => V::Str(Text::lit("/tmp")),
+            "pathlib.Path" | "pathlib.PurePath" | "pathlib.PosixPath" | "pathlib.PurePosixPath" => {
+                let mut t = Text::default();
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    t = t.join(v);
+                }
+                if args.pos.is_empty() {
+                    t = Text::lit(".");
+                }
+                V::Path(t)
+            }
+            "pathlib.Path.home" => V::Path(Text::home()),
+            "pathlib.Path.cwd" => V::Path(Text::lit(".")),
+            _ => V::Other,
+        }
+    }
+
+    /// What a method returns: joins of paths and of strings.
+    fn method_value(&mut self, f: Node<'t>, args: &Args<'t>) -> V {
+        let (Some(obj), Some(attr)) = (
+            f.child_by_field_name("object"),
+            f.child_by_field_name("attribute"),
+        ) else {
+            return V::Other;
+        };
+        let recv = self.eval(obj);
+        match (recv, self.t(attr)) {
+            (V::Path(p), "expanduser" | "resolve" | "absolute") => V::Path(p),
+            (V::Path(p), "joinpath") => {
+                let mut p = p;
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    p = p.join(v);
+                }
+                V::Path(p)
+            }
+            (V::Str(sep), "join") => match args.pos.first().map(|a| self.eval(*a)) {
+                Some(V::List(items)) => {
+                    let mut t = Text::default();
+                    for (i, it) in items.iter().enumerate() {
+                        if i > 0 {
+                            t = t.concat(sep.clone());
+                        }
+                        t = t.concat(it.text());
+                    }
+                    V::Str(t)
+                }
+                _ => V::Other,
+            },
             _ => V::Other,
         }
     }

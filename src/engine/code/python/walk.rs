@@ -9,64 +9,14 @@ use crate::engine::code::{named_children, Effect};
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
-            "import_statement" => {
-                for c in named_children(n) {
-                    let name = match c.kind() {
-                        "aliased_import" => c.child_by_field_name("name"),
-                        _ => Some(c),
-                    };
-                    if let Some(name) = name {
-                        let m = self.t(name).to_string();
-                        self.import(&m);
-                    }
-                }
-            }
-            "import_from_statement" => {
-                let module = n.child_by_field_name("module_name");
-                match module {
-                    Some(m) if m.kind() == "dotted_name" => {
-                        let m = self.t(m).to_string();
-                        self.import(&m);
-                    }
-                    _ => self.out.opaque("imports from a module of the project"),
-                }
-                if named_children(n)
-                    .iter()
-                    .any(|c| c.kind() == "wildcard_import")
-                {
-                    self.out.opaque("imports every name of a module");
-                }
-            }
+            "import_statement" => self.walk_import(n),
+            "import_from_statement" => self.walk_import_from(n),
             "future_import_statement" | "comment" | "pass_statement" => {}
             "exec_statement" => self.out.opaque("runs code given as a string (`exec`)"),
             "call" => self.call(n),
             "attribute" => self.attribute_value(n),
             "identifier" => self.identifier_value(n),
-            "subscript" => {
-                let value = n.child_by_field_name("value");
-                if let Some(v) = value {
-                    if self.qualify(v).as_deref() == Some("os.environ") {
-                        if let Some(k) = n.child_by_field_name("subscript") {
-                            self.env_key(k);
-                            self.walk(k);
-                        }
-                        if n.parent().is_some_and(|p| {
-                            matches!(
-                                p.kind(),
-                                "assignment" | "augmented_assignment" | "delete_statement"
-                            ) && p
-                                .child_by_field_name("left")
-                                .is_none_or(|l| l.id() == n.id())
-                        }) || n.parent().is_some_and(|p| p.kind() == "delete_statement")
-                        {
-                            self.out
-                                .opaque("changes the environment of the programs it starts");
-                        }
-                        return;
-                    }
-                }
-                self.children(n);
-            }
+            "subscript" => self.walk_subscript(n),
             "keyword_argument" => {
                 if let Some(v) = n.child_by_field_name("value") {
                     self.walk(v);
@@ -97,24 +47,7 @@ impl<'t> Walker<'t> {
                     self.walk(r);
                 }
             }
-            "for_statement" | "for_in_clause" => {
-                if let Some(l) = n.child_by_field_name("left") {
-                    if !matches!(l.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
-                        self.walk(l);
-                    }
-                }
-                for f in ["right", "body", "alternative"] {
-                    if let Some(c) = n.child_by_field_name(f) {
-                        self.walk(c);
-                    }
-                }
-                if n.kind() == "for_in_clause" {
-                    // The rest of a clause holds its conditions.
-                    for c in named_children(n).into_iter().skip(2) {
-                        self.walk(c);
-                    }
-                }
-            }
+            "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
                 for c in named_children(n) {
                     if Some(c.id()) != n.child_by_field_name("alias").map(|x| x.id()) {
@@ -125,6 +58,85 @@ impl<'t> Walker<'t> {
             "global_statement" | "nonlocal_statement" => {}
             "dotted_name" => {}
             _ => self.children(n),
+        }
+    }
+
+    /// `import a, b.c`: every module imported is known.
+    fn walk_import(&mut self, n: Node<'t>) {
+        for c in named_children(n) {
+            let name = match c.kind() {
+                "aliased_import" => c.child_by_field_name("name"),
+                _ => Some(c),
+            };
+            if let Some(name) = name {
+                let m = self.t(name).to_string();
+                self.import(&m);
+            }
+        }
+    }
+
+    /// `from a import b`: the module is known, and not project code or every name.
+    fn walk_import_from(&mut self, n: Node<'t>) {
+        let module = n.child_by_field_name("module_name");
+        match module {
+            Some(m) if m.kind() == "dotted_name" => {
+                let m = self.t(m).to_string();
+                self.import(&m);
+            }
+            _ => self.out.opaque("imports from a module of the project"),
+        }
+        if named_children(n)
+            .iter()
+            .any(|c| c.kind() == "wildcard_import")
+        {
+            self.out.opaque("imports every name of a module");
+        }
+    }
+
+    /// `os.environ[x]`: read, or (assigned or deleted) changed for the programs started.
+    fn walk_subscript(&mut self, n: Node<'t>) {
+        let value = n.child_by_field_name("value");
+        if let Some(v) = value {
+            if self.qualify(v).as_deref() == Some("os.environ") {
+                if let Some(k) = n.child_by_field_name("subscript") {
+                    self.env_key(k);
+                    self.walk(k);
+                }
+                if n.parent().is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        "assignment" | "augmented_assignment" | "delete_statement"
+                    ) && p
+                        .child_by_field_name("left")
+                        .is_none_or(|l| l.id() == n.id())
+                }) || n.parent().is_some_and(|p| p.kind() == "delete_statement")
+                {
+                    self.out
+                        .opaque("changes the environment of the programs it starts");
+                }
+                return;
+            }
+        }
+        self.children(n);
+    }
+
+    /// A loop: what it loops over, its body, and a comprehension's conditions.
+    fn walk_loop(&mut self, n: Node<'t>) {
+        if let Some(l) = n.child_by_field_name("left") {
+            if !matches!(l.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
+                self.walk(l);
+            }
+        }
+        for f in ["right", "body", "alternative"] {
+            if let Some(c) = n.child_by_field_name(f) {
+                self.walk(c);
+            }
+        }
+        if n.kind() == "for_in_clause" {
+            // The rest of a clause holds its conditions.
+            for c in named_children(n).into_iter().skip(2) {
+                self.walk(c);
+            }
         }
     }
 
