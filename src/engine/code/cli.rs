@@ -327,64 +327,7 @@ fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
             i += 1;
             continue;
         }
-        let flags = &t[1..];
-        let mut consumed_next = false;
-        for (j, f) in flags.char_indices() {
-            let rest = &flags[j + 1..];
-            match f {
-                'e' => {
-                    let w = if rest.is_empty() {
-                        consumed_next = true;
-                        args.get(i + 1)?.clone()
-                    } else {
-                        Word {
-                            text: rest.to_string(),
-                            literal: args[i].literal,
-                        }
-                    };
-                    code.push(w);
-                    break;
-                }
-                'r' => {
-                    let lib = if rest.is_empty() {
-                        consumed_next = true;
-                        args.get(i + 1).map(|w| w.text.clone()).unwrap_or_default()
-                    } else {
-                        rest.to_string()
-                    };
-                    if !RUBY_LIBS.contains(&lib.as_str()) {
-                        c.opaque = Some(format!("`{name} -r {lib}` loads other code first"));
-                    }
-                    break;
-                }
-                'i' => {
-                    c.in_place = true;
-                    break;
-                }
-                'F' | 'E' | 'K' | '0' => {
-                    if rest.is_empty() && f != '0' {
-                        consumed_next = true;
-                    }
-                    break;
-                }
-                'n' | 'p' => loops = true,
-                'a' | 'l' | 'w' | 'W' | 'd' | 's' | 'U' => {
-                    if f == 'W' {
-                        break;
-                    }
-                }
-                'v' | 'h' | 'c' | 'y' => return None,
-                _ => {
-                    c.unknown_option(name, t);
-                    if f == 'I' || f == 'C' || f == 'x' {
-                        if rest.is_empty() {
-                            consumed_next = true;
-                        }
-                        break;
-                    }
-                }
-            }
-        }
+        let consumed_next = ruby_flags(name, args, i, &mut c, &mut code, &mut loops)?;
         i += if consumed_next { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
@@ -401,6 +344,79 @@ fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
         c.inputs = rest.to_vec();
     }
     Some(c)
+}
+
+/// One word of Ruby's short flags (`-ne`, `-rjson`): the code, libraries and modes it
+/// gives. True when it took the next word as its value; `None` when the run does not run
+/// code (`-v`, `-c` …) or a value is missing.
+fn ruby_flags(
+    name: &str,
+    args: &[Word],
+    i: usize,
+    c: &mut CodeCall,
+    code: &mut Vec<Word>,
+    loops: &mut bool,
+) -> Option<bool> {
+    let t = args[i].text.as_str();
+    let flags = &t[1..];
+    let mut consumed_next = false;
+    for (j, f) in flags.char_indices() {
+        let rest = &flags[j + 1..];
+        match f {
+            'e' => {
+                let w = if rest.is_empty() {
+                    consumed_next = true;
+                    args.get(i + 1)?.clone()
+                } else {
+                    Word {
+                        text: rest.to_string(),
+                        literal: args[i].literal,
+                    }
+                };
+                code.push(w);
+                break;
+            }
+            'r' => {
+                let lib = if rest.is_empty() {
+                    consumed_next = true;
+                    args.get(i + 1).map(|w| w.text.clone()).unwrap_or_default()
+                } else {
+                    rest.to_string()
+                };
+                if !RUBY_LIBS.contains(&lib.as_str()) {
+                    c.opaque = Some(format!("`{name} -r {lib}` loads other code first"));
+                }
+                break;
+            }
+            'i' => {
+                c.in_place = true;
+                break;
+            }
+            'F' | 'E' | 'K' | '0' => {
+                if rest.is_empty() && f != '0' {
+                    consumed_next = true;
+                }
+                break;
+            }
+            'n' | 'p' => *loops = true,
+            'a' | 'l' | 'w' | 'W' | 'd' | 's' | 'U' => {
+                if f == 'W' {
+                    break;
+                }
+            }
+            'v' | 'h' | 'c' | 'y' => return None,
+            _ => {
+                c.unknown_option(name, t);
+                if f == 'I' || f == 'C' || f == 'x' {
+                    if rest.is_empty() {
+                        consumed_next = true;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Some(consumed_next)
 }
 
 fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
@@ -424,45 +440,7 @@ fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
             i += 1;
             continue;
         }
-        let flags = &t[1..];
-        let mut consumed_next = false;
-        for (j, f) in flags.char_indices() {
-            let rest = &flags[j + 1..];
-            match f {
-                'e' | 'E' => {
-                    let w = if rest.is_empty() {
-                        consumed_next = true;
-                        args.get(i + 1)?.clone()
-                    } else {
-                        Word {
-                            text: rest.to_string(),
-                            literal: args[i].literal,
-                        }
-                    };
-                    code.push(w);
-                    break;
-                }
-                'i' => {
-                    c.in_place = true;
-                    break;
-                }
-                'M' | 'm' | 'I' | 'F' | 'x' | 'C' | 'd' | 'D' => {
-                    if matches!(f, 'M' | 'm' | 'I' | 'x' | 'd' | 'D') {
-                        c.unknown_option(name, t);
-                    }
-                    if rest.is_empty() && matches!(f, 'M' | 'm' | 'I') {
-                        consumed_next = true;
-                    }
-                    break;
-                }
-                // `-l` and `-0` take an optional octal number, then more flags may follow.
-                'l' | '0' if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
-                'l' | '0' => {}
-                'n' | 'p' | 'a' | 'w' | 'W' | 'X' | 's' | 't' | 'T' | 'U' | 'S' => {}
-                'v' | 'V' | 'h' | 'c' => return None,
-                _ => c.unknown_option(name, t),
-            }
-        }
+        let consumed_next = perl_flags(name, args, i, &mut c, &mut code)?;
         i += if consumed_next { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
@@ -476,6 +454,59 @@ fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
     c.source = Source::Inline(code);
     c.inputs = rest.to_vec();
     Some(c)
+}
+
+/// One word of Perl's short flags (`-ne`, `-MPOSIX`): the code and modes it gives. True
+/// when it took the next word as its value; `None` when the run does not run code (`-v`,
+/// `-c` …) or a value is missing.
+fn perl_flags(
+    name: &str,
+    args: &[Word],
+    i: usize,
+    c: &mut CodeCall,
+    code: &mut Vec<Word>,
+) -> Option<bool> {
+    let t = args[i].text.as_str();
+    let flags = &t[1..];
+    let mut consumed_next = false;
+    for (j, f) in flags.char_indices() {
+        let rest = &flags[j + 1..];
+        match f {
+            'e' | 'E' => {
+                let w = if rest.is_empty() {
+                    consumed_next = true;
+                    args.get(i + 1)?.clone()
+                } else {
+                    Word {
+                        text: rest.to_string(),
+                        literal: args[i].literal,
+                    }
+                };
+                code.push(w);
+                break;
+            }
+            'i' => {
+                c.in_place = true;
+                break;
+            }
+            'M' | 'm' | 'I' | 'F' | 'x' | 'C' | 'd' | 'D' => {
+                if matches!(f, 'M' | 'm' | 'I' | 'x' | 'd' | 'D') {
+                    c.unknown_option(name, t);
+                }
+                if rest.is_empty() && matches!(f, 'M' | 'm' | 'I') {
+                    consumed_next = true;
+                }
+                break;
+            }
+            // `-l` and `-0` take an optional octal number, then more flags may follow.
+            'l' | '0' if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
+            'l' | '0' => {}
+            'n' | 'p' | 'a' | 'w' | 'W' | 'X' | 's' | 't' | 'T' | 'U' | 'S' => {}
+            'v' | 'V' | 'h' | 'c' => return None,
+            _ => c.unknown_option(name, t),
+        }
+    }
+    Some(consumed_next)
 }
 
 fn php(name: &str, args: &[Word]) -> Option<CodeCall> {

@@ -24,6 +24,7 @@ pub mod cli;
 pub mod javascript;
 pub mod lexical;
 pub mod memo;
+pub(crate) mod path_calls;
 pub mod php;
 pub mod python;
 pub mod ruby;

@@ -11,7 +11,42 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::path_calls::{self, delete, read, write, Arg, PathCall};
 use super::{env_value, named_children, text, Effect, Judged, Lang, Text};
+
+/// Functions that act on the paths they are given.
+const PATH_CALLS: &[PathCall<&str>] = &[
+    PathCall {
+        names: &[
+            "file_put_contents",
+            "mkdir",
+            "touch",
+            "chmod",
+            "chown",
+            "chgrp",
+            "tempnam",
+            "lchown",
+            "lchgrp",
+        ],
+        paths: &[write(0, "")],
+    },
+    PathCall {
+        names: &["unlink", "rmdir"],
+        paths: &[delete(0, "")],
+    },
+    PathCall {
+        names: &["rename"],
+        paths: &[write(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["copy"],
+        paths: &[read(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["symlink", "link"],
+        paths: &[write(1, "")],
+    },
+];
 
 /// Functions that compute or print.
 const PURE: &[&str] = &[
@@ -408,43 +443,49 @@ impl<'t> Walker<'t> {
                     })
                     .collect(),
             ),
-            "subscript_expression" => {
-                let kids = named_children(n);
-                let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
-                if matches!(base, "$_SERVER" | "$_ENV") {
-                    let key = kids.get(1).map(|k| self.eval(*k).text().known());
-                    return V::Str(match key {
-                        Some(Some(k)) => env_value(&k, &mut self.out),
-                        _ => Text::unknown(),
-                    });
-                }
-                V::Other
-            }
-            "function_call_expression" => {
-                let name = n
-                    .child_by_field_name("function")
-                    .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
-                    .unwrap_or_default();
-                let (pos, _) = self.args(n);
-                match name.as_str() {
-                    "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
-                        Some(Some(k)) => env_value(&k, &mut self.out),
-                        _ => Text::unknown(),
-                    }),
-                    "getcwd" => V::Str(Text::lit(".")),
-                    "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
-                    "realpath" | "strval" => pos
-                        .first()
-                        .map(|a| V::Str(self.eval(*a).text()))
-                        .unwrap_or(V::Other),
-                    "dirname" => pos
-                        .first()
-                        .map(|a| V::Str(self.eval(*a).text().parent()))
-                        .unwrap_or(V::Other),
-                    _ => V::Other,
-                }
-            }
+            "subscript_expression" => self.env_item(n),
+            "function_call_expression" => self.eval_call(n),
             "name" if self.t(n) == "__DIR__" => V::Str(Text::lit(".")),
+            _ => V::Other,
+        }
+    }
+
+    /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
+    fn env_item(&mut self, n: Node<'t>) -> V {
+        let kids = named_children(n);
+        let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
+        if matches!(base, "$_SERVER" | "$_ENV") {
+            let key = kids.get(1).map(|k| self.eval(*k).text().known());
+            return V::Str(match key {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => Text::unknown(),
+            });
+        }
+        V::Other
+    }
+
+    /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
+    fn eval_call(&mut self, n: Node<'t>) -> V {
+        let name = n
+            .child_by_field_name("function")
+            .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
+            .unwrap_or_default();
+        let (pos, _) = self.args(n);
+        match name.as_str() {
+            "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => Text::unknown(),
+            }),
+            "getcwd" => V::Str(Text::lit(".")),
+            "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
+            "realpath" | "strval" => pos
+                .first()
+                .map(|a| V::Str(self.eval(*a).text()))
+                .unwrap_or(V::Other),
+            "dirname" => pos
+                .first()
+                .map(|a| V::Str(self.eval(*a).text().parent()))
+                .unwrap_or(V::Other),
             _ => V::Other,
         }
     }
@@ -466,36 +507,8 @@ impl<'t> Walker<'t> {
                 // Methods of objects made here: only what made them has effects.
                 self.children(n);
             }
-            "scoped_call_expression" => {
-                self.children(n);
-                let scope = n
-                    .child_by_field_name("scope")
-                    .map(|s| self.t(s))
-                    .unwrap_or("");
-                if !matches!(
-                    scope,
-                    "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
-                ) {
-                    self.out
-                        .opaque(format!("calls a method of `{scope}`, which is not known"));
-                }
-            }
-            "object_creation_expression" => {
-                self.children(n);
-                let class = named_children(n).first().map(|c| self.t(*c)).unwrap_or("");
-                if !matches!(
-                    class,
-                    "DateTime"
-                        | "DateTimeImmutable"
-                        | "ArrayObject"
-                        | "stdClass"
-                        | "Exception"
-                        | "ArrayIterator"
-                ) {
-                    self.out
-                        .opaque(format!("creates `{class}`, which is not known"));
-                }
-            }
+            "scoped_call_expression" => self.walk_static_call(n),
+            "object_creation_expression" => self.walk_new(n),
             "subscript_expression" => {
                 let kids = named_children(n);
                 if kids
@@ -527,6 +540,40 @@ impl<'t> Walker<'t> {
         }
     }
 
+    /// `Class::method()`: only the classes that compute are known.
+    fn walk_static_call(&mut self, n: Node<'t>) {
+        self.children(n);
+        let scope = n
+            .child_by_field_name("scope")
+            .map(|s| self.t(s))
+            .unwrap_or("");
+        if !matches!(
+            scope,
+            "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
+        ) {
+            self.out
+                .opaque(format!("calls a method of `{scope}`, which is not known"));
+        }
+    }
+
+    /// `new Class`: only the classes that compute are known.
+    fn walk_new(&mut self, n: Node<'t>) {
+        self.children(n);
+        let class = named_children(n).first().map(|c| self.t(*c)).unwrap_or("");
+        if !matches!(
+            class,
+            "DateTime"
+                | "DateTimeImmutable"
+                | "ArrayObject"
+                | "stdClass"
+                | "Exception"
+                | "ArrayIterator"
+        ) {
+            self.out
+                .opaque(format!("creates `{class}`, which is not known"));
+        }
+    }
+
     fn children(&mut self, n: Node<'t>) {
         for c in named_children(n) {
             self.walk(c);
@@ -547,9 +594,15 @@ impl<'t> Walker<'t> {
             return;
         }
         let name = self.t(f).trim_start_matches('\\').to_ascii_lowercase();
-        // Functions that call a function given as an argument: by a closure written here,
-        // or by the name of a function that only computes.
-        let callback = match name.as_str() {
+        self.check_callback(&name, &pos);
+        self.function_call(&name, n, &pos);
+        let _ = splat;
+    }
+
+    /// Functions that call a function given as an argument: by a closure written here,
+    /// or by the name of a function that only computes; any other is opaque.
+    fn check_callback(&mut self, name: &str, pos: &[Node<'t>]) {
+        let callback = match name {
             "array_map" => Some(0),
             "array_filter" | "usort" | "uasort" | "uksort" | "array_walk" | "array_reduce"
             | "iterator_apply" => Some(1),
@@ -570,14 +623,32 @@ impl<'t> Walker<'t> {
                     .opaque(format!("`{name}` calls a function given by name or value"));
             }
         }
-        let arg = |w: &mut Walker<'t>, i: usize| {
-            pos.get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
-        match name.as_str() {
+    }
+
+    /// The text of argument `i` (not known when not given).
+    fn arg_text(&mut self, pos: &[Node<'t>], i: usize) -> Text {
+        pos.get(i)
+            .map(|a| self.eval(*a).text())
+            .unwrap_or_else(Text::unknown)
+    }
+
+    /// What the function `name` (lower case) does, called as `n` with arguments `pos`.
+    fn function_call(&mut self, name: &str, n: Node<'t>, pos: &[Node<'t>]) {
+        if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
+            let effects = path_calls::effects(row, |arg| match arg {
+                Arg::At(i, _) => vec![self.arg_text(pos, i)],
+                Arg::From(from) => (from..pos.len().max(from + 1))
+                    .map(|i| self.arg_text(pos, i))
+                    .collect(),
+            });
+            for e in effects {
+                self.out.push(e);
+            }
+            return;
+        }
+        match name {
             "system" | "exec" | "shell_exec" | "passthru" | "popen" => {
-                let c = arg(self, 0);
+                let c = self.arg_text(pos, 0);
                 self.out.push(Effect::Shell(c));
             }
             "proc_open" | "pcntl_exec" => match pos.first().map(|a| self.eval(*a)) {
@@ -589,49 +660,7 @@ impl<'t> Walker<'t> {
             },
             "file_get_contents" | "file" | "readfile" | "fopen" | "parse_ini_file"
             | "file_exists_read" | "scandir" | "glob" | "opendir" | "md5_file" | "sha1_file"
-            | "hash_file" => {
-                let p = arg(self, 0);
-                if let Some(s) = p.known().filter(|s| s.contains("://")) {
-                    if !s.starts_with("file://") && !s.starts_with("php://") {
-                        self.out.push(Effect::Network(s));
-                        return;
-                    }
-                }
-                if name == "fopen" {
-                    let mode = arg(self, 1).known();
-                    if mode.is_none_or(|m| m.contains(['w', 'a', 'x', 'c', '+'])) {
-                        self.out.push(Effect::Write(p));
-                        return;
-                    }
-                }
-                self.out.push(Effect::Read(p));
-            }
-            "file_put_contents" | "mkdir" | "touch" | "chmod" | "chown" | "chgrp" | "tempnam"
-            | "lchown" | "lchgrp" => {
-                let p = arg(self, 0);
-                self.out.push(Effect::Write(p));
-            }
-            "unlink" | "rmdir" => {
-                let p = arg(self, 0);
-                self.out.push(Effect::Delete {
-                    path: p,
-                    recursive: false,
-                });
-            }
-            "rename" => {
-                let (s, d) = (arg(self, 0), arg(self, 1));
-                self.out.push(Effect::Write(s));
-                self.out.push(Effect::Write(d));
-            }
-            "copy" => {
-                let (s, d) = (arg(self, 0), arg(self, 1));
-                self.out.push(Effect::Read(s));
-                self.out.push(Effect::Write(d));
-            }
-            "symlink" | "link" => {
-                let d = arg(self, 1);
-                self.out.push(Effect::Write(d));
-            }
+            | "hash_file" => self.read_call(name, pos),
             "getenv" => {
                 if pos.is_empty() {
                     self.out.push(Effect::EnvDump(
@@ -648,16 +677,16 @@ impl<'t> Walker<'t> {
             | "socket_create"
             | "socket_connect"
             | "gethostbyname"
-            | "dns_get_record" => self.out.push(Effect::Network(name.clone())),
+            | "dns_get_record" => self.out.push(Effect::Network(name.to_string())),
             "posix_kill" => {
-                let pid = arg(self, 0);
+                let pid = self.arg_text(pos, 0);
                 self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
             }
-            _ if DYNAMIC.contains(&name.as_str()) => self
+            _ if DYNAMIC.contains(&name) => self
                 .out
                 .opaque(format!("runs or reaches code by name (`{name}`)")),
-            _ if self.local.contains(&name) => {}
-            _ if PURE.contains(&name.as_str()) => {}
+            _ if self.local.iter().any(|l| l == name) => {}
+            _ if PURE.contains(&name) => {}
             _ if name.starts_with("array_")
                 || name.starts_with("str")
                 || name.starts_with("mb_")
@@ -668,7 +697,26 @@ impl<'t> Walker<'t> {
                 .out
                 .opaque(format!("calls `{name}`, which is not known")),
         }
-        let _ = splat;
+    }
+
+    /// `file_get_contents(path)` and the other readers: a URL is the network, `fopen`
+    /// with a mode that writes (or one not known) writes.
+    fn read_call(&mut self, name: &str, pos: &[Node<'t>]) {
+        let p = self.arg_text(pos, 0);
+        if let Some(s) = p.known().filter(|s| s.contains("://")) {
+            if !s.starts_with("file://") && !s.starts_with("php://") {
+                self.out.push(Effect::Network(s));
+                return;
+            }
+        }
+        if name == "fopen" {
+            let mode = self.arg_text(pos, 1).known();
+            if mode.is_none_or(|m| m.contains(['w', 'a', 'x', 'c', '+'])) {
+                self.out.push(Effect::Write(p));
+                return;
+            }
+        }
+        self.out.push(Effect::Read(p));
     }
 }
 

@@ -1,0 +1,404 @@
+//! What JavaScript calls do: functions of the core modules (`fs`, `child_process`, the
+//! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
+
+use tree_sitter::Node;
+
+use super::{in_list, module_name, Walker, GLOBALS, NETWORK, PURE, V};
+use crate::engine::code::path_calls::{self, read, write, Arg, PathArg, PathCall};
+use crate::engine::code::{Effect, Text};
+
+/// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given.
+const FS_PATH_CALLS: &[PathCall<&str>] = &[
+    PathCall {
+        names: &[
+            "writeFile",
+            "appendFile",
+            "createWriteStream",
+            "mkdir",
+            "mkdtemp",
+            "truncate",
+            "chmod",
+            "chown",
+            "lchown",
+            "utimes",
+            "lutimes",
+            "writeTextFile",
+            "create",
+            "makeTempDir",
+            "makeTempFile",
+            "write",
+            "writev",
+            "ftruncate",
+            "fchmod",
+            "fchown",
+        ],
+        paths: &[write(0, "")],
+    },
+    PathCall {
+        names: &["symlink", "link"],
+        paths: &[write(1, "")],
+    },
+    PathCall {
+        names: &["copyFile", "cp", "copy"],
+        paths: &[read(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["rename"],
+        paths: &[write(0, ""), write(1, "")],
+    },
+];
+
+/// Functions of `fs` and `Deno` (without their `Sync`) that only look.
+const FS_NO_EFFECT: &[&str] = &[
+    "stat",
+    "lstat",
+    "exists",
+    "access",
+    "realpath",
+    "watch",
+    "watchFile",
+    "unwatchFile",
+    "fstat",
+    "close",
+    "read",
+    "constants",
+    "readSync",
+    "cwd",
+    "exit",
+    "args",
+    "build",
+    "pid",
+    "inspect",
+    "version",
+    "env.get",
+    "env.has",
+    "lstatSync",
+    "statSync",
+];
+
+/// Functions of the globals that act on the paths they are given.
+const GLOBAL_PATH_CALLS: &[PathCall<&str>] = &[
+    PathCall {
+        names: &["global.Bun.write"],
+        paths: &[write(0, "")],
+    },
+    PathCall {
+        names: &["global.Bun.file"],
+        paths: &[read(0, "")],
+    },
+];
+
+/// Functions of the globals and of `os` that neither touch files nor start programs.
+const NO_EFFECT: &[&str] = &[
+    "global.process.exit",
+    "global.process.cwd",
+    "global.process.stdout.write",
+    "global.process.stderr.write",
+    "global.process.stdin.on",
+    "global.process.stdin.setEncoding",
+    "global.process.on",
+    "global.process.nextTick",
+    "global.process.hrtime",
+    "global.process.hrtime.bigint",
+    "global.process.uptime",
+    "global.process.memoryUsage",
+    "global.process.cpuUsage",
+    "global.process.emitWarning",
+    "global.process.stdin.read",
+    "global.process.stdin.resume",
+    "global.require.resolve",
+    "os.homedir",
+    "os.tmpdir",
+];
+
+/// Whether `q` is a member of a plain global (`console`, `JSON` …), not of `require`,
+/// `module`, `exports` or `arguments`.
+fn plain_global(q: &str) -> bool {
+    q.starts_with("global.")
+        && GLOBALS.contains(
+            &q.trim_start_matches("global.")
+                .split('.')
+                .next()
+                .unwrap_or(""),
+        )
+        && ![
+            "global.require",
+            "global.module",
+            "global.exports",
+            "global.arguments",
+        ]
+        .iter()
+        .any(|g| q == *g || q.starts_with(&format!("{g}.")))
+}
+
+impl<'t> Walker<'t> {
+    pub(super) fn call(&mut self, n: Node<'t>) {
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        let args = self.args(n);
+        for a in &args {
+            self.walk(*a);
+        }
+        if f.kind() == "import" {
+            self.out
+                .opaque("imports a module chosen at run time (`import()`)");
+            return;
+        }
+        if f.kind() == "identifier" && self.t(f) == "require" && !self.bound.contains_key("require")
+        {
+            match args.first().map(|a| self.eval(*a).text().known()) {
+                Some(Some(m)) => self.import(module_name(&m)),
+                _ => self.out.opaque("loads a module named at run time"),
+            }
+            return;
+        }
+        if let Some(q) = self.qualify(f) {
+            self.module_call(&q, &args);
+            return;
+        }
+        match f.kind() {
+            "identifier" => {
+                let name = self.t(f);
+                if !(self.local.contains(name) || self.assigned.contains_key(name)) {
+                    self.out
+                        .opaque(format!("calls `{name}`, which is not known"));
+                }
+            }
+            "member_expression" => {
+                if let Some(o) = f.child_by_field_name("object") {
+                    self.walk(o);
+                }
+                if let Some(p) = f.child_by_field_name("property") {
+                    let prop = self.t(p);
+                    if matches!(prop, "constructor" | "__proto__" | "__defineGetter__") {
+                        self.out
+                            .opaque(format!("reaches the engine's internals (`{prop}`)"));
+                    }
+                }
+            }
+            "subscript_expression" => {
+                self.walk(f);
+                self.out.opaque("calls a method chosen at run time");
+            }
+            _ => {
+                self.walk(f);
+                if !matches!(
+                    f.kind(),
+                    "arrow_function" | "function_expression" | "parenthesized_expression"
+                ) {
+                    self.out.opaque("calls a function chosen at run time");
+                }
+            }
+        }
+    }
+
+    pub(super) fn module_call(&mut self, q: &str, args: &[Node<'t>]) {
+        // `fs.promises.x`, `fs/promises.x` and the callback forms are the same calls.
+        let fsq = q
+            .strip_prefix("fs.promises.")
+            .or_else(|| q.strip_prefix("fs/promises."))
+            .or_else(|| q.strip_prefix("fs."))
+            .or_else(|| q.strip_prefix("global.Deno."));
+        if let Some(op) = fsq {
+            let deno = q.starts_with("global.Deno.");
+            self.fs_call(q, op.trim_end_matches("Sync"), deno, args);
+            return;
+        }
+        if let Some(row) = path_calls::find(GLOBAL_PATH_CALLS, |n: &&str| *n == q) {
+            self.push_path_effects(row, args);
+            return;
+        }
+        if NO_EFFECT.contains(&q) {
+            return;
+        }
+        match q {
+            "child_process.exec" | "child_process.execSync" => {
+                let cmd = self.arg_text(args, 0);
+                let o = self.options(args, 1);
+                self.spawn_options(&o);
+                self.out.push(Effect::Shell(in_dir(&o, cmd)));
+            }
+            "child_process.execFile"
+            | "child_process.execFileSync"
+            | "child_process.spawn"
+            | "child_process.spawnSync" => self.spawn(args),
+            "child_process.fork" => self
+                .out
+                .opaque("starts another script of the project (`fork`)"),
+            "global.Bun.spawn" | "global.Bun.spawnSync" => {
+                match args.first().map(|n| self.eval(*n)) {
+                    Some(V::List(items)) if !items.is_empty() => self
+                        .out
+                        .push(Effect::Exec(items.iter().map(V::text).collect())),
+                    _ => self.out.opaque("starts a program with arguments not known"),
+                }
+            }
+            "global.fetch" => self.out.push(Effect::Network("fetch".into())),
+            "global.process.kill" => {
+                let pid = self.arg_text(args, 0);
+                self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
+            }
+            _ if plain_global(q) => {}
+            _ if in_list(q, NETWORK) => self.out.push(Effect::Network(q.to_string())),
+            _ if in_list(q, PURE) => {}
+            _ => self.out.opaque(format!(
+                "calls `{}`, which is not known",
+                q.trim_start_matches("global.")
+            )),
+        }
+    }
+
+    /// The text of argument `i` (not known when not given).
+    fn arg_text(&mut self, args: &[Node<'t>], i: usize) -> Text {
+        args.get(i)
+            .map(|n| self.eval(*n).text())
+            .unwrap_or_else(Text::unknown)
+    }
+
+    /// The options object at argument `i` (empty when not given).
+    fn options(&mut self, args: &[Node<'t>], i: usize) -> V {
+        args.get(i)
+            .map(|n| self.eval(*n))
+            .unwrap_or(V::Obj(Vec::new()))
+    }
+
+    /// The effects of a row of a table of [`PathCall`]s.
+    fn push_path_effects(&mut self, row: &[PathArg], args: &[Node<'t>]) {
+        let effects = path_calls::effects(row, |arg| match arg {
+            Arg::At(i, _) => vec![self.arg_text(args, i)],
+            Arg::From(from) => (from..args.len().max(from + 1))
+                .map(|i| self.arg_text(args, i))
+                .collect(),
+        });
+        for e in effects {
+            self.out.push(e);
+        }
+    }
+
+    /// A function of `fs` (or `fs/promises`, or of `Deno`), named `op` without its `Sync`.
+    fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &[Node<'t>]) {
+        if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
+            self.push_path_effects(row, args);
+            return;
+        }
+        match op {
+            "readFile" | "createReadStream" | "readdir" | "opendir" | "readTextFile"
+            | "readDir" | "readlink" | "open"
+                if !(op == "open" && !deno && args.len() > 1) =>
+            {
+                let p = self.arg_text(args, 0);
+                if deno && op == "open" {
+                    let o = self.options(args, 1);
+                    if o.field("write").is_some()
+                        || o.field("append").is_some()
+                        || o.field("create").is_some()
+                    {
+                        self.out.push(Effect::Write(p));
+                        return;
+                    }
+                }
+                self.out.push(Effect::Read(p));
+            }
+            "open" => {
+                let p = self.arg_text(args, 0);
+                match self.arg_text(args, 1).known() {
+                    Some(fl) if !fl.contains(['w', 'a', '+']) => self.out.push(Effect::Read(p)),
+                    _ => self.out.push(Effect::Write(p)),
+                }
+            }
+            _ if FS_NO_EFFECT.contains(&op) => {}
+            "rm" | "rmdir" | "unlink" | "remove" => {
+                let p = self.arg_text(args, 0);
+                let o = self.options(args, 1);
+                // Options not known, or spread from elsewhere, may say recursive.
+                let recursive = match (&o, o.field("recursive")) {
+                    (_, Some(V::Bool(b))) => *b,
+                    (V::Obj(f), None) => f.iter().any(|(k, _)| k == "..."),
+                    _ => true,
+                };
+                self.out.push(Effect::Delete { path: p, recursive });
+            }
+            "env.toObject" => {
+                self.out.push(Effect::EnvDump(
+                    "uses the whole environment (`Deno.env.toObject`)".into(),
+                ));
+            }
+            _ if deno => self
+                .out
+                .opaque(format!("calls `Deno.{op}`, which is not known")),
+            _ => self.out.opaque(format!("calls `{q}`, which is not known")),
+        }
+    }
+
+    /// `execFile` and `spawn` of `child_process`: a program, its arguments as a list, and
+    /// options (a shell, a folder) that make it a command line.
+    fn spawn(&mut self, args: &[Node<'t>]) {
+        let prog = self.arg_text(args, 0);
+        let (list, o) = match args.get(1).map(|n| self.eval(*n)) {
+            Some(V::List(items)) => (Some(items), self.options(args, 2)),
+            Some(o @ V::Obj(_)) => (Some(Vec::new()), o),
+            None => (Some(Vec::new()), V::Obj(Vec::new())),
+            Some(_) => (None, self.options(args, 2)),
+        };
+        self.spawn_options(&o);
+        let Some(items) = list else {
+            self.out.opaque("starts a program with arguments not known");
+            return;
+        };
+        let mut argv = vec![prog];
+        argv.extend(items.iter().map(V::text));
+        let shell = matches!(o.field("shell"), Some(V::Bool(true)) | Some(V::Str(_)));
+        if shell || o.field("cwd").is_some() {
+            let line = argv
+                .iter()
+                .map(|t| {
+                    if shell {
+                        t.clone()
+                    } else {
+                        Text::lit(t.shell_word())
+                    }
+                })
+                .fold(Text::default(), |acc, t| {
+                    if acc.0.is_empty() {
+                        t
+                    } else {
+                        acc.concat(Text::lit(" ")).concat(t)
+                    }
+                });
+            self.out.push(Effect::Shell(in_dir(&o, line)));
+        } else {
+            self.out.push(Effect::Exec(argv));
+        }
+    }
+
+    /// Options of `child_process` calls that change what runs.
+    pub(super) fn spawn_options(&mut self, o: &V) {
+        if !matches!(o, V::Obj(_)) {
+            self.out.opaque("starts a program with options not known");
+        }
+        for k in ["env", "argv0", "input", "stdio", "uid", "gid"] {
+            if o.field(k).is_some() && k != "stdio" {
+                self.out.opaque(format!(
+                    "starts a program with `{k}`, which changes what it runs"
+                ));
+            }
+        }
+        if o.field("...").is_some() {
+            self.out.opaque("starts a program with options not known");
+        }
+        if let Some(c) = o.field("cwd") {
+            if !c.text().is_known() {
+                self.out.opaque("starts a program in a folder not known");
+            }
+        }
+    }
+}
+
+/// A command run in the folder `cwd` of its options, if they give one.
+pub(super) fn in_dir(o: &V, cmd: Text) -> Text {
+    match o.field("cwd") {
+        Some(dir) => Text::lit(format!("cd {} && ", dir.text().shell_word())).concat(cmd),
+        None => cmd,
+    }
+}

@@ -1,0 +1,460 @@
+//! JavaScript (Node, Deno, Bun): the effects of a snippet, read with tree-sitter-javascript.
+//!
+//! Modules are followed from `require("x")` and `import`, whatever name they are bound to
+//! (destructuring included); every call is looked up among the functions of the core
+//! modules (`fs`, `child_process`, `os`, `path`, the network ones), the `process`, `Deno`
+//! and `Bun` objects and the plain globals (`console`, `JSON`, `Math` …). Method calls on
+//! other values compute only. `eval`, `Function`, `vm`, dynamic `import()`, a `require` of
+//! project code or of a name computed at run time, a module used as a value, and calls of
+//! anything not known are opaque.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::{named_children, text, Judged, Lang, Text};
+
+mod calls;
+mod values;
+mod walk;
+
+/// Core modules whose functions only compute.
+const PURE: &[&str] = &[
+    "path",
+    "util",
+    "url",
+    "querystring",
+    "crypto",
+    "assert",
+    "events",
+    "buffer",
+    "string_decoder",
+    "zlib",
+    "stream",
+    "readline",
+    "timers",
+    "perf_hooks",
+    "os",
+    "timers/promises",
+    "stream/promises",
+    "node:test",
+    "punycode",
+];
+
+/// Core modules that talk to the network.
+const NETWORK: &[&str] = &["http", "https", "http2", "net", "tls", "dgram", "dns"];
+
+/// Globals whose members only compute or print.
+const GLOBALS: &[&str] = &[
+    "console",
+    "JSON",
+    "Math",
+    "Object",
+    "Array",
+    "Number",
+    "String",
+    "Boolean",
+    "Date",
+    "RegExp",
+    "Promise",
+    "Map",
+    "Set",
+    "WeakMap",
+    "WeakSet",
+    "Symbol",
+    "BigInt",
+    "Intl",
+    "Buffer",
+    "Error",
+    "TypeError",
+    "RangeError",
+    "SyntaxError",
+    "URL",
+    "URLSearchParams",
+    "TextEncoder",
+    "TextDecoder",
+    "parseInt",
+    "parseFloat",
+    "isNaN",
+    "isFinite",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "setTimeout",
+    "setInterval",
+    "clearTimeout",
+    "clearInterval",
+    "setImmediate",
+    "queueMicrotask",
+    "structuredClone",
+    "atob",
+    "btoa",
+    "Uint8Array",
+    "Int32Array",
+    "Float64Array",
+    "ArrayBuffer",
+    "DataView",
+    "AbortController",
+    "performance",
+    "Infinity",
+    "NaN",
+    "undefined",
+    "__dirname",
+    "__filename",
+    "require",
+    "module",
+    "exports",
+    "arguments",
+];
+
+/// Names that reach code by name or run strings: opaque wherever they appear.
+const DYNAMIC: &[&str] = &[
+    "eval",
+    "Function",
+    "globalThis",
+    "global",
+    "Reflect",
+    "Proxy",
+    "WebAssembly",
+];
+
+#[derive(Debug, Clone)]
+enum V {
+    Str(Text),
+    List(Vec<V>),
+    /// An object literal: the values of its plain keys.
+    Obj(Vec<(String, V)>),
+    Bool(bool),
+    Other,
+}
+
+impl V {
+    fn text(&self) -> Text {
+        match self {
+            V::Str(t) => t.clone(),
+            _ => Text::unknown(),
+        }
+    }
+    fn field(&self, k: &str) -> Option<&V> {
+        match self {
+            V::Obj(fields) => fields.iter().find(|(n, _)| n == k).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// What `src` does.
+pub fn analyze(src: &str) -> Judged {
+    let mut out = Judged::default();
+    let tree = match super::parse(
+        tree_sitter_javascript::LANGUAGE.into(),
+        src,
+        Lang::JavaScript,
+    ) {
+        Ok(t) => t,
+        Err(e) => {
+            out.opaque(e);
+            return out;
+        }
+    };
+    let mut w = Walker {
+        src,
+        out,
+        bound: HashMap::new(),
+        assigned: HashMap::new(),
+        local: HashSet::new(),
+        depth: 0,
+    };
+    let root = tree.root_node();
+    w.collect(root);
+    w.walk(root);
+    w.out
+}
+
+struct Walker<'t> {
+    src: &'t str,
+    out: Judged,
+    /// Local name → the module or member it is bound to (`cp` → "child_process",
+    /// `execSync` → "child_process.execSync").
+    bound: HashMap<String, String>,
+    /// Name → the values given to it (one value known: its value).
+    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    /// Functions, classes and parameters of the snippet.
+    local: HashSet<String>,
+    depth: usize,
+}
+
+/// The module a `require`/`import` source names (`node:fs` is `fs`).
+fn module_name(s: &str) -> &str {
+    s.strip_prefix("node:").unwrap_or(s)
+}
+
+fn in_list(q: &str, list: &[&str]) -> bool {
+    list.iter()
+        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
+}
+
+impl<'t> Walker<'t> {
+    fn t(&self, n: Node) -> &'t str {
+        text(self.src, n)
+    }
+
+    fn assign(&mut self, name: &str, v: Option<Node<'t>>) {
+        self.assigned.entry(name.to_string()).or_default().push(v);
+    }
+
+    /// The module a `require("x")` call (or `require("x").y`) names.
+    fn required(&mut self, n: Node<'t>) -> Option<String> {
+        match n.kind() {
+            "call_expression" => {
+                let f = n.child_by_field_name("function")?;
+                if self.t(f) != "require" {
+                    return None;
+                }
+                let args = self.args(n);
+                let m = self.eval(*args.first()?).text().known()?;
+                Some(module_name(&m).to_string())
+            }
+            "member_expression" => {
+                let base = self.required(n.child_by_field_name("object")?)?;
+                let p = n.child_by_field_name("property")?;
+                Some(format!("{base}.{}", self.t(p)))
+            }
+            "await_expression" | "parenthesized_expression" => {
+                self.required(*named_children(n).first()?)
+            }
+            _ => None,
+        }
+    }
+
+    fn bind_pattern(&mut self, pattern: Node<'t>, module: Option<&str>) {
+        match pattern.kind() {
+            "identifier" => {
+                let name = self.t(pattern).to_string();
+                match module {
+                    Some(m) => {
+                        self.bound.insert(name, m.to_string());
+                    }
+                    None => {
+                        self.assign(&name, None);
+                        self.assign(&name, None);
+                    }
+                }
+            }
+            "object_pattern" => {
+                for c in named_children(pattern) {
+                    match c.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let name = self.t(c).to_string();
+                            match module {
+                                Some(m) => {
+                                    self.bound.insert(name.clone(), format!("{m}.{name}"));
+                                }
+                                None => {
+                                    self.assign(&name, None);
+                                    self.assign(&name, None);
+                                }
+                            }
+                        }
+                        "pair_pattern" => {
+                            let key = c.child_by_field_name("key").map(|k| self.t(k).to_string());
+                            if let Some(v) = c.child_by_field_name("value") {
+                                let m = match (module, key) {
+                                    (Some(m), Some(k)) => Some(format!("{m}.{k}")),
+                                    _ => None,
+                                };
+                                self.bind_pattern(v, m.as_deref());
+                            }
+                        }
+                        _ => self.bind_pattern(c, None),
+                    }
+                }
+            }
+            _ => {
+                for c in named_children(pattern) {
+                    self.bind_pattern(c, None);
+                }
+            }
+        }
+    }
+
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "variable_declarator" => self.collect_declarator(n),
+            "assignment_expression" | "augmented_assignment_expression" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    if l.kind() == "identifier" {
+                        let nm = self.t(l).to_string();
+                        self.assign(&nm, None);
+                        self.assign(&nm, None);
+                    }
+                }
+            }
+            "import_statement" => self.collect_import(n),
+            "function_declaration"
+            | "class_declaration"
+            | "function_expression"
+            | "generator_function_declaration" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    self.local.insert(self.t(name).to_string());
+                }
+                if let Some(p) = n.child_by_field_name("parameters") {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "arrow_function" | "method_definition" => {
+                if let Some(p) = n
+                    .child_by_field_name("parameters")
+                    .or_else(|| n.child_by_field_name("parameter"))
+                {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "catch_clause" => {
+                if let Some(p) = n.child_by_field_name("parameter") {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "for_in_statement" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    self.bind_pattern(l, None);
+                }
+            }
+            _ => {}
+        }
+        for c in named_children(n) {
+            self.collect(c);
+        }
+    }
+
+    /// `const x = …` (or a pattern): the names it binds, and the module a `require` gives.
+    fn collect_declarator(&mut self, n: Node<'t>) {
+        if let Some(name) = n.child_by_field_name("name") {
+            let value = n.child_by_field_name("value");
+            let module = value.and_then(|v| self.required(v));
+            if let Some(m) = module {
+                self.bind_pattern(name, Some(&m));
+            } else if name.kind() == "identifier" {
+                let nm = self.t(name).to_string();
+                if value.is_some_and(|v| {
+                    matches!(
+                        v.kind(),
+                        "arrow_function" | "function_expression" | "function"
+                    )
+                }) {
+                    self.local.insert(nm.clone());
+                }
+                self.assign(&nm, value);
+            } else {
+                self.bind_pattern(name, None);
+            }
+        }
+    }
+
+    /// `import … from "m"`: the names bound to the module or its members.
+    fn collect_import(&mut self, n: Node<'t>) {
+        let source = n
+            .child_by_field_name("source")
+            .map(|s| self.eval(s).text().known().unwrap_or_default())
+            .unwrap_or_default();
+        let m = module_name(&source).to_string();
+        for clause in named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "import_clause")
+        {
+            for c in named_children(clause) {
+                match c.kind() {
+                    "identifier" => {
+                        self.bound.insert(self.t(c).to_string(), m.clone());
+                    }
+                    "namespace_import" => {
+                        if let Some(id) = named_children(c).first() {
+                            self.bound.insert(self.t(*id).to_string(), m.clone());
+                        }
+                    }
+                    "named_imports" => {
+                        for s in named_children(c) {
+                            let name = s.child_by_field_name("name").map(|x| self.t(x));
+                            let alias = s.child_by_field_name("alias").map(|x| self.t(x));
+                            if let Some(name) = name {
+                                let local = alias.unwrap_or(name);
+                                self.bound.insert(local.to_string(), format!("{m}.{name}"));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The full name an expression stands for: a module, a member of one, or a global.
+    fn qualify(&self, n: Node) -> Option<String> {
+        match n.kind() {
+            "identifier" => {
+                let name = self.t(n);
+                if self.local.contains(name) || self.assigned.contains_key(name) {
+                    return None;
+                }
+                if let Some(b) = self.bound.get(name) {
+                    return Some(b.clone());
+                }
+                if matches!(
+                    name,
+                    "process" | "Deno" | "Bun" | "fetch" | "WebSocket" | "XMLHttpRequest"
+                ) || GLOBALS.contains(&name)
+                    || DYNAMIC.contains(&name)
+                {
+                    return Some(format!("global.{name}"));
+                }
+                None
+            }
+            "member_expression" => {
+                let obj = n.child_by_field_name("object")?;
+                let p = n.child_by_field_name("property")?;
+                let base = self.qualify(obj)?;
+                Some(format!("{base}.{}", self.t(p)))
+            }
+            "parenthesized_expression" => self.qualify(*named_children(n).first()?),
+            "call_expression" => {
+                // `require("fs").readFileSync`
+                let f = n.child_by_field_name("function")?;
+                if self.t(f) == "require" && !self.bound.contains_key("require") {
+                    let args = n.child_by_field_name("arguments")?;
+                    let first = named_children(args).into_iter().next()?;
+                    if first.kind() == "string" {
+                        let s = self.string_value(first)?;
+                        if s.starts_with('.') || s.starts_with('/') {
+                            return None;
+                        }
+                        return Some(module_name(&s).to_string());
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn string_value(&self, n: Node) -> Option<String> {
+        let raw = self.t(n);
+        let inner = raw.get(1..raw.len().saturating_sub(1))?;
+        super::unescape(inner)
+    }
+
+    fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        match call.child_by_field_name("arguments") {
+            Some(a) if a.kind() == "arguments" => named_children(a)
+                .into_iter()
+                .filter(|c| c.kind() != "comment")
+                .collect(),
+            // A tagged template: the template is the argument.
+            Some(a) => vec![a],
+            None => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

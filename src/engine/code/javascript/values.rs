@@ -1,0 +1,199 @@
+//! JavaScript values: what an expression computes as far as the text tells it (strings,
+//! template literals, `path` and `os` results, arrays and objects of options).
+
+use tree_sitter::Node;
+
+use super::{Walker, V};
+use crate::engine::code::{env_value, named_children, Text};
+
+impl<'t> Walker<'t> {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
+        if self.depth > 24 || !self.out.step() {
+            return V::Other;
+        }
+        self.depth += 1;
+        let v = self.eval_inner(n);
+        self.depth -= 1;
+        v
+    }
+
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+        match n.kind() {
+            "string" => match self.string_value(n) {
+                Some(s) => V::Str(Text::lit(s)),
+                None => V::Str(Text::unknown()),
+            },
+            "template_string" => self.template(n),
+            "true" => V::Bool(true),
+            "false" => V::Bool(false),
+            "parenthesized_expression" => named_children(n)
+                .first()
+                .map(|c| self.eval(*c))
+                .unwrap_or(V::Other),
+            "identifier" => self.identifier(n),
+            "array" => V::List(
+                named_children(n)
+                    .into_iter()
+                    .map(|c| self.eval(c))
+                    .collect(),
+            ),
+            "object" => self.object(n),
+            "binary_expression" => self.sum(n),
+            "member_expression" | "subscript_expression" => self.member(n),
+            "call_expression" => self.eval_call(n),
+            _ => V::Other,
+        }
+    }
+
+    /// A template literal: its text, with the substitutions filled in where known.
+    fn template(&mut self, n: Node<'t>) -> V {
+        let mut t = Text::default();
+        let mut c = n.walk();
+        let kids: Vec<Node> = n.children(&mut c).collect();
+        for k in kids {
+            match k.kind() {
+                "string_fragment" => t = t.concat(Text::lit(self.t(k))),
+                "escape_sequence" => {
+                    t = t.concat(match crate::engine::code::unescape(self.t(k)) {
+                        Some(s) => Text::lit(s),
+                        None => Text::unknown(),
+                    })
+                }
+                "template_substitution" => {
+                    let v = named_children(k)
+                        .first()
+                        .map(|e| self.eval(*e).text())
+                        .unwrap_or_else(Text::unknown);
+                    t = t.concat(v);
+                }
+                _ => {}
+            }
+        }
+        if t.0.is_empty() {
+            t = Text::lit("");
+        }
+        V::Str(t)
+    }
+
+    /// A name: `__dirname`, or the value of a name assigned once.
+    fn identifier(&mut self, n: Node<'t>) -> V {
+        let name = self.t(n).to_string();
+        if name == "__dirname" {
+            return V::Str(Text::lit("."));
+        }
+        match self.assigned.get(&name).map(|v| v.as_slice()) {
+            Some([Some(v)]) => {
+                let v = *v;
+                self.eval(v)
+            }
+            _ => V::Other,
+        }
+    }
+
+    /// An object literal: its fields (a spread is the field `...`).
+    fn object(&mut self, n: Node<'t>) -> V {
+        let mut fields = Vec::new();
+        for p in named_children(n) {
+            if p.kind() == "pair" {
+                if let (Some(k), Some(v)) =
+                    (p.child_by_field_name("key"), p.child_by_field_name("value"))
+                {
+                    let key = match k.kind() {
+                        "string" => self.string_value(k).unwrap_or_default(),
+                        _ => self.t(k).to_string(),
+                    };
+                    let v = self.eval(v);
+                    fields.push((key, v));
+                }
+            } else if p.kind() == "shorthand_property_identifier" {
+                fields.push((self.t(p).to_string(), V::Other));
+            } else {
+                fields.push(("...".into(), V::Other));
+            }
+        }
+        V::Obj(fields)
+    }
+
+    /// `a + b` of strings; any other operator is not followed.
+    fn sum(&mut self, n: Node<'t>) -> V {
+        let (Some(l), Some(r), Some(op)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+            n.child_by_field_name("operator"),
+        ) else {
+            return V::Other;
+        };
+        if self.t(op) != "+" {
+            return V::Other;
+        }
+        match (self.eval(l), self.eval(r)) {
+            (V::Str(a), b) => V::Str(a.concat(b.text())),
+            (_, V::Str(b)) => V::Str(Text::unknown().concat(b)),
+            _ => V::Other,
+        }
+    }
+
+    /// `process.env.X` and `process.env[x]`: the variable's value.
+    fn member(&mut self, n: Node<'t>) -> V {
+        let obj = n.child_by_field_name("object");
+        let key = match n.kind() {
+            "member_expression" => n
+                .child_by_field_name("property")
+                .map(|p| Text::lit(self.t(p))),
+            _ => n.child_by_field_name("index").map(|i| self.eval(i).text()),
+        };
+        if let (Some(o), Some(k)) = (obj, key) {
+            let q = self.qualify(o);
+            if matches!(q.as_deref(), Some("global.process.env" | "global.Bun.env")) {
+                return V::Str(match k.known() {
+                    Some(name) => env_value(&name, &mut self.out),
+                    None => Text::unknown(),
+                });
+            }
+        }
+        V::Other
+    }
+
+    /// What a call returns: the home and temporary folders, `path` joins, `String(x)`.
+    fn eval_call(&mut self, n: Node<'t>) -> V {
+        let Some(f) = n.child_by_field_name("function") else {
+            return V::Other;
+        };
+        let q = self.qualify(f);
+        let args = self.args(n);
+        let texts =
+            |w: &mut Walker<'t>| -> Vec<Text> { args.iter().map(|a| w.eval(*a).text()).collect() };
+        match q.as_deref() {
+            Some("os.homedir") => V::Str(Text::home()),
+            Some("os.tmpdir") => V::Str(Text::lit("/tmp")),
+            Some("global.process.cwd" | "global.Deno.cwd") => V::Str(Text::lit(".")),
+            Some("path.join" | "path.resolve" | "path.posix.join") => {
+                let mut t = Text::default();
+                for a in texts(self) {
+                    t = t.join(a);
+                }
+                V::Str(t)
+            }
+            Some("path.normalize") => {
+                V::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
+            }
+            Some("path.dirname") => V::Str(
+                texts(self)
+                    .into_iter()
+                    .next()
+                    .map(|t| t.parent())
+                    .unwrap_or_else(Text::unknown),
+            ),
+            Some("global.String") => {
+                V::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
+            }
+            Some("global.Deno.env.get") => {
+                V::Str(match texts(self).first().and_then(Text::known) {
+                    Some(name) => env_value(&name, &mut self.out),
+                    None => Text::unknown(),
+                })
+            }
+            _ => V::Other,
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The shape the library calls of every language share: a function given paths reads,
+//! writes or deletes them (`os.remove(p)`, `fs.rmSync(p)`, `FileUtils.rm_rf(p)`,
+//! `unlink($p)`).
+//!
+//! Each language lists its functions of this shape as rows of a table ([`PathCall`]): the
+//! names, and for each path argument what is done to it. Its reader finds the row of a
+//! call ([`find`]), evaluates the arguments the row names, and pushes the effects
+//! ([`effects`]); the calls that do something else stay code in the reader.
+
+use super::{Effect, Text};
+
+/// What a call does to a path it is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Does {
+    Read,
+    Write,
+    Delete,
+    /// Deletes a folder with everything in it.
+    DeleteTree,
+}
+
+impl Does {
+    /// The effect of doing this to `path`.
+    pub(crate) fn on(self, path: Text) -> Effect {
+        match self {
+            Does::Read => Effect::Read(path),
+            Does::Write => Effect::Write(path),
+            Does::Delete => Effect::Delete {
+                path,
+                recursive: false,
+            },
+            Does::DeleteTree => Effect::Delete {
+                path,
+                recursive: true,
+            },
+        }
+    }
+}
+
+/// Which arguments of a call hold a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Arg {
+    /// The argument at this position, or (where the language has them) the keyword
+    /// argument of this name.
+    At(usize, &'static str),
+    /// Every argument from this position on, lists spread into their items (`FileUtils.rm
+    /// [a, b]`); none at all stands for a path not known.
+    From(usize),
+}
+
+/// One path argument of a call, and what the call does to it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathArg {
+    pub does: Does,
+    pub arg: Arg,
+}
+
+/// The path at position `at` (or keyword `keyword`) is read.
+pub(crate) const fn read(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::Read,
+        arg: Arg::At(at, keyword),
+    }
+}
+
+/// The path at position `at` (or keyword `keyword`) is written.
+pub(crate) const fn write(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::Write,
+        arg: Arg::At(at, keyword),
+    }
+}
+
+/// The path at position `at` (or keyword `keyword`) is deleted.
+pub(crate) const fn delete(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::Delete,
+        arg: Arg::At(at, keyword),
+    }
+}
+
+/// The folder at position `at` (or keyword `keyword`) is deleted with all it holds.
+pub(crate) const fn delete_tree(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::DeleteTree,
+        arg: Arg::At(at, keyword),
+    }
+}
+
+/// Every path from position `from` on has `does` done to it.
+pub(crate) const fn each_from(from: usize, does: Does) -> PathArg {
+    PathArg {
+        does,
+        arg: Arg::From(from),
+    }
+}
+
+/// One row of a language's table: the names of the calls (`K` is how the language names
+/// a call: a full name, or a class and a method), and what each does to its paths.
+pub(crate) struct PathCall<K: 'static> {
+    pub names: &'static [K],
+    pub paths: &'static [PathArg],
+}
+
+/// The path arguments of the call whose name `is_call` accepts, if the table lists it.
+pub(crate) fn find<K>(
+    table: &'static [PathCall<K>],
+    is_call: impl Fn(&K) -> bool,
+) -> Option<&'static [PathArg]> {
+    table
+        .iter()
+        .find(|row| row.names.iter().any(&is_call))
+        .map(|row| row.paths)
+}
+
+/// The effects of a call on its paths: every argument the row names is evaluated first
+/// (`paths_of` gives the paths it holds), in the row's order, then the effects follow in
+/// the same order.
+pub(crate) fn effects(row: &[PathArg], mut paths_of: impl FnMut(Arg) -> Vec<Text>) -> Vec<Effect> {
+    let paths: Vec<Vec<Text>> = row.iter().map(|p| paths_of(p.arg)).collect();
+    row.iter()
+        .zip(paths)
+        .flat_map(|(p, texts)| texts.into_iter().map(move |t| p.does.on(t)))
+        .collect()
+}

@@ -1,0 +1,346 @@
+//! Python values: what an expression computes as far as the text tells it (strings,
+//! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
+
+use tree_sitter::Node;
+
+use super::{Args, Walker};
+use crate::engine::code::{env_value, named_children, Text, V};
+
+impl<'t> Walker<'t> {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
+        if self.eval_depth > 24 || !self.out.step() {
+            return V::Other;
+        }
+        self.eval_depth += 1;
+        let v = self.eval_inner(n);
+        self.eval_depth -= 1;
+        v
+    }
+
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+        match n.kind() {
+            "string" => V::Str(self.string(n)),
+            "concatenated_string" => {
+                let mut t = Text::default();
+                for c in named_children(n) {
+                    t = t.concat(self.string(c));
+                }
+                V::Str(t)
+            }
+            "parenthesized_expression" => named_children(n)
+                .first()
+                .map(|c| self.eval(*c))
+                .unwrap_or(V::Other),
+            "identifier" => self.identifier(n),
+            "list" | "tuple" => V::List(
+                named_children(n)
+                    .into_iter()
+                    .map(|c| self.eval(c))
+                    .collect(),
+            ),
+            "binary_operator" => self.binary(n),
+            "attribute" => self.attribute(n),
+            "subscript" => self.environ_item(n),
+            "call" => self.eval_call(n),
+            _ => V::Other,
+        }
+    }
+
+    /// A name: a loop over a glob, or the value of a name assigned once.
+    fn identifier(&mut self, n: Node<'t>) -> V {
+        let name = self.t(n).to_string();
+        if let Some(r) = self.loops.get(&name).copied() {
+            if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
+                return self.loop_value(r);
+            }
+        }
+        match self.assigned.get(&name).map(|v| v.as_slice()) {
+            Some([Some(value)]) => {
+                let value = *value;
+                self.eval(value)
+            }
+            _ => V::Other,
+        }
+    }
+
+    /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
+    fn binary(&mut self, n: Node<'t>) -> V {
+        let (Some(l), Some(r), Some(op)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+            n.child_by_field_name("operator"),
+        ) else {
+            return V::Other;
+        };
+        let op = self.t(op);
+        let (lv, rv) = (self.eval(l), self.eval(r));
+        match (op, lv) {
+            ("+", V::Str(a)) => V::Str(a.concat(rv.text())),
+            ("/", V::Path(a)) => V::Path(a.join(rv.text())),
+            _ => V::Other,
+        }
+    }
+
+    /// `os.sep` and its kin, and the `parent` of a path.
+    fn attribute(&mut self, n: Node<'t>) -> V {
+        if let Some(q) = self.qualify(n) {
+            return match q.as_str() {
+                "os.sep" => V::Str(Text::lit("/")),
+                "os.curdir" => V::Str(Text::lit(".")),
+                "os.pardir" => V::Str(Text::lit("..")),
+                _ => V::Other,
+            };
+        }
+        let (Some(obj), Some(attr)) = (
+            n.child_by_field_name("object"),
+            n.child_by_field_name("attribute"),
+        ) else {
+            return V::Other;
+        };
+        match (self.eval(obj), self.t(attr)) {
+            (V::Path(p), "parent") => V::Path(p.parent()),
+            _ => V::Other,
+        }
+    }
+
+    /// `os.environ["X"]`: the variable's value.
+    fn environ_item(&mut self, n: Node<'t>) -> V {
+        let value = n.child_by_field_name("value");
+        let key = n.child_by_field_name("subscript");
+        if let (Some(v), Some(k)) = (value, key) {
+            if self.qualify(v).as_deref() == Some("os.environ") {
+                return V::Str(self.env_key(k));
+            }
+        }
+        V::Other
+    }
+
+    /// The value of a loop variable: for a loop over a glob, the glob.
+    pub(super) fn loop_value(&mut self, over: Node<'t>) -> V {
+        if over.kind() != "call" {
+            return V::Other;
+        }
+        let Some(f) = over.child_by_field_name("function") else {
+            return V::Other;
+        };
+        let args = self.args(over);
+        let first = args.pos.first().map(|a| self.eval(*a).text());
+        match self.qualify(f).as_deref() {
+            Some("glob.glob" | "glob.iglob") => {
+                return V::Str(first.unwrap_or_else(Text::unknown));
+            }
+            Some("os.listdir") => {
+                return V::Str(first.unwrap_or_else(|| Text::lit(".")).join(Text::lit("*")));
+            }
+            _ => {}
+        }
+        if f.kind() == "attribute" {
+            if let (Some(obj), Some(attr)) = (
+                f.child_by_field_name("object"),
+                f.child_by_field_name("attribute"),
+            ) {
+                if let V::Path(p) = self.eval(obj) {
+                    let pattern = first.unwrap_or_else(|| Text::lit("*"));
+                    return match self.t(attr) {
+                        "glob" => V::Path(p.join(pattern)),
+                        "rglob" => V::Path(p.join(Text::lit("**")).join(pattern)),
+                        "iterdir" => V::Path(p.join(Text::lit("*"))),
+                        _ => V::Other,
+                    };
+                }
+            }
+        }
+        V::Other
+    }
+
+    pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
+        match self.eval(k).text().known() {
+            Some(name) => env_value(&name, &mut self.out),
+            None => Text::unknown(),
+        }
+    }
+
+    pub(super) fn eval_call(&mut self, n: Node<'t>) -> V {
+        let Some(f) = n.child_by_field_name("function") else {
+            return V::Other;
+        };
+        let args = self.args(n);
+        if let Some(q) = self.qualify(f) {
+            return self.module_function_value(&q, &args);
+        }
+        match f.kind() {
+            "identifier" if self.t(f) == "str" => args
+                .pos
+                .first()
+                .map(|a| V::Str(self.eval(*a).text()))
+                .unwrap_or(V::Other),
+            "attribute" => self.method_value(f, &args),
+            _ => V::Other,
+        }
+    }
+
+    /// What a module function returns: `os.path` and `pathlib` paths, the environment.
+    fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> V {
+        let arg = |w: &mut Walker<'t>, i: usize| -> Text {
+            args.pos
+                .get(i)
+                .map(|a| w.eval(*a).text())
+                .unwrap_or_else(Text::unknown)
+        };
+        match q {
+            "os.path.join" => {
+                let mut t = Text::default();
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    t = t.join(v);
+                }
+                if args.splat {
+                    t = t.join(Text::unknown());
+                }
+                V::Str(t)
+            }
+            "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
+            | "os.fspath" => V::Str(arg(self, 0)),
+            "os.path.expandvars" => V::Str(arg(self, 0).with_home_var()),
+            "os.path.dirname" => V::Str(arg(self, 0).parent()),
+            "os.getcwd" => V::Str(Text::lit(".")),
+            "os.getenv" | "os.environ.get" => match args.pos.first() {
+                Some(k) => V::Str(self.env_key(*k)),
+                None => V::Other,
+            },
+            "tempfile.gettempdir" => V::Str(Text::lit("/tmp")),
+            "pathlib.Path" | "pathlib.PurePath" | "pathlib.PosixPath" | "pathlib.PurePosixPath" => {
+                let mut t = Text::default();
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    t = t.join(v);
+                }
+                if args.pos.is_empty() {
+                    t = Text::lit(".");
+                }
+                V::Path(t)
+            }
+            "pathlib.Path.home" => V::Path(Text::home()),
+            "pathlib.Path.cwd" => V::Path(Text::lit(".")),
+            _ => V::Other,
+        }
+    }
+
+    /// What a method returns: joins of paths and of strings.
+    fn method_value(&mut self, f: Node<'t>, args: &Args<'t>) -> V {
+        let (Some(obj), Some(attr)) = (
+            f.child_by_field_name("object"),
+            f.child_by_field_name("attribute"),
+        ) else {
+            return V::Other;
+        };
+        let recv = self.eval(obj);
+        match (recv, self.t(attr)) {
+            (V::Path(p), "expanduser" | "resolve" | "absolute") => V::Path(p),
+            (V::Path(p), "joinpath") => {
+                let mut p = p;
+                for a in &args.pos {
+                    let v = self.eval(*a).text();
+                    p = p.join(v);
+                }
+                V::Path(p)
+            }
+            (V::Str(sep), "join") => match args.pos.first().map(|a| self.eval(*a)) {
+                Some(V::List(items)) => {
+                    let mut t = Text::default();
+                    for (i, it) in items.iter().enumerate() {
+                        if i > 0 {
+                            t = t.concat(sep.clone());
+                        }
+                        t = t.concat(it.text());
+                    }
+                    V::Str(t)
+                }
+                _ => V::Other,
+            },
+            _ => V::Other,
+        }
+    }
+
+    /// A string literal's value (f-strings with their parts filled in where known).
+    pub(super) fn string(&mut self, n: Node<'t>) -> Text {
+        if n.kind() != "string" {
+            return self.eval(n).text();
+        }
+        let prefix = named_children(n)
+            .first()
+            .filter(|c| c.kind() == "string_start")
+            .map(|c| self.t(*c).to_ascii_lowercase())
+            .unwrap_or_default();
+        let raw = prefix.contains('r');
+        let mut t = Text::default();
+        for c in named_children(n) {
+            match c.kind() {
+                "string_content" => {
+                    let s = self.t(c);
+                    let v = if raw {
+                        Some(s.to_string())
+                    } else {
+                        crate::engine::code::unescape(s)
+                    };
+                    match v {
+                        Some(v) => {
+                            let v = if prefix.contains('f') {
+                                v.replace("{{", "{").replace("}}", "}")
+                            } else {
+                                v
+                            };
+                            t = t.concat(Text::lit(v));
+                        }
+                        None => t = t.concat(Text::unknown()),
+                    }
+                }
+                "interpolation" => {
+                    let v = c
+                        .child_by_field_name("expression")
+                        .map(|e| self.eval(e).text())
+                        .unwrap_or_else(Text::unknown);
+                    let plain = c.child_by_field_name("format_specifier").is_none()
+                        && c.child_by_field_name("type_conversion").is_none();
+                    t = t.concat(if plain { v } else { Text::unknown() });
+                }
+                _ => {}
+            }
+        }
+        if t.0.is_empty() {
+            t = Text::lit("");
+        }
+        t
+    }
+
+    pub(super) fn args(&self, call: Node<'t>) -> Args<'t> {
+        let mut a = Args::default();
+        let Some(list) = call.child_by_field_name("arguments") else {
+            return a;
+        };
+        for c in named_children(list) {
+            match c.kind() {
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (
+                        c.child_by_field_name("name"),
+                        c.child_by_field_name("value"),
+                    ) {
+                        a.kw.push((self.t(k).to_string(), v));
+                    }
+                }
+                "list_splat" | "dictionary_splat" => a.splat = true,
+                "comment" => {}
+                _ => a.pos.push(c),
+            }
+        }
+        a
+    }
+
+    pub(super) fn arg_text(&mut self, a: &Args<'t>, i: usize, kw: &str) -> Text {
+        let n = a.pos.get(i).copied().or_else(|| a.kw_value(kw));
+        match n {
+            Some(n) => self.eval(n).text(),
+            None => Text::unknown(),
+        }
+    }
+}

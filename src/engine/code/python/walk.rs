@@ -1,0 +1,237 @@
+//! The second pass over a Python snippet: every node judged, imports checked, modules
+//! and names used as values (not called) made opaque or listed.
+
+use tree_sitter::Node;
+
+use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
+use crate::engine::code::{named_children, Effect};
+
+impl<'t> Walker<'t> {
+    pub(super) fn walk(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "import_statement" => self.walk_import(n),
+            "import_from_statement" => self.walk_import_from(n),
+            "future_import_statement" | "comment" | "pass_statement" => {}
+            "exec_statement" => self.out.opaque("runs code given as a string (`exec`)"),
+            "call" => self.call(n),
+            "attribute" => self.attribute_value(n),
+            "identifier" => self.identifier_value(n),
+            "subscript" => self.walk_subscript(n),
+            "keyword_argument" => {
+                if let Some(v) = n.child_by_field_name("value") {
+                    self.walk(v);
+                }
+            }
+            "function_definition" | "class_definition" => {
+                for c in named_children(n) {
+                    if Some(c.id()) != n.child_by_field_name("name").map(|x| x.id()) {
+                        self.walk(c);
+                    }
+                }
+            }
+            "parameters" | "lambda_parameters" => {
+                // Default values only.
+                for p in named_children(n) {
+                    if let Some(v) = p.child_by_field_name("value") {
+                        self.walk(v);
+                    }
+                }
+            }
+            "assignment" | "augmented_assignment" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    if l.kind() != "identifier" {
+                        self.walk(l);
+                    }
+                }
+                if let Some(r) = n.child_by_field_name("right") {
+                    self.walk(r);
+                }
+            }
+            "for_statement" | "for_in_clause" => self.walk_loop(n),
+            "as_pattern" => {
+                for c in named_children(n) {
+                    if Some(c.id()) != n.child_by_field_name("alias").map(|x| x.id()) {
+                        self.walk(c);
+                    }
+                }
+            }
+            "global_statement" | "nonlocal_statement" => {}
+            "dotted_name" => {}
+            _ => self.children(n),
+        }
+    }
+
+    /// `import a, b.c`: every module imported is known.
+    fn walk_import(&mut self, n: Node<'t>) {
+        for c in named_children(n) {
+            let name = match c.kind() {
+                "aliased_import" => c.child_by_field_name("name"),
+                _ => Some(c),
+            };
+            if let Some(name) = name {
+                let m = self.t(name).to_string();
+                self.import(&m);
+            }
+        }
+    }
+
+    /// `from a import b`: the module is known, and not project code or every name.
+    fn walk_import_from(&mut self, n: Node<'t>) {
+        let module = n.child_by_field_name("module_name");
+        match module {
+            Some(m) if m.kind() == "dotted_name" => {
+                let m = self.t(m).to_string();
+                self.import(&m);
+            }
+            _ => self.out.opaque("imports from a module of the project"),
+        }
+        if named_children(n)
+            .iter()
+            .any(|c| c.kind() == "wildcard_import")
+        {
+            self.out.opaque("imports every name of a module");
+        }
+    }
+
+    /// `os.environ[x]`: read, or (assigned or deleted) changed for the programs started.
+    fn walk_subscript(&mut self, n: Node<'t>) {
+        let value = n.child_by_field_name("value");
+        if let Some(v) = value {
+            if self.qualify(v).as_deref() == Some("os.environ") {
+                if let Some(k) = n.child_by_field_name("subscript") {
+                    self.env_key(k);
+                    self.walk(k);
+                }
+                if n.parent().is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        "assignment" | "augmented_assignment" | "delete_statement"
+                    ) && p
+                        .child_by_field_name("left")
+                        .is_none_or(|l| l.id() == n.id())
+                }) || n.parent().is_some_and(|p| p.kind() == "delete_statement")
+                {
+                    self.out
+                        .opaque("changes the environment of the programs it starts");
+                }
+                return;
+            }
+        }
+        self.children(n);
+    }
+
+    /// A loop: what it loops over, its body, and a comprehension's conditions.
+    fn walk_loop(&mut self, n: Node<'t>) {
+        if let Some(l) = n.child_by_field_name("left") {
+            if !matches!(l.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
+                self.walk(l);
+            }
+        }
+        for f in ["right", "body", "alternative"] {
+            if let Some(c) = n.child_by_field_name(f) {
+                self.walk(c);
+            }
+        }
+        if n.kind() == "for_in_clause" {
+            // The rest of a clause holds its conditions.
+            for c in named_children(n).into_iter().skip(2) {
+                self.walk(c);
+            }
+        }
+    }
+
+    pub(super) fn children(&mut self, n: Node<'t>) {
+        for c in named_children(n) {
+            self.walk(c);
+        }
+    }
+
+    pub(super) fn import(&mut self, m: &str) {
+        if !module_known(m) {
+            self.out.opaque(format!(
+                "imports `{m}`, whose code is not known to have no effects"
+            ));
+            return;
+        }
+        let top = m.split('.').next().unwrap_or(m);
+        self.out.push(Effect::Import(top.to_string()));
+    }
+
+    pub(super) fn identifier_value(&mut self, n: Node<'t>) {
+        let name = self.t(n);
+        if self.local.contains(name) || self.assigned.contains_key(name) {
+            return;
+        }
+        if DYNAMIC.contains(&name) {
+            self.out
+                .opaque(format!("uses `{name}`, which reaches code by name"));
+            return;
+        }
+        if name == "open" {
+            self.out
+                .opaque("passes `open` on, to open files not named here");
+            return;
+        }
+        if let Some(q) = self
+            .modules
+            .get(name)
+            .or_else(|| self.names.get(name))
+            .cloned()
+        {
+            self.module_value(&q, n);
+        }
+    }
+
+    /// A module attribute used as a value (not called).
+    pub(super) fn module_value(&mut self, q: &str, n: Node<'t>) {
+        if q == "os.environ" {
+            let parent = n.parent();
+            let tested = parent.is_some_and(|p| p.kind() == "comparison_operator");
+            if !tested {
+                self.out.push(Effect::EnvDump(
+                    "uses the whole environment (`os.environ`)".into(),
+                ));
+            }
+            return;
+        }
+        if VALUES.contains(&q) || is_pure(q) {
+            return;
+        }
+        if is_network(q) {
+            self.out.push(Effect::Network(q.to_string()));
+            return;
+        }
+        if self.is_module_name(q) {
+            self.out
+                .opaque(format!("passes the module `{q}` on as a value"));
+            return;
+        }
+        if q.starts_with("sys.") {
+            self.out.opaque(format!("uses `{q}`"));
+            return;
+        }
+        self.out.opaque(format!(
+            "passes `{q}` on as a value, to be called elsewhere"
+        ));
+    }
+
+    pub(super) fn attribute_value(&mut self, n: Node<'t>) {
+        let attr = n
+            .child_by_field_name("attribute")
+            .map(|a| self.t(a))
+            .unwrap_or("");
+        if attr.starts_with("__")
+            && !matches!(attr, "__name__" | "__doc__" | "__version__" | "__file__")
+        {
+            self.out
+                .opaque(format!("reaches the interpreter's internals (`{attr}`)"));
+        }
+        if let Some(q) = self.qualify(n) {
+            self.module_value(&q, n);
+            return;
+        }
+        if let Some(obj) = n.child_by_field_name("object") {
+            self.walk(obj);
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! What Ruby calls do: `Kernel` (`system`, `exec`, `spawn`, `open`, backticks), and the
+//! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
+
+use tree_sitter::Node;
+
+use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
+use crate::engine::code::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
+use crate::engine::code::{env_value, Effect, Text, V};
+
+/// Class methods that act on the paths they are given.
+const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
+    PathCall {
+        names: &[
+            ("File", "write"),
+            ("File", "binwrite"),
+            ("IO", "write"),
+            ("IO", "binwrite"),
+        ],
+        paths: &[write(0, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "delete"),
+            ("File", "unlink"),
+            ("FileUtils", "rm"),
+            ("FileUtils", "rm_f"),
+            ("FileUtils", "remove"),
+            ("FileUtils", "safe_unlink"),
+            ("Dir", "rmdir"),
+            ("Dir", "delete"),
+            ("Dir", "unlink"),
+            ("FileUtils", "rmdir"),
+        ],
+        paths: &[each_from(0, Does::Delete)],
+    },
+    PathCall {
+        names: &[
+            ("FileUtils", "rm_rf"),
+            ("FileUtils", "rm_r"),
+            ("FileUtils", "rmtree"),
+            ("FileUtils", "remove_dir"),
+            ("FileUtils", "remove_entry"),
+            ("FileUtils", "remove_entry_secure"),
+            ("FileUtils", "remove_dir_secure"),
+        ],
+        paths: &[each_from(0, Does::DeleteTree)],
+    },
+    PathCall {
+        names: &[
+            ("File", "rename"),
+            ("FileUtils", "mv"),
+            ("FileUtils", "move"),
+        ],
+        paths: &[write(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("FileUtils", "cp"),
+            ("FileUtils", "copy"),
+            ("FileUtils", "cp_r"),
+            ("FileUtils", "install"),
+            ("FileUtils", "copy_file"),
+            ("FileUtils", "copy_entry"),
+            ("FileUtils", "cp_lr"),
+        ],
+        paths: &[read(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "symlink"),
+            ("File", "link"),
+            ("FileUtils", "ln"),
+            ("FileUtils", "ln_s"),
+            ("FileUtils", "ln_sf"),
+            ("FileUtils", "link"),
+            ("FileUtils", "symlink"),
+        ],
+        paths: &[write(1, "")],
+    },
+    PathCall {
+        names: &[
+            ("File", "chmod"),
+            ("File", "chown"),
+            ("File", "lchmod"),
+            ("File", "lchown"),
+            ("File", "utime"),
+            ("FileUtils", "chmod"),
+            ("FileUtils", "chmod_R"),
+        ],
+        paths: &[each_from(1, Does::Write)],
+    },
+    PathCall {
+        names: &[("FileUtils", "chown"), ("FileUtils", "chown_R")],
+        paths: &[each_from(2, Does::Write)],
+    },
+    PathCall {
+        names: &[
+            ("File", "truncate"),
+            ("Dir", "mkdir"),
+            ("FileUtils", "mkdir"),
+            ("FileUtils", "mkdir_p"),
+            ("FileUtils", "makedirs"),
+            ("FileUtils", "mkpath"),
+            ("FileUtils", "touch"),
+        ],
+        paths: &[each_from(0, Does::Write)],
+    },
+];
+
+/// Methods of `File`, `Dir`, `FileUtils` and `Pathname` that only look at files or names.
+const FILE_QUERIES: &[&str] = &[
+    "exist?",
+    "exists?",
+    "file?",
+    "directory?",
+    "size",
+    "size?",
+    "basename",
+    "dirname",
+    "extname",
+    "join",
+    "expand_path",
+    "absolute_path",
+    "realpath",
+    "mtime",
+    "atime",
+    "ctime",
+    "stat",
+    "lstat",
+    "readable?",
+    "writable?",
+    "executable?",
+    "zero?",
+    "empty?",
+    "symlink?",
+    "split",
+    "fnmatch",
+    "fnmatch?",
+    "home",
+    "pwd",
+    "getwd",
+    "glob",
+    "[]",
+    "entries",
+    "children",
+    "each_child",
+    "tmpdir",
+    "new",
+    "ftype",
+    "identical?",
+    "absolute_path?",
+    "path",
+    "compare_file",
+    "uptodate?",
+];
+
+impl<'t> Walker<'t> {
+    pub(super) fn call(&mut self, n: Node<'t>) {
+        let recv = n.child_by_field_name("receiver");
+        let method = n
+            .child_by_field_name("method")
+            .map(|m| self.t(m))
+            .unwrap_or("");
+        let (pos, kw, splat) = self.args(n);
+        for a in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
+            self.walk(*a);
+        }
+        if let Some(b) = n.child_by_field_name("block") {
+            self.walk(b);
+        }
+        if DYNAMIC.contains(&method) {
+            self.out
+                .opaque(format!("runs or reaches code by name (`{method}`)"));
+            return;
+        }
+        let Some(r) = recv else {
+            self.kernel(method, &pos, splat);
+            return;
+        };
+        if let Some(c) = self.constant(r) {
+            self.class_call(&c, method, &pos, splat);
+            return;
+        }
+        self.walk(r);
+        let v = self.eval(r);
+        let path = match v {
+            V::Path(p) => Some(p),
+            _ => None,
+        };
+        let on = |p: &Option<Text>| p.clone().unwrap_or_else(Text::unknown);
+        match method {
+            "rmtree" => self.out.push(Effect::Delete {
+                path: on(&path),
+                recursive: true,
+            }),
+            "unlink" | "rmdir" => self.out.push(Effect::Delete {
+                path: on(&path),
+                recursive: false,
+            }),
+            "delete" if path.is_some() => self.out.push(Effect::Delete {
+                path: on(&path),
+                recursive: false,
+            }),
+            "mkpath" | "make_symlink" | "make_link" | "chmod" | "chown" | "truncate" => {
+                self.out.push(Effect::Write(on(&path)))
+            }
+            "write" | "binwrite" | "mkdir" | "rename" | "open" if path.is_some() => {
+                self.out.push(Effect::Write(on(&path)))
+            }
+            "read" | "binread" | "readlines" | "each_line" if path.is_some() => {
+                self.out.push(Effect::Read(on(&path)))
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn argv(&mut self, pos: &[Node<'t>], splat: bool) -> Option<Vec<Text>> {
+        let mut argv: Vec<Text> = pos
+            .iter()
+            .filter(|a| a.kind() != "hash")
+            .map(|a| self.eval(*a).text())
+            .collect();
+        if splat {
+            argv.push(Text::unknown());
+        }
+        (!argv.is_empty()).then_some(argv)
+    }
+
+    /// `system "cmd"` runs a shell; `system "prog", "arg"` runs the program directly.
+    pub(super) fn run(&mut self, pos: &[Node<'t>], splat: bool) {
+        let args: Vec<Node<'t>> = pos.iter().copied().filter(|a| a.kind() != "hash").collect();
+        // A leading hash is the environment.
+        if pos.first().is_some_and(|a| a.kind() == "hash") {
+            self.out
+                .opaque("starts a program with a changed environment");
+        }
+        match self.argv(&args, splat) {
+            Some(argv) if argv.len() == 1 && !splat => {
+                let cmd = argv.into_iter().next().unwrap_or_else(Text::unknown);
+                self.out.push(Effect::Shell(cmd));
+            }
+            Some(argv) => self.out.push(Effect::Exec(argv)),
+            None => self.out.opaque("starts a program not named here"),
+        }
+    }
+
+    pub(super) fn kernel(&mut self, method: &str, pos: &[Node<'t>], splat: bool) {
+        if self.local.contains(method) {
+            return;
+        }
+        match method {
+            "system" | "exec" | "spawn" => self.run(pos, splat),
+            "open" => {
+                let p = pos
+                    .first()
+                    .map(|a| self.eval(*a).text())
+                    .unwrap_or_else(Text::unknown);
+                match p.0.first() {
+                    Some(crate::engine::code::Part::Lit(s)) if s.starts_with('|') => {
+                        let cmd = Text(p.0.clone());
+                        let cmd = match cmd.known() {
+                            Some(c) => Text::lit(c.trim_start_matches('|')),
+                            None => Text::unknown(),
+                        };
+                        self.out.push(Effect::Shell(cmd));
+                    }
+                    Some(crate::engine::code::Part::Lit(s))
+                        if s.starts_with("http://") || s.starts_with("https://") =>
+                    {
+                        self.out.push(Effect::Network(s.clone()));
+                    }
+                    Some(crate::engine::code::Part::Lit(_)) => {
+                        self.open_mode(p, pos.get(1).copied())
+                    }
+                    _ => self.out.opaque("opens a file or command named at run time"),
+                }
+            }
+            "require" => {
+                let lib = pos.first().map(|a| self.eval(*a).text().known());
+                match lib {
+                    Some(Some(l)) if crate::engine::code::cli::ruby_lib(&l) => {}
+                    Some(Some(l)) => self
+                        .out
+                        .opaque(format!("loads `{l}`, whose code is not known")),
+                    _ => self.out.opaque("loads a library named at run time"),
+                }
+            }
+            _ if KERNEL.contains(&method) => {}
+            _ => self
+                .out
+                .opaque(format!("calls `{method}`, which is not known")),
+        }
+    }
+
+    pub(super) fn open_mode(&mut self, p: Text, mode: Option<Node<'t>>) {
+        let mode = match mode {
+            None => Some("r".to_string()),
+            Some(m) => self.eval(m).text().known(),
+        };
+        match mode {
+            Some(m) if !m.contains(['w', 'a', '+']) => self.out.push(Effect::Read(p)),
+            _ => self.out.push(Effect::Write(p)),
+        }
+    }
+
+    pub(super) fn class_call(&mut self, c: &str, method: &str, pos: &[Node<'t>], splat: bool) {
+        if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
+            let effects = path_calls::effects(row, |arg| self.path_args(pos, splat, arg));
+            for e in effects {
+                self.out.push(e);
+            }
+            return;
+        }
+        let arg = |w: &mut Walker<'t>, i: usize| {
+            pos.get(i)
+                .map(|a| w.eval(*a).text())
+                .unwrap_or_else(Text::unknown)
+        };
+        let top = c.split("::").next().unwrap_or(c);
+        match (c, method) {
+            ("File" | "IO", "read" | "readlines" | "foreach" | "binread" | "readlink")
+            | ("YAML" | "Psych" | "JSON", "load_file" | "safe_load_file" | "parse_file")
+            | ("CSV", "read" | "foreach" | "table" | "parse_file") => self.read_file(c, pos),
+            ("File", "open" | "new") => {
+                let p = arg(self, 0);
+                self.open_mode(p, pos.get(1).copied());
+            }
+            ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
+                self.out.opaque("changes the working folder")
+            }
+            ("File" | "Dir" | "FileUtils" | "Pathname", _) if FILE_QUERIES.contains(&method) => {}
+            (
+                "Open3",
+                "capture2" | "capture2e" | "capture3" | "popen3" | "popen2" | "popen2e"
+                | "pipeline",
+            )
+            | ("IO", "popen")
+            | ("Process", "spawn")
+            | ("Kernel", "system" | "exec" | "spawn") => self.run(pos, splat),
+            ("ENV", "fetch" | "[]" | "key?" | "has_key?" | "include?") => {
+                if let Some(k) = arg(self, 0).known() {
+                    env_value(&k, &mut self.out);
+                }
+            }
+            ("ENV", _) => self.out.push(Effect::EnvDump(format!(
+                "uses the whole environment (`ENV.{method}`)"
+            ))),
+            ("Process", "kill") => {
+                let pid = arg(self, 1);
+                self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
+            }
+            ("Process", "pid" | "clock_gettime" | "exit" | "ppid" | "uid" | "euid") => {}
+            ("Process", _) => self.out.opaque(format!("calls `Process.{method}`")),
+            _ if NETWORK.contains(&top) => self.out.push(Effect::Network(format!("{c}.{method}"))),
+            ("Kernel", m) => self.kernel(m, pos, splat),
+            _ if PURE.contains(&top) || self.local.contains(top) => {}
+            _ => self
+                .out
+                .opaque(format!("calls `{c}.{method}`, which is not known")),
+        }
+    }
+
+    /// `File.read(path)` and the other readers of a whole file; `IO.read("|cmd")` runs a
+    /// command instead.
+    fn read_file(&mut self, c: &str, pos: &[Node<'t>]) {
+        let p = pos
+            .first()
+            .map(|a| self.eval(*a).text())
+            .unwrap_or_else(Text::unknown);
+        if c == "IO" && p.known().is_some_and(|s| s.starts_with('|')) {
+            self.out.push(Effect::Shell(Text::lit(
+                p.known().unwrap_or_default().trim_start_matches('|'),
+            )));
+        } else {
+            self.out.push(Effect::Read(p));
+        }
+    }
+
+    /// The paths a row of [`PATH_CALLS`] names: one argument, or all from one on (for
+    /// `chmod MODE, *files`), lists spread into their items.
+    fn path_args(&mut self, pos: &[Node<'t>], splat: bool, arg: Arg) -> Vec<Text> {
+        match arg {
+            Arg::At(i, _) => vec![pos
+                .get(i)
+                .map(|a| self.eval(*a).text())
+                .unwrap_or_else(Text::unknown)],
+            Arg::From(from) => {
+                let mut v = Vec::new();
+                for a in pos.iter().skip(from) {
+                    match self.eval(*a) {
+                        V::List(items) => v.extend(items.iter().map(V::text)),
+                        x => v.push(x.text()),
+                    }
+                }
+                if splat || v.is_empty() {
+                    v.push(Text::unknown());
+                }
+                v
+            }
+        }
+    }
+}

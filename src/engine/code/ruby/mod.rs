@@ -1,0 +1,309 @@
+//! Ruby: the effects of a snippet, read with tree-sitter-ruby.
+//!
+//! Calls are looked up by receiver: `Kernel` (no receiver: `system`, `exec`, `spawn`,
+//! `open`, backticks and `%x()`), `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`,
+//! `Open3`, the network classes, and the plain ones (`JSON`, `Math`, `Time` …). `eval`,
+//! `send`, `instance_eval`, `require` of a library not listed or of project code, and any
+//! call not known are opaque. Method calls on other values compute only, except those that
+//! change files whatever object has them (`rmtree`, `unlink` …).
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::{named_children, text, Judged, Lang};
+
+mod calls;
+mod values;
+mod walk;
+
+/// Kernel methods that compute or print.
+const KERNEL: &[&str] = &[
+    "puts",
+    "print",
+    "p",
+    "pp",
+    "printf",
+    "format",
+    "sprintf",
+    "exit",
+    "exit!",
+    "abort",
+    "sleep",
+    "rand",
+    "srand",
+    "loop",
+    "lambda",
+    "proc",
+    "raise",
+    "fail",
+    "catch",
+    "throw",
+    "gets",
+    "Integer",
+    "Float",
+    "String",
+    "Array",
+    "Hash",
+    "Rational",
+    "Complex",
+    "at_exit",
+    "warn",
+    "block_given?",
+    "freeze",
+    "frozen?",
+    "caller",
+    "putc",
+    "readline",
+    "readlines",
+    "chomp",
+    "attr_accessor",
+    "attr_reader",
+    "attr_writer",
+    "include",
+    "extend",
+    "private",
+    "public",
+    "protected",
+    "module_function",
+    "require",
+    "__dir__",
+    "__method__",
+    "URI",
+    "binding?",
+];
+
+/// Constants whose methods only compute.
+const PURE: &[&str] = &[
+    "JSON",
+    "Math",
+    "Time",
+    "Date",
+    "DateTime",
+    "Set",
+    "Struct",
+    "Comparable",
+    "Enumerable",
+    "Integer",
+    "Float",
+    "String",
+    "Array",
+    "Hash",
+    "Symbol",
+    "Regexp",
+    "Range",
+    "Rational",
+    "Complex",
+    "Digest",
+    "SecureRandom",
+    "Base64",
+    "Shellwords",
+    "OpenStruct",
+    "StringIO",
+    "CSV",
+    "YAML",
+    "Psych",
+    "ERB",
+    "Benchmark",
+    "BigDecimal",
+    "RUBY_VERSION",
+    "RUBY_PLATFORM",
+    "ARGV",
+    "STDOUT",
+    "STDERR",
+    "STDIN",
+    "ARGF",
+    "Etc",
+    "StringScanner",
+    "Logger",
+    "PP",
+    "NilClass",
+    "TrueClass",
+    "FalseClass",
+    "Object",
+    "Kernel",
+    "Process",
+    "RUBY_ENGINE",
+    "RUBY_PATCHLEVEL",
+    "RUBY_RELEASE_DATE",
+    "Errno",
+    "StandardError",
+    "RuntimeError",
+    "ArgumentError",
+    "Encoding",
+];
+
+/// Names that run strings or reach code by name.
+const DYNAMIC: &[&str] = &[
+    "eval",
+    "instance_eval",
+    "instance_exec",
+    "class_eval",
+    "module_eval",
+    "class_exec",
+    "send",
+    "public_send",
+    "__send__",
+    "define_method",
+    "method",
+    "const_get",
+    "binding",
+    "load",
+    "require_relative",
+    "autoload",
+    "instance_variable_get",
+    "instance_variable_set",
+    "remove_const",
+    "const_set",
+    "method_missing",
+    "trap",
+    "syscall",
+    "fork",
+];
+
+const NETWORK: &[&str] = &[
+    "Net",
+    "TCPSocket",
+    "UDPSocket",
+    "Socket",
+    "URI",
+    "OpenURI",
+    "Resolv",
+];
+
+/// What `src` does.
+pub fn analyze(src: &str) -> Judged {
+    let mut out = Judged::default();
+    let tree = match super::parse(tree_sitter_ruby::LANGUAGE.into(), src, Lang::Ruby) {
+        Ok(t) => t,
+        Err(e) => {
+            out.opaque(e);
+            return out;
+        }
+    };
+    let mut w = Walker {
+        src,
+        out,
+        assigned: HashMap::new(),
+        local: HashSet::new(),
+        depth: 0,
+    };
+    let root = tree.root_node();
+    w.collect(root);
+    w.walk(root);
+    w.out
+}
+
+struct Walker<'t> {
+    src: &'t str,
+    out: Judged,
+    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    /// Methods and classes the snippet defines.
+    local: HashSet<String>,
+    depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    fn t(&self, n: Node) -> &'t str {
+        text(self.src, n)
+    }
+
+    fn unknown_binding(&mut self, n: Node<'t>) {
+        if n.kind() == "identifier" {
+            let name = self.t(n).to_string();
+            let e = self.assigned.entry(name).or_default();
+            e.push(None);
+            e.push(None);
+            return;
+        }
+        for c in named_children(n) {
+            self.unknown_binding(c);
+        }
+    }
+
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "assignment" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    if l.kind() == "identifier" {
+                        let name = self.t(l).to_string();
+                        let r = n.child_by_field_name("right");
+                        self.assigned.entry(name).or_default().push(r);
+                    } else {
+                        self.unknown_binding(l);
+                    }
+                }
+            }
+            "operator_assignment" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    self.unknown_binding(l);
+                }
+            }
+            "method" | "singleton_method" | "class" | "module" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    self.local.insert(self.t(name).to_string());
+                }
+                if let Some(p) = n.child_by_field_name("parameters") {
+                    self.unknown_binding(p);
+                }
+            }
+            "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
+            "for" => {
+                if let Some(p) = n.child_by_field_name("pattern") {
+                    self.unknown_binding(p);
+                }
+            }
+            "rescue" => {
+                if let Some(v) = n.child_by_field_name("variable") {
+                    self.unknown_binding(v);
+                }
+            }
+            _ => {}
+        }
+        for c in named_children(n) {
+            self.collect(c);
+        }
+    }
+
+    /// The constant path a receiver names (`FileUtils`, `Net::HTTP`).
+    fn constant(&self, n: Node) -> Option<String> {
+        match n.kind() {
+            "constant" => Some(self.t(n).to_string()),
+            "scope_resolution" => {
+                let name = n.child_by_field_name("name")?;
+                match n.child_by_field_name("scope") {
+                    Some(s) => Some(format!("{}::{}", self.constant(s)?, self.t(name))),
+                    None => Some(self.t(name).to_string()),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, Vec<(String, Node<'t>)>, bool) {
+        let mut pos = Vec::new();
+        let mut kw = Vec::new();
+        let mut splat = false;
+        if let Some(a) = call.child_by_field_name("arguments") {
+            for c in named_children(a) {
+                match c.kind() {
+                    "pair" => {
+                        if let (Some(k), Some(v)) =
+                            (c.child_by_field_name("key"), c.child_by_field_name("value"))
+                        {
+                            let key = self.t(k).trim_end_matches(':').trim_start_matches(':');
+                            kw.push((key.to_string(), v));
+                        }
+                    }
+                    "splat_argument" | "hash_splat_argument" | "block_argument" => splat = true,
+                    "comment" => {}
+                    _ => pos.push(c),
+                }
+            }
+        }
+        (pos, kw, splat)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,194 @@
+//! Ruby values: what an expression computes as far as the text tells it (strings with
+//! their interpolations, `File.join`, `Dir.home`, `ENV`, arrays).
+
+use tree_sitter::Node;
+
+use super::Walker;
+use crate::engine::code::{env_value, named_children, Text, V};
+
+impl<'t> Walker<'t> {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
+        if self.depth > 24 || !self.out.step() {
+            return V::Other;
+        }
+        self.depth += 1;
+        let v = self.eval_inner(n);
+        self.depth -= 1;
+        v
+    }
+
+    pub(super) fn string(&mut self, n: Node<'t>) -> Text {
+        let raw = self.t(n);
+        let single = raw.starts_with('\'') || raw.starts_with("%q");
+        let mut t = Text::default();
+        for c in named_children(n) {
+            match c.kind() {
+                "string_content" => {
+                    let s = self.t(c);
+                    t = t.concat(if single {
+                        Text::lit(s.replace("\\'", "'").replace("\\\\", "\\"))
+                    } else {
+                        Text::lit(s)
+                    });
+                }
+                "escape_sequence" => {
+                    t = t.concat(match crate::engine::code::unescape(self.t(c)) {
+                        Some(s) => Text::lit(s),
+                        None => Text::unknown(),
+                    })
+                }
+                "interpolation" => {
+                    let v = match named_children(c).as_slice() {
+                        [one] => self.eval(*one).text(),
+                        _ => Text::unknown(),
+                    };
+                    t = t.concat(v);
+                }
+                _ => t = t.concat(Text::unknown()),
+            }
+        }
+        if t.0.is_empty() {
+            t = Text::lit("");
+        }
+        t
+    }
+
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+        match n.kind() {
+            "string" => V::Str(self.string(n)),
+            "parenthesized_statements" => match named_children(n).as_slice() {
+                [one] => self.eval(*one),
+                _ => V::Other,
+            },
+            "identifier" => self.identifier(n),
+            "array" => V::List(
+                named_children(n)
+                    .into_iter()
+                    .map(|c| self.eval(c))
+                    .collect(),
+            ),
+            "binary" => self.sum(n),
+            "element_reference" => self.env_reference(n),
+            "call" => self.eval_call(n),
+            _ => V::Other,
+        }
+    }
+
+    /// A name: `__dir__`, or the value of a name assigned once.
+    fn identifier(&mut self, n: Node<'t>) -> V {
+        let name = self.t(n).to_string();
+        if name == "__dir__" {
+            return V::Str(Text::lit("."));
+        }
+        match self.assigned.get(&name).map(|v| v.as_slice()) {
+            Some([Some(v)]) => {
+                let v = *v;
+                self.eval(v)
+            }
+            _ => V::Other,
+        }
+    }
+
+    /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
+    fn sum(&mut self, n: Node<'t>) -> V {
+        let (Some(l), Some(r), Some(op)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+            n.child_by_field_name("operator"),
+        ) else {
+            return V::Other;
+        };
+        match (self.t(op), self.eval(l)) {
+            ("+", V::Str(a)) => V::Str(a.concat(self.eval(r).text())),
+            ("/" | "+", V::Path(a)) => V::Path(a.join(self.eval(r).text())),
+            _ => V::Other,
+        }
+    }
+
+    /// `ENV["X"]`: the variable's value; any other index is not followed.
+    fn env_reference(&mut self, n: Node<'t>) -> V {
+        let obj = n.child_by_field_name("object");
+        if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
+            let key = named_children(n).into_iter().nth(1);
+            return V::Str(match key.map(|k| self.eval(k).text().known()) {
+                Some(Some(name)) => env_value(&name, &mut self.out),
+                _ => Text::unknown(),
+            });
+        }
+        V::Other
+    }
+
+    /// What a call returns: `File.join`, `File.expand_path`, `Dir.home`, `Pathname` and the like.
+    fn eval_call(&mut self, n: Node<'t>) -> V {
+        let recv = n.child_by_field_name("receiver");
+        let method = n
+            .child_by_field_name("method")
+            .map(|m| self.t(m))
+            .unwrap_or("");
+        let (pos, _, _) = self.args(n);
+        let arg = |w: &mut Walker<'t>, i: usize| {
+            pos.get(i)
+                .map(|a| w.eval(*a).text())
+                .unwrap_or_else(Text::unknown)
+        };
+        let c = recv.and_then(|r| self.constant(r));
+        match (c.as_deref(), method) {
+            (Some("Dir"), "home") => V::Str(Text::home()),
+            (Some("Dir"), "pwd" | "getwd") => V::Str(Text::lit(".")),
+            (Some("Dir"), "tmpdir") => V::Str(Text::lit("/tmp")),
+            (Some("File"), "join") => {
+                let mut t = Text::default();
+                for i in 0..pos.len() {
+                    let a = arg(self, i);
+                    t = t.join(a);
+                }
+                V::Str(t)
+            }
+            (Some("File"), "expand_path" | "absolute_path" | "realpath") => {
+                let a = arg(self, 0);
+                if pos.len() > 1 {
+                    let base = arg(self, 1);
+                    V::Str(base.join(a))
+                } else {
+                    V::Str(a)
+                }
+            }
+            (Some("File"), "dirname") => V::Str(arg(self, 0).parent()),
+            (Some("Pathname"), "new") => V::Path(arg(self, 0)),
+            (Some("Pathname"), "pwd" | "getwd") => V::Path(Text::lit(".")),
+            (Some("ENV"), "fetch") => V::Str(match arg(self, 0).known() {
+                Some(name) => env_value(&name, &mut self.out),
+                None => Text::unknown(),
+            }),
+            (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
+                match recv.map(|r| self.eval(r)) {
+                    Some(V::Path(p)) => {
+                        if method == "to_s" || method == "to_path" {
+                            V::Str(p)
+                        } else {
+                            V::Path(p)
+                        }
+                    }
+                    Some(V::Str(s)) => V::Str(s),
+                    _ => V::Other,
+                }
+            }
+            (None, "join") => match recv.map(|r| self.eval(r)) {
+                Some(V::Path(p)) => {
+                    let mut p = p;
+                    for i in 0..pos.len() {
+                        let a = arg(self, i);
+                        p = p.join(a);
+                    }
+                    V::Path(p)
+                }
+                _ => V::Other,
+            },
+            (None, "parent" | "dirname") => match recv.map(|r| self.eval(r)) {
+                Some(V::Path(p)) => V::Path(p.parent()),
+                _ => V::Other,
+            },
+            _ => V::Other,
+        }
+    }
+}

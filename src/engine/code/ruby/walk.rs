@@ -1,0 +1,143 @@
+//! The second pass over a Ruby snippet: every node judged, bare names and constants
+//! used as values made opaque or listed.
+
+use tree_sitter::Node;
+
+use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
+use crate::engine::code::{named_children, Effect};
+
+impl<'t> Walker<'t> {
+    pub(super) fn walk(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "comment" => {}
+            "subshell" => {
+                let cmd = self.string(n);
+                self.out.push(Effect::Shell(cmd));
+                self.children(n);
+            }
+            "call" => self.call(n),
+            "identifier" => self.bare(n),
+            "constant" | "scope_resolution" => {
+                if let Some(c) = self.constant(n) {
+                    self.constant_value(&c, n);
+                }
+            }
+            "element_reference" => {
+                let obj = n.child_by_field_name("object");
+                if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
+                    self.eval(n);
+                    if n.parent().is_some_and(|p| {
+                        matches!(p.kind(), "assignment" | "operator_assignment")
+                            && p.child_by_field_name("left")
+                                .is_some_and(|l| l.id() == n.id())
+                    }) {
+                        self.out
+                            .opaque("changes the environment of the programs it starts");
+                    }
+                    for c in named_children(n).into_iter().skip(1) {
+                        self.walk(c);
+                    }
+                    return;
+                }
+                self.children(n);
+            }
+            "assignment" | "operator_assignment" => {
+                if let Some(l) = n.child_by_field_name("left") {
+                    if l.kind() != "identifier" {
+                        self.walk(l);
+                    }
+                }
+                if let Some(r) = n.child_by_field_name("right") {
+                    self.walk(r);
+                }
+            }
+            "method" | "singleton_method" => {
+                if let Some(b) = n.child_by_field_name("body") {
+                    self.walk(b);
+                }
+                for c in named_children(n) {
+                    if c.kind() == "body_statement" {
+                        self.walk(c);
+                    }
+                }
+            }
+            "block_parameters" | "method_parameters" | "lambda_parameters" => {}
+            "pair" => {
+                if let Some(v) = n.child_by_field_name("value") {
+                    self.walk(v);
+                }
+            }
+            "heredoc_body" => {
+                for c in named_children(n) {
+                    if c.kind() == "interpolation" {
+                        self.walk(c);
+                    }
+                }
+            }
+            _ => self.children(n),
+        }
+    }
+
+    pub(super) fn children(&mut self, n: Node<'t>) {
+        for c in named_children(n) {
+            self.walk(c);
+        }
+    }
+
+    /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
+    pub(super) fn bare(&mut self, n: Node<'t>) {
+        let name = self.t(n);
+        if self.assigned.contains_key(name) || self.local.contains(name) {
+            return;
+        }
+        // Parameters of blocks and methods are bound in `collect`.
+        if DYNAMIC.contains(&name) {
+            self.out
+                .opaque(format!("uses `{name}`, which reaches code by name"));
+        } else if !KERNEL.contains(&name) {
+            self.out
+                .opaque(format!("calls `{name}`, which is not known"));
+        }
+    }
+
+    pub(super) fn constant_value(&mut self, c: &str, n: Node<'t>) {
+        let top = c.split("::").next().unwrap_or(c);
+        if c == "ENV" {
+            let parent = n.parent();
+            let receiver_of = parent.is_some_and(|p| {
+                p.kind() == "call"
+                    && p.child_by_field_name("receiver")
+                        .is_some_and(|r| r.id() == n.id())
+            });
+            if !receiver_of {
+                self.out
+                    .push(Effect::EnvDump("uses the whole environment (`ENV`)".into()));
+            }
+            return;
+        }
+        let receiver_of = n.parent().is_some_and(|p| {
+            (p.kind() == "call"
+                && p.child_by_field_name("receiver")
+                    .is_some_and(|r| r.id() == n.id()))
+                || p.kind() == "scope_resolution"
+        });
+        if receiver_of || PURE.contains(&top) || self.local.contains(top) {
+            return;
+        }
+        if matches!(
+            top,
+            "File" | "FileUtils" | "Dir" | "IO" | "Pathname" | "Open3"
+        ) {
+            self.out.opaque(format!("passes `{c}` on as a value"));
+        } else if NETWORK.contains(&top) {
+            self.out.push(Effect::Network(c.to_string()));
+        } else if top
+            .chars()
+            .all(|ch| ch.is_ascii_uppercase() || ch == '_' || ch.is_ascii_digit())
+        {
+            // A constant value (`FOO = 1` is a constant too).
+        } else {
+            self.out.opaque(format!("uses `{c}`, which is not known"));
+        }
+    }
+}
