@@ -6,6 +6,7 @@
 //! (an unknown command is Confirm). The call takes the most restrictive verdict of all its
 //! facts, so a compound command is never safer than its most dangerous part.
 
+use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::Path;
@@ -156,25 +157,26 @@ struct Matcher<'a> {
     ctx: &'a Context<'a>,
     regexes: RefCell<HashMap<String, Option<Regex>>>,
     matched: RefCell<Vec<String>>,
-    lists: OnceCell<ExpandedLists>,
+    lists: OnceCell<ExpandedLists<'a>>,
     /// The call's folder, as given and with its symlinks followed.
     workspace: OnceCell<Vec<String>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
-/// in, once per call rather than once per path judged.
-struct ExpandedLists {
-    protected: Vec<String>,
-    sensitive: Vec<String>,
-    not_sensitive: Vec<String>,
-    system: Vec<String>,
+/// in, once per call rather than once per path judged. Most patterns name no place and are
+/// borrowed from the policy as they are.
+struct ExpandedLists<'a> {
+    protected: Vec<Cow<'a, str>>,
+    sensitive: Vec<Cow<'a, str>>,
+    not_sensitive: Vec<Cow<'a, str>>,
+    system: Vec<Cow<'a, str>>,
 }
 
-impl ExpandedLists {
-    fn new(lists: &crate::engine::policy::PathLists, places: &Places) -> ExpandedLists {
-        let expand = |l: &crate::engine::policy::List| -> Vec<String> {
+impl<'a> ExpandedLists<'a> {
+    fn new(lists: &'a crate::engine::policy::PathLists, places: &'a Places) -> ExpandedLists<'a> {
+        let expand = |l: &'a crate::engine::policy::List| -> Vec<Cow<'a, str>> {
             l.iter()
-                .flat_map(|pat| paths::expand_pattern_all(pat, places).map(|p| p.into_owned()))
+                .flat_map(|pat| paths::expand_pattern_all(pat, places))
                 .collect()
         };
         ExpandedLists {
@@ -197,9 +199,9 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn lists(&self) -> &ExpandedLists {
+    fn lists(&self) -> &ExpandedLists<'a> {
         self.lists
-            .get_or_init(|| ExpandedLists::new(&self.policy().paths, self.ctx.places))
+            .get_or_init(|| ExpandedLists::new(&self.ctx.policy.paths, self.ctx.places))
     }
 
     fn policy(&self) -> &Policy {
@@ -431,13 +433,13 @@ impl<'a> Matcher<'a> {
     pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
         let places = self.ctx.places;
         let lists = self.lists();
-        let any = |patterns: &[String]| patterns.iter().any(|pat| p.matches(pat));
+        let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
         match class {
             // A glob writes every protected file it could match, whether or not it exists.
             PathClass::Protected if p.dynamic && p.forms().any(has_glob) => {
                 any(&lists.protected)
                     || p.forms().any(|f| {
-                        paths::glob_overlaps_any(lists.protected.iter().map(String::as_str), f)
+                        paths::glob_overlaps_any(lists.protected.iter().map(|c| c.as_ref()), f)
                     })
             }
             PathClass::Protected => any(&lists.protected),
