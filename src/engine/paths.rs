@@ -292,21 +292,33 @@ fn expand_with<'a>(
         return Some(std::borrow::Cow::Borrowed(pattern));
     }
     let home = places.home.to_string_lossy();
-    let mut p = if pattern == "~" {
-        home.to_string()
-    } else if let Some(rest) = pattern.strip_prefix("~/") {
-        format!("{home}/{rest}")
-    } else {
-        pattern.to_string()
-    };
-    if p.contains("{binary}") {
-        p = p.replace("{binary}", &binary?.to_string_lossy());
+    let mut out = String::with_capacity(pattern.len() + home.len());
+    let mut rest = pattern;
+    if pattern == "~" || pattern.starts_with("~/") {
+        out.push_str(&home);
+        rest = &pattern[1..];
     }
-    Some(std::borrow::Cow::Owned(
-        p.replace("{home}", &home)
-            .replace("{state}", &places.state_dir.to_string_lossy())
-            .replace("{config}", &places.config_dir.to_string_lossy()),
-    ))
+    // One pass over the pattern: each place name is filled in once, and what is filled in
+    // is not read again.
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let (name, value) = if tail.starts_with("{home}") {
+            ("{home}", home.clone())
+        } else if tail.starts_with("{state}") {
+            ("{state}", places.state_dir.to_string_lossy())
+        } else if tail.starts_with("{config}") {
+            ("{config}", places.config_dir.to_string_lossy())
+        } else if tail.starts_with("{binary}") {
+            ("{binary}", binary?.to_string_lossy())
+        } else {
+            ("{", std::borrow::Cow::Borrowed("{"))
+        };
+        out.push_str(&value);
+        rest = &tail[name.len()..];
+    }
+    out.push_str(rest);
+    Some(std::borrow::Cow::Owned(out))
 }
 
 /// Glob matching for paths: `**` matches any number of whole components (including none),
@@ -317,6 +329,13 @@ pub fn glob_match(pattern: &str, path: &str) -> bool {
     if !pattern.contains('/') {
         let base = path.rsplit('/').next().unwrap_or(path);
         return component_match(pattern, base);
+    }
+    // Both ends are anchored, so a last component other than `**` must match the path's
+    // last one: most patterns fail there, before anything is split.
+    let last = pattern.rsplit('/').next().unwrap_or(pattern);
+    let base = path.rsplit('/').next().unwrap_or(path);
+    if last != "**" && !component_match(last, base) {
+        return false;
     }
     let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
     let pth: Vec<&str> = path.trim_start_matches('/').split('/').collect();
@@ -627,6 +646,38 @@ mod tests {
     }
 
     #[test]
+    fn patterns_name_places() {
+        let p = places();
+        let cases: &[(&str, Option<&str>)] = &[
+            (".env", Some(".env")),
+            ("~", Some("/home/u")),
+            ("~/.ssh/**", Some("/home/u/.ssh/**")),
+            ("~other/x", Some("~other/x")),
+            ("{home}/.aws/**", Some("/home/u/.aws/**")),
+            ("{state}/**", Some("/home/u/.claude/state/programmer/**")),
+            (
+                "{config}/settings.json",
+                Some("/home/u/.claude/settings.json"),
+            ),
+            ("{binary}", Some("/home/u/.local/bin/programmer-hook")),
+            (
+                "{home}/{state}",
+                Some("/home/u//home/u/.claude/state/programmer"),
+            ),
+            ("/a/{x}/b", Some("/a/{x}/b")),
+            ("/a/{", Some("/a/{")),
+        ];
+        for (pattern, want) in cases {
+            assert_eq!(expand_pattern(pattern, &p).as_deref(), *want, "{pattern}");
+        }
+        let no_binary = Places {
+            binary: None,
+            ..places()
+        };
+        assert_eq!(expand_pattern("{binary}", &no_binary), None);
+    }
+
+    #[test]
     fn resolves() {
         let cwd = Path::new("/home/u/p");
         let cases: &[(&str, bool, Option<&str>)] = &[
@@ -712,6 +763,14 @@ mod tests {
             ("/a/*/c", "/a/b/c", true),
             ("/a/*/c", "/a/b/x/c", false),
             ("/a/**/c", "/a/b/x/c", true),
+            // The last component decides early; `**` last matches any end.
+            ("a/b", "/x/a/b", true),
+            ("a/b", "/x/a/b/c", false),
+            ("a/*.toml", "/x/a/p.toml", true),
+            ("a/*.toml", "/x/a/p.json", false),
+            ("/a/**", "/a/b/c.txt", true),
+            ("/a/b/", "/a/b", false),
+            ("/a/b/", "/a/b/", true),
         ];
         for (p, s, want) in cases {
             assert_eq!(glob_match(p, s), *want, "{p} {s}");
