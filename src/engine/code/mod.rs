@@ -330,8 +330,17 @@ pub fn analyze(lang: Lang, src: &str) -> Judged {
     }
 }
 
-/// Parses `src`, bounded in size, time and depth; an error tree is refused.
-pub(crate) fn parse(language: Language, src: &str, lang: Lang) -> Result<Tree, String> {
+/// Parses `src`, bounded in size, time and depth; an error tree is refused. What could not
+/// be read is the judgement of the snippet: opaque, with the reason.
+pub(crate) fn parse(language: Language, src: &str, lang: Lang) -> Result<Tree, Judged> {
+    parse_tree(language, src, lang).map_err(|why| {
+        let mut j = Judged::default();
+        j.opaque(why);
+        j
+    })
+}
+
+fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String> {
     if src.len() > MAX_CODE_BYTES {
         return Err(format!(
             "{} code of {} bytes, more than the {MAX_CODE_BYTES} analysed",

@@ -264,17 +264,13 @@ impl V {
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let mut out = Judged::default();
     let tree = match super::parse(tree_sitter_php::LANGUAGE_PHP_ONLY.into(), src, Lang::Php) {
         Ok(t) => t,
-        Err(e) => {
-            out.opaque(e);
-            return out;
-        }
+        Err(opaque) => return opaque,
     };
     let mut w = Walker {
         src,
-        out,
+        out: Judged::default(),
         assigned: HashMap::new(),
         local: Vec::new(),
         depth: 0,

@@ -146,21 +146,17 @@ impl V {
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let mut out = Judged::default();
     let tree = match super::parse(
         tree_sitter_javascript::LANGUAGE.into(),
         src,
         Lang::JavaScript,
     ) {
         Ok(t) => t,
-        Err(e) => {
-            out.opaque(e);
-            return out;
-        }
+        Err(opaque) => return opaque,
     };
     let mut w = Walker {
         src,
-        out,
+        out: Judged::default(),
         bound: HashMap::new(),
         assigned: HashMap::new(),
         local: HashSet::new(),

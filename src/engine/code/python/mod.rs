@@ -281,18 +281,14 @@ const VALUES: &[&str] = &[
 /// A value as far as the text tells it.
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let mut out = Judged::default();
     let tree = match super::parse(tree_sitter_python::LANGUAGE.into(), src, Lang::Python) {
         Ok(t) => t,
-        Err(e) => {
-            out.opaque(e);
-            return out;
-        }
+        Err(opaque) => return opaque,
     };
     let root = tree.root_node();
     let mut w = Walker {
         src,
-        out,
+        out: Judged::default(),
         modules: HashMap::new(),
         names: HashMap::new(),
         assigned: HashMap::new(),

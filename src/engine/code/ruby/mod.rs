@@ -173,17 +173,13 @@ const NETWORK: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let mut out = Judged::default();
     let tree = match super::parse(tree_sitter_ruby::LANGUAGE.into(), src, Lang::Ruby) {
         Ok(t) => t,
-        Err(e) => {
-            out.opaque(e);
-            return out;
-        }
+        Err(opaque) => return opaque,
     };
     let mut w = Walker {
         src,
-        out,
+        out: Judged::default(),
         assigned: HashMap::new(),
         local: HashSet::new(),
         depth: 0,
