@@ -236,10 +236,18 @@ impl<'a> Matcher<'a> {
     }
 
     fn invocation_verdict(&self, inv: &Invocation) -> Option<Verdict> {
+        // The positional words are the same for every rule of the program: read them once.
+        let empty = crate::engine::policy::List::default();
+        let value_flags = self
+            .policy()
+            .effects(&inv.name)
+            .map(|e| &e.value_flags)
+            .unwrap_or(&empty);
+        let pos = positionals(&inv.args, value_flags);
         let rules = self
             .policy()
             .command_rules(&inv.name)
-            .filter(|r| self.command_matches(r, inv));
+            .filter(|r| self.command_matches(r, inv, &pos));
         // An interpreter that runs code in another language: when the code was read in full
         // (its effects are facts of their own) the rules for the signal `code-judged` apply
         // to it as ordinary rules, and when it could not be followed those for
@@ -345,7 +353,8 @@ impl<'a> Matcher<'a> {
             .clone()
     }
 
-    fn command_matches(&self, r: &Rule, inv: &Invocation) -> bool {
+    /// Whether rule `r` matches `inv`, whose positional words are `pos`.
+    fn command_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         if r.tier == Tier::Safe && !inv.trusted_path {
             return false;
         }
@@ -354,17 +363,10 @@ impl<'a> Matcher<'a> {
         if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
             return false;
         }
-        let empty = crate::engine::policy::List::default();
-        let value_flags = self
-            .policy()
-            .effects(&inv.name)
-            .map(|e| &e.value_flags)
-            .unwrap_or(&empty);
-        let pos = positionals(&inv.args, value_flags);
-        subcommand_matches(r, &pos)
+        subcommand_matches(r, pos)
             && flags_match(r, inv)
             && args_match(r, inv, pos.len())
-            && (r.path_class.is_empty() || self.path_class_matches(r, inv, &pos))
+            && (r.path_class.is_empty() || self.path_class_matches(r, inv, pos))
             && self.line_matches(r, inv)
     }
 
