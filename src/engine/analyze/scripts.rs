@@ -75,7 +75,6 @@ const BUILTINS: &[&str] = &[
     "doctor",
     "server",
     "deploy",
-    "outdated",
     "-v",
     "--version",
     "run",
