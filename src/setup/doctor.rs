@@ -621,7 +621,7 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
     match hook::load_policy(places, cwd.as_deref()) {
         Ok(p) => Check::ok(
             NAME,
-            format!("{} rules from {}", p.rules().len(), p.sources.join(", ")),
+            format!("{} rules from {}", p.rules().len(), p.sources().join(", ")),
         ),
         Err(e) => {
             let user = policy::user_policy_path(&places.state_dir);

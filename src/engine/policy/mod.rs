@@ -571,8 +571,6 @@ pub struct Policy {
     rule_origins: Vec<u16>,
     /// The rules a later layer replaced or disabled, in the order that happened.
     overridden: Vec<Overridden>,
-    /// Where each layer came from, for messages.
-    pub sources: Vec<String>,
     /// The protected paths a project's file added, so that a denial can say the project's
     /// own policy is why.
     pub project_protected: List,
@@ -635,7 +633,6 @@ impl Policy {
                 p.workflow = w.clone();
             }
         }
-        p.sources.push("built-in defaults".into());
         Ok(p)
     }
 
@@ -663,7 +660,6 @@ impl Policy {
             };
             let file = parse_file(&text, path)?;
             p.merge(file, layer, &path.display().to_string())?;
-            p.sources.push(path.display().to_string());
         }
         Ok(p)
     }
@@ -806,6 +802,21 @@ impl Policy {
     /// The layers merged so far, in order (each built-in file is one).
     pub fn origins(&self) -> &[Origin] {
         &self.origins
+    }
+
+    /// Where the layers came from, for messages: the built-in defaults, then each file.
+    pub fn sources(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.origins.iter().any(|o| o.layer == Layer::Default) {
+            out.push("built-in defaults".to_string());
+        }
+        out.extend(
+            self.origins
+                .iter()
+                .filter(|o| o.layer != Layer::Default)
+                .map(|o| o.file.to_string()),
+        );
+        out
     }
 
     /// Records a layer; returns its index in [`Policy::origins`].
