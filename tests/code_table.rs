@@ -3,30 +3,12 @@
 //! imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk).
 
-use programmer_hook::engine::examples::run_example;
-use programmer_hook::engine::policy::Policy;
-use programmer_hook::hook::decision_word;
+#[path = "support/sessions.rs"]
+mod sessions;
+#[path = "support/table.rs"]
+mod table;
 
-fn check(cases: &[(&str, &str, &str)]) {
-    let policy = Policy::builtin().expect("default policy loads");
-    let mut wrong = Vec::new();
-    for (want, want_rule, cmd) in cases {
-        let d = run_example(&policy, cmd).expect("classifies");
-        let got = decision_word(d.verdict.tier);
-        if got != *want || d.verdict.rule != *want_rule {
-            wrong.push(format!(
-                "{cmd:?}: want {want} by {want_rule}, got {got} by {} ({})",
-                d.verdict.rule, d.verdict.subject
-            ));
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
-}
+use table::check;
 
 #[test]
 #[rustfmt::skip]

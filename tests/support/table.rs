@@ -14,6 +14,24 @@ use super::sessions;
 
 /// Checks every case: the decision and the deciding rule; the deny cases in auto too.
 pub fn check(cases: &[(&str, &str, &str)]) {
+    let mut wrong = wrong_decisions(cases);
+    let denied: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "deny")
+        .map(|(_, _, cmd)| cmd.to_string())
+        .collect();
+    wrong.extend(sessions::not_denied_in_auto(&denied));
+    report(wrong);
+}
+
+/// Checks the decision and the deciding rule of every case in the imaginary machine only:
+/// for cases whose verdict rests on the home folder being `/home/user` itself, which the
+/// sessions' scratch machine cannot mirror (its home lies deeper).
+pub fn check_decisions(cases: &[(&str, &str, &str)]) {
+    report(wrong_decisions(cases));
+}
+
+fn wrong_decisions(cases: &[(&str, &str, &str)]) -> Vec<String> {
     let policy = Policy::builtin().expect("default policy loads");
     let mut wrong = Vec::new();
     for (want, want_rule, cmd) in cases {
@@ -26,12 +44,10 @@ pub fn check(cases: &[(&str, &str, &str)]) {
             ));
         }
     }
-    let denied: Vec<String> = cases
-        .iter()
-        .filter(|(want, _, _)| *want == "deny")
-        .map(|(_, _, cmd)| cmd.to_string())
-        .collect();
-    wrong.extend(sessions::not_denied_in_auto(&denied));
+    wrong
+}
+
+fn report(wrong: Vec<String>) {
     assert!(
         wrong.is_empty(),
         "{} wrong:\n{}",
