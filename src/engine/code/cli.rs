@@ -364,25 +364,13 @@ fn ruby_flags(
         let rest = &flags[j + 1..];
         match f {
             'e' => {
-                let w = if rest.is_empty() {
-                    consumed_next = true;
-                    args.get(i + 1)?.clone()
-                } else {
-                    Word {
-                        text: rest.to_string(),
-                        literal: args[i].literal,
-                    }
-                };
-                code.push(w);
+                code.push(cluster_value(args, i, rest, &mut consumed_next)?);
                 break;
             }
             'r' => {
-                let lib = if rest.is_empty() {
-                    consumed_next = true;
-                    args.get(i + 1).map(|w| w.text.clone()).unwrap_or_default()
-                } else {
-                    rest.to_string()
-                };
+                let lib = cluster_value(args, i, rest, &mut consumed_next)
+                    .map(|w| w.text)
+                    .unwrap_or_default();
                 if !RUBY_LIBS.contains(&lib.as_str()) {
                     c.opaque = Some(format!("`{name} -r {lib}` loads other code first"));
                 }
@@ -473,16 +461,7 @@ fn perl_flags(
         let rest = &flags[j + 1..];
         match f {
             'e' | 'E' => {
-                let w = if rest.is_empty() {
-                    consumed_next = true;
-                    args.get(i + 1)?.clone()
-                } else {
-                    Word {
-                        text: rest.to_string(),
-                        literal: args[i].literal,
-                    }
-                };
-                code.push(w);
+                code.push(cluster_value(args, i, rest, &mut consumed_next)?);
                 break;
             }
             'i' => {
@@ -604,6 +583,20 @@ fn awk(name: &str, args: &[Word]) -> Option<CodeCall> {
         .cloned()
         .collect();
     Some(c)
+}
+
+/// The value of the short option that ends a cluster (`-e CODE`, `-eCODE`, `-rjson`): the
+/// rest of the cluster, or else the next word (which `consumed_next` then says was taken).
+fn cluster_value(args: &[Word], i: usize, rest: &str, consumed_next: &mut bool) -> Option<Word> {
+    if rest.is_empty() {
+        *consumed_next = true;
+        args.get(i + 1).cloned()
+    } else {
+        Some(Word {
+            text: rest.to_string(),
+            literal: args[i].literal,
+        })
+    }
 }
 
 #[cfg(test)]
