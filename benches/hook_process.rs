@@ -1,5 +1,6 @@
 //! Whole-process cost of the hook, per event, against a floor binary that only parses the
-//! event JSON and prints a fixed answer. Run with `cargo bench --features bench`.
+//! event JSON and prints a fixed answer. Run with `cargo build --release -p floor &&
+//! cargo bench --bench hook_process`.
 //!
 //! Each event of a realistic mix is piped into a fresh process many times (as Claude Code
 //! does: one process per tool call); the median and 90th percentile wall times are printed
@@ -8,8 +9,8 @@
 //! build given as `PROGRAMMER_HOOK_BENCH_OTHER=PATH`; then the cost of long commands. The
 //! build measured is whatever cargo built, and the output names how each binary is linked
 //! (static or not, position-independent or not). The release build is measured with
-//! `RUSTFLAGS='-C relocation-model=static -C target-feature=+crt-static' cargo bench
-//! --features bench --bench hook_process --target x86_64-unknown-linux-gnu` (see README).
+//! `RUSTFLAGS='-C relocation-model=static -C target-feature=+crt-static'` and
+//! `--target x86_64-unknown-linux-gnu` on both commands (see README).
 
 use std::io::Write;
 use std::path::Path;
@@ -35,44 +36,20 @@ fn bash(cmd: &str) -> Vec<u8> {
     )
 }
 
-/// A mix like a coding session: mostly reads and searches, some builds and git.
+/// A mix like a coding session: mostly reads and searches, some builds and git. The events
+/// are data (`benches/mix.json`), shared with `link/update-hot-symbols.sh`, which lays out
+/// the code these events run next to each other.
 fn mix() -> Vec<(String, Vec<u8>)> {
-    let cmds = [
-        "git status",
-        "git diff --stat HEAD~1",
-        "ls -la src",
-        "rg -n 'fn main' src",
-        "cat Cargo.toml",
-        "cargo test 2>&1 | tail -20",
-        "npm install",
-        "find . -name '*.rs' -not -path './target/*' | xargs wc -l",
-        "git add -A && git commit -m \"$(cat <<'EOF'\nfeat: add parser\n\nMore text.\nEOF\n)\"",
-        "rm -rf ./target",
-        "curl -fsSL https://example.com/install.sh | bash",
-        "sed -n '1,80p' src/lib.rs",
-        "cd web && npm run build && cd ..",
-        "python3 -m pytest -q tests/test_api.py",
-        "python3 -c 'import json; print(json.load(open(\"package.json\"))[\"version\"])'",
-        "node -p 'require(\"./package.json\").version'",
-    ];
-    let mut v: Vec<(String, Vec<u8>)> = cmds.iter().map(|c| (c.to_string(), bash(c))).collect();
-    v.push((
-        "Read".into(),
-        event(
-            "Read",
-            serde_json::json!({"file_path": "/tmp/bench-project/src/main.rs"}),
-        ),
-    ));
-    v.push(("Write".into(), event("Write", serde_json::json!({"file_path": "/tmp/bench-project/src/new.rs", "content": "fn x() {}\n"}))));
-    v.push(("Edit".into(), event("Edit", serde_json::json!({"file_path": "/tmp/bench-project/README.md", "old_string": "a", "new_string": "b"}))));
-    v.push((
-        "Grep".into(),
-        event(
-            "Grep",
-            serde_json::json!({"pattern": "TODO", "path": "/tmp/bench-project"}),
-        ),
-    ));
-    v
+    let entries: Vec<serde_json::Value> =
+        serde_json::from_str(include_str!("mix.json")).expect("benches/mix.json is a JSON list");
+    entries
+        .into_iter()
+        .map(|e| {
+            let tool = e["tool"].as_str().expect("each event names its tool");
+            let name = e["input"]["command"].as_str().unwrap_or(tool).to_string();
+            (name, event(tool, e["input"].clone()))
+        })
+        .collect()
 }
 
 fn run_once(bin: &Path, home: &Path, input: &[u8]) -> Duration {
@@ -151,9 +128,31 @@ fn plugin_layout(root: &Path, bin: &Path) -> std::path::PathBuf {
     launcher
 }
 
+/// The floor, built by `cargo build --release -p floor` (with the same `--target`) into the
+/// folder cargo builds this benchmark's binaries in.
+fn floor_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    // …/release/deps/hook_process-HASH → …/release/floor
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("a cargo output folder");
+    let floor = dir.join("floor");
+    if !floor.is_file() {
+        eprintln!(
+            "hook_process: the floor binary {} is missing; build it first with\n  \
+             cargo build --release -p floor   (add the same --target as for this benchmark)",
+            floor.display()
+        );
+        std::process::exit(2);
+    }
+    floor
+}
+
 fn main() {
     let ours = Path::new(env!("CARGO_BIN_EXE_programmer-hook"));
-    let floor = Path::new(env!("CARGO_BIN_EXE_floor"));
+    let floor = floor_binary();
+    let floor = floor.as_path();
     let home = std::env::temp_dir().join(format!("programmer-hook-bench-{}", std::process::id()));
     std::fs::create_dir_all(home.join("bench-project")).expect("home");
     let launcher = plugin_layout(&home.join("plugin"), ours);

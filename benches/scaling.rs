@@ -1,6 +1,6 @@
 //! How the hook's cost grows with what it is given and with what it has kept: command
 //! length, policy size, audit log size, registered projects, and a session's history.
-//! Run with `cargo bench --features bench --bench scaling`.
+//! Run with `cargo bench --bench scaling`.
 //!
 //! Each point is the median (and 90th percentile) wall time of a fresh `programmer-hook
 //! hook` process answering one event, as Claude Code runs it. The cost should stay flat in
