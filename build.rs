@@ -102,6 +102,7 @@ fn main() {
 fn link_order() {
     let list = Path::new("link/hot-symbols.txt");
     println!("cargo:rerun-if-changed={}", list.display());
+    println!("cargo:rerun-if-env-changed=PROGRAMMER_HOOK_LINK_MAP");
     let env = |k: &str| std::env::var(k).unwrap_or_default();
     let flags = env("CARGO_ENCODED_RUSTFLAGS");
     let own_linker = std::env::var_os("RUSTC_LINKER").is_some()
@@ -111,17 +112,22 @@ fn link_order() {
         || env("TARGET") != "x86_64-unknown-linux-gnu"
         || own_linker
         || !rustc_links_with_lld()
-        || !list.is_file()
     {
         return;
     }
-    let Ok(abs) = std::fs::canonicalize(list) else {
-        return;
-    };
-    for arg in [
-        format!("-Wl,--symbol-ordering-file={}", abs.display()),
-        "-Wl,--no-warn-symbol-ordering".to_string(),
-    ] {
+    let mut args = Vec::new();
+    if let Ok(abs) = std::fs::canonicalize(list) {
+        args.push(format!("-Wl,--symbol-ordering-file={}", abs.display()));
+        args.push("-Wl,--no-warn-symbol-ordering".to_string());
+    }
+    // The linker's map of the binary, for link/update-hot-symbols.sh. Given here, not in
+    // RUSTFLAGS, so that the build (and every symbol name) stays the one being mapped.
+    let map = env("PROGRAMMER_HOOK_LINK_MAP");
+    if !map.is_empty() {
+        args.push(format!("-Wl,-Map={map}"));
+        args.push("-Wl,--no-demangle".to_string());
+    }
+    for arg in args {
         println!("cargo:rustc-link-arg-bin=programmer-hook={arg}");
     }
 }

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Remakes link/hot-symbols.txt: the functions the benchmark's mix of events runs, in the
-# order they first run, for the two release builds (the default `cargo build --release`
-# and the static one of the plugin's Linux binaries). build.rs hands the list to the
-# linker, which places those functions first and together, so a call reads fewer pages of
-# code (see build.rs, `link_order`).
+# order they first run, for the default `cargo build --release`, the static build of the
+# plugin's Linux binaries, and both as the benchmark builds them. build.rs hands the list
+# to the linker, which places those functions first and together, so a call reads fewer
+# pages of code (see build.rs, `link_order`).
 #
 #   link/update-hot-symbols.sh
 #
 # Needs valgrind. Run it after a change of toolchain or dependencies (symbol names carry
-# hashes of both) or when the hot path moved; it relinks both builds in target/ with a
-# linker map, traces each event with valgrind's lackey and maps the code it ran to names.
+# hashes of both) or when the hot path moved; it builds each in target/ with a linker map
+# (PROGRAMMER_HOOK_LINK_MAP, see build.rs), traces each event with valgrind's lackey and
+# maps the code it ran to names.
 set -euo pipefail
+unset RUST_BACKTRACE RUST_LIB_BACKTRACE   # traced as Claude Code runs the hook
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "update-hot-symbols.sh: valgrind is not installed" >&2; exit 1; }
 scratch=$(mktemp -d)
@@ -43,25 +45,33 @@ trace() { # NAME BINARY: the addresses of the code each event runs, event after 
   done >"$scratch/$1.addresses"
 }
 
-for build in default static; do
-  if [ $build = static ]; then
+# Four builds, whose names differ: the release builds, default (install.sh) and static (the
+# plugin's Linux binaries), and the same two as `cargo bench` builds them (with the test
+# dependencies, which turn on more features of shared dependencies).
+builds="release-static release-default bench-static bench-default"
+for build in $builds; do
+  if [[ $build == *static ]]; then
     flags=$static_flags; target=(--target x86_64-unknown-linux-gnu); dir=target/x86_64-unknown-linux-gnu/release
   else
     flags=; target=(); dir=target/release
   fi
-  echo "== $build build: relinking with a linker map"
-  RUSTFLAGS=$flags cargo rustc --release --bin programmer-hook "${target[@]}" -- \
-    -C link-arg=-Wl,-Map="$scratch/$build.map" -C link-arg=-Wl,--no-demangle
-  echo "== $build build: tracing $(ls "$scratch/events" | wc -l) events"
+  if [[ $build == bench* ]]; then
+    cargo_build=(bench --bench hook_process --no-run)
+  else
+    cargo_build=(build --release --bin programmer-hook)
+  fi
+  echo "== $build: building with a linker map"
+  RUSTFLAGS=$flags PROGRAMMER_HOOK_LINK_MAP="$scratch/$build.map" cargo "${cargo_build[@]}" "${target[@]}"
+  echo "== $build: tracing $(ls "$scratch/events" | wc -l) events"
   trace $build "$dir/programmer-hook"
 done
 
-python3 - "$scratch" link/hot-symbols.txt "$(rustc --version)" <<'PY'
+python3 - "$scratch" link/hot-symbols.txt "$(rustc --version)" $builds <<'PY'
 import bisect, re, sys
-scratch, out, rustc = sys.argv[1], sys.argv[2], sys.argv[3]
+scratch, out, rustc, builds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 names, seen = [], set()
 cold = re.compile(r"addr2line|gimli|rustc_demangle|backtrace_rs")
-for build in ("static", "default"):
+for build in builds:
     starts, syms, section = [], [], None
     for line in open(f"{scratch}/{build}.map"):
         f = line.split(None, 4)
@@ -85,8 +95,9 @@ for build in ("static", "default"):
     print(f"{build} build: {count} functions", file=sys.stderr)
 with open(out, "w") as f:
     f.write("# The functions the benchmark's mix of events runs, in the order they first run, for the\n"
-            "# default and the static release build (x86-64 Linux). build.rs gives this list to the\n"
-            "# linker, which places them first. Made by link/update-hot-symbols.sh; do not edit.\n"
+            "# default and the static build (x86-64 Linux), as built for release and for the benchmark.\n"
+            "# build.rs gives this list to the linker, which places them first. Made by\n"
+            "# link/update-hot-symbols.sh; do not edit.\n"
             f"# made with {rustc} (the release builds with it)\n")
     f.write("\n".join(names) + "\n")
 PY
