@@ -9,6 +9,9 @@
 //! argument list it was substituted into. What those words *mean* (wrappers, `bash -c`,
 //! `xargs`, paths) is the job of `analyze`.
 //!
+//! A line of one program and plain words (`git status`) is read without the grammar
+//! ([`plain`]), with the same result.
+//!
 //! Parsing is bounded: the input size, the tree depth and the parse time are capped; the
 //! caller checks the parser's work with [`cost::estimate`] against [`MAX_PARSE_COST`]
 //! before asking for a parse; and a tree with a syntax error or one of the grammar's known
@@ -17,6 +20,7 @@
 
 pub mod cost;
 pub mod expand;
+mod plain;
 mod quote;
 pub mod split;
 mod subst;
@@ -181,29 +185,17 @@ pub fn parse(src: &str) -> Script {
         script.error_at = Some(nul);
         return script;
     }
-    let tree = match syntax_tree(src) {
-        Ok(tree) => tree,
-        Err(why) => return Script::failed(why),
-    };
-    let root = tree.root_node();
-    if root.has_error() {
-        let mut script = Script::failed("the command is not valid Bash syntax".into());
-        script.error_at = first_error(root);
-        return script;
-    }
-    if tree_depth(root) > MAX_TREE_DEPTH {
-        return Script::failed(format!(
-            "the command nests deeper than {MAX_TREE_DEPTH} levels"
-        ));
-    }
     let ifs_touched = vars::touches_ifs(src);
-    let known = walk::Known {
-        ifs_touched,
-        commands_redefined: ["echo", "printf", "pwd", "git"]
-            .iter()
-            .any(|n| vars::may_redefine(src, n)),
+    let mut script = match plain::command(src) {
+        Some(command) => Script {
+            commands: vec![command],
+            ..Script::default()
+        },
+        None => match walk_tree(src, ifs_touched) {
+            Ok(script) => script,
+            Err(failed) => return *failed,
+        },
     };
-    let mut script = walk::walk(src, root, known);
     script.unset = script
         .commands
         .iter()
@@ -225,6 +217,29 @@ pub fn parse(src: &str) -> Script {
     }
     script.aliases = aliases(&script.commands);
     script
+}
+
+/// The script the grammar reads in `src`, or the failed script saying why it could not.
+fn walk_tree(src: &str, ifs_touched: bool) -> Result<Script, Box<Script>> {
+    let tree = syntax_tree(src).map_err(|why| Box::new(Script::failed(why)))?;
+    let root = tree.root_node();
+    if root.has_error() {
+        let mut script = Script::failed("the command is not valid Bash syntax".into());
+        script.error_at = first_error(root);
+        return Err(Box::new(script));
+    }
+    if tree_depth(root) > MAX_TREE_DEPTH {
+        return Err(Box::new(Script::failed(format!(
+            "the command nests deeper than {MAX_TREE_DEPTH} levels"
+        ))));
+    }
+    let known = walk::Known {
+        ifs_touched,
+        commands_redefined: ["echo", "printf", "pwd", "git"]
+            .iter()
+            .any(|n| vars::may_redefine(src, n)),
+    };
+    Ok(walk::walk(src, root, known))
 }
 
 /// The `alias NAME=VALUE` words of every `alias` command.
