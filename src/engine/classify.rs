@@ -171,7 +171,6 @@ struct ExpandedLists<'a> {
     sensitive: Vec<Cow<'a, str>>,
     not_sensitive: Vec<Cow<'a, str>>,
     system: Vec<Cow<'a, str>>,
-    engine_sockets: Vec<Cow<'a, str>>,
 }
 
 impl<'a> ExpandedLists<'a> {
@@ -186,7 +185,6 @@ impl<'a> ExpandedLists<'a> {
             sensitive: expand(&lists.sensitive),
             not_sensitive: expand(&lists.not_sensitive),
             system: expand(&lists.system),
-            engine_sockets: expand(&lists.engine_sockets),
         }
     }
 }
@@ -395,15 +393,19 @@ impl<'a> Matcher<'a> {
             // Docker expands no glob: a source is a secret by its forms, as written.
             MountClass::Secrets => self.names_a_secret(p),
             MountClass::EngineSocket => {
-                let sockets = &self.lists().engine_sockets;
+                // Expanded here, not with the other lists: only container commands ask.
+                let sockets = &self.ctx.policy.paths.engine_sockets;
                 // A socket's name decides even where its folder is known only at run time
                 // (`$XDG_RUNTIME_DIR/docker.sock`).
                 let base = p.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-                sockets.iter().any(|s| {
-                    p.matches(s)
-                        || (!s.contains('/') && component_match(s, base))
-                        || p.forms().any(|f| paths::is_above_pattern(f, s))
-                })
+                sockets
+                    .iter()
+                    .flat_map(|s| paths::expand_pattern_all(s, self.ctx.places))
+                    .any(|s| {
+                        p.matches(&s)
+                            || (!s.contains('/') && component_match(&s, base))
+                            || p.forms().any(|f| paths::is_above_pattern(f, &s))
+                    })
             }
         }
     }
