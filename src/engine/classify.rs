@@ -374,7 +374,7 @@ impl<'a> Matcher<'a> {
 
     /// Some host path the container command mounts, resolved like any path of the call,
     /// is in one of the rule's mount classes. A source that cannot be resolved (`$X`,
-    /// `$(pwd)/..`) is in none: the command keeps the verdict of the other rules.
+    /// `$(cat f)/..`) is in none: the command keeps the verdict of the other rules.
     fn mount_source_matches(&self, r: &Rule, inv: &Invocation) -> bool {
         let cwd = inv.cwd.as_deref();
         mount_sources(&inv.args).iter().any(|w| {
