@@ -19,8 +19,9 @@ use toml::Value;
 mod schema;
 
 use schema::{
-    ACCESS_KINDS, EFFECT_KEYS, EFFECT_LISTS, FILE_KEYS, KIND_LISTS, PATH_CLASSES, PATH_LISTS,
-    RULE_FLAGS, RULE_KEYS, RULE_LISTS, RULE_TEXTS, SELECTIONS, SEP, TIERS, WORKFLOW_KEYS,
+    ACCESS_KINDS, EFFECT_KEYS, EFFECT_LISTS, FILE_KEYS, KIND_LISTS, MOUNT_CLASSES, PATH_CLASSES,
+    PATH_LISTS, RULE_FLAGS, RULE_KEYS, RULE_LISTS, RULE_TEXTS, SELECTIONS, SEP, TIERS,
+    WORKFLOW_KEYS,
 };
 
 fn main() {
@@ -269,16 +270,21 @@ fn rule_code(v: &Value) -> R<String> {
         }
     };
     write!(c, "max_positional: {max}, ").ok();
-    let classes = match t.get("path_class") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| enum_value(x, PATH_CLASSES, "PathClass"))
-            .collect::<R<Vec<_>>>()
-            .map_err(at)?,
-        Some(other) => return Err(at(format!("`path_class` must be a list, found {other:?}"))),
-    };
-    write!(c, "path_class: Cow::Borrowed(&[{}]), ", classes.join(", ")).ok();
+    for (key, names, ty) in [
+        ("path_class", PATH_CLASSES, "PathClass"),
+        ("mount_source", MOUNT_CLASSES, "MountClass"),
+    ] {
+        let classes = match t.get(key) {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| enum_value(x, names, ty))
+                .collect::<R<Vec<_>>>()
+                .map_err(at)?,
+            Some(other) => return Err(at(format!("`{key}` must be a list, found {other:?}"))),
+        };
+        write!(c, "{key}: Cow::Borrowed(&[{}]), ", classes.join(", ")).ok();
+    }
     let access = match t.get("access") {
         None => "None".to_string(),
         Some(v) => format!(

@@ -51,6 +51,9 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "proc.schedule", "at now + 1 hour -f job.sh"),
     ("deny", "deny", "cron.replace", "crontab jobs.txt"),
     ("ask", "ask", "run.container", "docker run ubuntu"),
+    ("ask", "ask", "run.container", "docker run -v $(cat dir)/..:/x img"),
+    ("ask", "ask", "run.container", "docker run -v \"$UNKNOWN\":/x img"),
+    ("deny", "deny", "container.mount-host", "docker run -v /home/user:/data img"),
     ("ask", "ask", "tool.mcp", "tool:mcp__github__create_issue"),
     ("ask", "ask", "tool.unknown", "tool:SomethingNew"),
     // Opaque: it reaches outside the project.

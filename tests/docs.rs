@@ -66,6 +66,7 @@ fn every_policy_key_is_documented() {
         .chain(schema::WORKFLOW_KEYS)
         .chain(schema::SELECTIONS)
         .chain(schema::PATH_CLASSES)
+        .chain(schema::MOUNT_CLASSES)
         .chain(schema::SIGNALS.iter().filter(|s| **s != "*"));
     let missing: Vec<&&str> = keys.filter(|k| !doc.contains(&format!("`{k}"))).collect();
     assert!(missing.is_empty(), "not in policy/README.md: {missing:?}");

@@ -9,7 +9,10 @@
 //! - adding a part to a compound command never makes it more permissive
 //!   (`X; Y`, `X && Y`, `X || Y`, `X | Y`, `X & Y` are at least as strict as X and as Y);
 //! - Python code run with `python3 -c` is never judged more permissively when wrapped in
-//!   `bash -c` or `sudo`, or fed from a heredoc, a here-string or a pipe.
+//!   `bash -c` or `sudo`, or fed from a heredoc, a here-string or a pipe;
+//! - a container mount of the home folder, wherever the home lies (`/var/home/u`,
+//!   `/srv/users/u` …), named by its absolute path or from inside it, is Forbidden, and a
+//!   folder of the project inside it is not.
 //!
 //! Where Bash itself gives the wrapped text another meaning the pair is skipped, each case
 //! with its reason below: an `X` that does not parse (only `bash -c 'X'` is checked, and
@@ -210,6 +213,89 @@ proptest! {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Container mounts of a home folder that is not under /home.
+
+/// Folders a home may lie in, other than `/home` and `/Users`.
+const HOME_PARENTS: &[&str] = &[
+    "/var/home",
+    "/srv/users",
+    "/data/homes",
+    "/export/home/site",
+    "/opt/people",
+];
+
+/// How a mount names the home folder `{home}` (the call runs in `{home}/project`).
+const HOME_MOUNTS: &[&str] = &[
+    "docker run -v {home}:/data img",
+    "docker run -v {home}/:/data img",
+    "docker run --volume={home}:/data:ro img",
+    "docker run -itv {home}:/h img",
+    "podman run --mount type=bind,source={home},target=/h img",
+    "docker run -v {home}/project/..:/h img",
+    "docker run -v ..:/h img",
+    "docker run -v {home}/.ssh:/k img",
+    "docker run -v \"$HOME\":/h img",
+    "docker run -v ~:/h img",
+];
+
+/// The decision on `cmd` in a machine whose home is `home`, run in `home/project`.
+fn judge_at_home(cmd: &str, home: &str) -> (Tier, String) {
+    use programmer_hook::engine::classify::classify_command;
+    use programmer_hook::engine::paths::{NoFs, Places};
+    use programmer_hook::engine::Context;
+    let home = PathBuf::from(home);
+    let places = Places {
+        state_dir: home.join(".claude/state/programmer"),
+        config_dir: home.join(".claude"),
+        binary: Some(home.join(".local/bin/programmer-hook")),
+        installed: Vec::new(),
+        home: home.clone(),
+    };
+    let cwd = home.join("project");
+    let ctx = Context {
+        policy: policy(),
+        places: &places,
+        fs: &NoFs,
+        cwd: Some(&cwd),
+    };
+    let d = classify_command(cmd, &ctx);
+    (d.verdict.tier, d.verdict.rule)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn a_home_anywhere_is_not_mounted(
+        parent in prop::sample::select(HOME_PARENTS),
+        name in "[a-z][a-z0-9_-]{0,11}",
+        mount in prop::sample::select(HOME_MOUNTS),
+    ) {
+        let home = format!("{parent}/{name}");
+        let cmd = mount.replace("{home}", &home);
+        let (tier, rule) = judge_at_home(&cmd, &home);
+        prop_assert!(
+            tier == Tier::Forbidden && rule == "container.mount-host",
+            "{cmd:?} with the home {home}: {tier} by {rule}"
+        );
+        let project = format!("docker run -v {home}/project/src:/src img");
+        let (tier, rule) = judge_at_home(&project, &home);
+        prop_assert!(tier == Tier::Confirm, "{project:?} with the home {home}: {tier} by {rule}");
+    }
+}
+
+/// The case that once failed: a home outside /home, mounted by its absolute path, was
+/// only asked.
+#[test]
+fn a_home_in_var_home_mounted_by_its_path_is_denied() {
+    let (tier, rule) = judge_at_home("docker run -v /var/home/u:/data img", "/var/home/u");
+    assert_eq!(
+        (tier, rule.as_str()),
+        (Tier::Forbidden, "container.mount-host")
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ use serde_json::Value;
 
 use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
+use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
-use crate::engine::policy::{AccessKind, PathClass, Policy, Rule, RuleKind, Tier};
+use crate::engine::policy::{AccessKind, MountClass, PathClass, Policy, Rule, RuleKind, Tier};
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
 use crate::engine::Context;
@@ -367,7 +368,46 @@ impl<'a> Matcher<'a> {
             && flags_match(r, inv)
             && args_match(r, inv, pos.len())
             && (r.path_class.is_empty() || self.path_class_matches(r, inv, pos))
+            && (r.mount_source.is_empty() || self.mount_source_matches(r, inv))
             && self.line_matches(r, inv)
+    }
+
+    /// Some host path the container command mounts, resolved like any path of the call,
+    /// is in one of the rule's mount classes. A source that cannot be resolved (`$X`,
+    /// `$(cat f)/..`) is in none: the command keeps the verdict of the other rules.
+    fn mount_source_matches(&self, r: &Rule, inv: &Invocation) -> bool {
+        let cwd = inv.cwd.as_deref();
+        mount_sources(&inv.args).iter().any(|w| {
+            let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
+            r.mount_source.iter().any(|c| self.in_mount_class(&res, *c))
+        })
+    }
+
+    /// Whether a container's host path is in a mount class.
+    fn in_mount_class(&self, p: &Resolved, class: MountClass) -> bool {
+        let home = &self.ctx.places.home;
+        match class {
+            MountClass::Root => p.forms().any(|f| f == "/"),
+            MountClass::Home => p.forms().any(|f| paths::is_home_folder(f, home)),
+            MountClass::System => self.in_class(p, PathClass::System, None),
+            // Docker expands no glob: a source is a secret by its forms, as written.
+            MountClass::Secrets => self.names_a_secret(p),
+            MountClass::EngineSocket => {
+                // Expanded here, not with the other lists: only container commands ask.
+                let sockets = &self.ctx.policy.paths.engine_sockets;
+                // A socket's name decides even where its folder is known only at run time
+                // (`$XDG_RUNTIME_DIR/docker.sock`).
+                let base = p.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+                sockets
+                    .iter()
+                    .flat_map(|s| paths::expand_pattern_all(s, self.ctx.places))
+                    .any(|s| {
+                        p.matches(&s)
+                            || (!s.contains('/') && component_match(&s, base))
+                            || p.forms().any(|f| paths::is_above_pattern(f, &s))
+                    })
+            }
+        }
     }
 
     /// Some positional argument (or an argument added at run time, for `unknown`) is in
@@ -455,7 +495,7 @@ impl<'a> Matcher<'a> {
                     })
                 })
             }
-            PathClass::Sensitive => any(&lists.sensitive) && !any(&lists.not_sensitive),
+            PathClass::Sensitive => self.names_a_secret(p),
             PathClass::System => any(&lists.system),
             // Broad against the folder the command runs in and the one the call started in
             // (`cd .. && rm -rf project` deletes the working folder too).
@@ -467,6 +507,13 @@ impl<'a> Matcher<'a> {
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
         }
+    }
+
+    /// Whether a form of the path is on the `sensitive` list and none on `not_sensitive`.
+    fn names_a_secret(&self, p: &Resolved) -> bool {
+        let lists = self.lists();
+        let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
+        any(&lists.sensitive) && !any(&lists.not_sensitive)
     }
 
     /// Whether an absolute path is the folder the call runs in (as given, or with its

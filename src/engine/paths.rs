@@ -571,34 +571,60 @@ pub fn is_broad(
         if p == "/" || p.matches('/').count() <= 1 {
             return true;
         }
-        let is_ancestor_or_same = |base: &Path| {
-            let b = normalize(base);
-            b == p || b.starts_with(&format!("{p}/"))
-        };
-        if is_ancestor_or_same(home) {
-            return true;
-        }
-        // A user's home folder: next to ours, or in the usual places.
-        let parent = Path::new(p).parent();
-        let homes = [
-            home.parent(),
-            Some(Path::new("/home")),
-            Some(Path::new("/Users")),
-        ];
-        if homes
-            .iter()
-            .flatten()
-            .any(|h| *h != Path::new("/") && parent == Some(*h))
-        {
+        if is_home_folder(p, home) {
             return true;
         }
         if let Some(c) = cwd {
-            if is_ancestor_or_same(c) {
+            if is_ancestor_or_same(p, c) {
                 return true;
             }
         }
         system.iter().any(|s| s == p)
     })
+}
+
+/// Whether the absolute, folded path `p` is `base` or one of its ancestors.
+fn is_ancestor_or_same(p: &str, base: &Path) -> bool {
+    let b = normalize(base);
+    p == "/" || b == p || b.starts_with(&format!("{p}/"))
+}
+
+/// Whether the absolute, folded path `p` is the home folder `home` or one of its
+/// ancestors, or a user's home folder: next to ours, or in the usual places (`/home/NAME`,
+/// `/Users/NAME`).
+pub fn is_home_folder(p: &str, home: &Path) -> bool {
+    if is_ancestor_or_same(p, home) {
+        return true;
+    }
+    let parent = Path::new(p).parent();
+    let homes = [
+        home.parent(),
+        Some(Path::new("/home")),
+        Some(Path::new("/Users")),
+    ];
+    homes
+        .iter()
+        .flatten()
+        .any(|h| *h != Path::new("/") && parent == Some(*h))
+}
+
+/// Whether the absolute, folded path `p` is a folder above something the absolute path
+/// pattern `pattern` matches (see [`glob_match`]): `/run/user/1000` is above
+/// `/run/user/*/docker.sock`. A pattern of a name alone has no folder above it.
+pub fn is_above_pattern(p: &str, pattern: &str) -> bool {
+    if !pattern.starts_with('/') {
+        return false;
+    }
+    let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+    let names: Vec<&str> = p.split('/').filter(|n| !n.is_empty()).collect();
+    for (at, name) in names.iter().enumerate() {
+        match pat.get(at) {
+            Some(&"**") => return true,
+            Some(want) if at + 1 < pat.len() && component_match(want, name) => {}
+            _ => return false,
+        }
+    }
+    names.len() < pat.len()
 }
 
 /// `X/*`, `X/.*`, `X/*.*` stand for everything in X.
@@ -814,6 +840,50 @@ mod tests {
         ];
         for (pat, glob, want) in cases {
             assert_eq!(glob_overlaps(pat, glob), *want, "{pat} {glob}");
+        }
+    }
+
+    #[test]
+    fn home_folders() {
+        let home = Path::new("/var/home/u");
+        let cases: &[(&str, bool)] = &[
+            ("/var/home/u", true),
+            ("/var/home", true),
+            ("/var", true),
+            ("/", true),
+            ("/var/home/bob", true),
+            ("/home/bob", true),
+            ("/Users/bob", true),
+            ("/var/home/u/project", false),
+            ("/var/home/u/.ssh", false),
+            ("/var/lib", false),
+            ("/home/bob/p", false),
+        ];
+        for (p, want) in cases {
+            assert_eq!(is_home_folder(p, home), *want, "{p}");
+        }
+    }
+
+    #[test]
+    fn folders_above_a_pattern() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("/var/run", "/var/run/docker.sock", true),
+            ("/var", "/var/run/docker.sock", true),
+            ("/", "/var/run/docker.sock", true),
+            ("/var/run/docker.sock", "/var/run/docker.sock", false),
+            ("/var/lib", "/var/run/docker.sock", false),
+            ("/run/user/1000", "/run/user/*/docker.sock", true),
+            (
+                "/run/user/1000/podman",
+                "/run/user/*/podman/podman.sock",
+                true,
+            ),
+            ("/run/user/1000/x", "/run/user/*/docker.sock", false),
+            ("/a/b/c", "/a/**", true),
+            ("/var/run", "docker.sock", false),
+        ];
+        for (p, pattern, want) in cases {
+            assert_eq!(is_above_pattern(p, pattern), *want, "{p} {pattern}");
         }
     }
 

@@ -24,13 +24,6 @@ pub fn check(cases: &[(&str, &str, &str)]) {
     report(wrong);
 }
 
-/// Checks the decision and the deciding rule of every case in the imaginary machine only:
-/// for cases whose verdict rests on the home folder being `/home/user` itself, which the
-/// sessions' scratch machine cannot mirror (its home lies deeper).
-pub fn check_decisions(cases: &[(&str, &str, &str)]) {
-    report(wrong_decisions(cases));
-}
-
 fn wrong_decisions(cases: &[(&str, &str, &str)]) -> Vec<String> {
     let policy = Policy::builtin().expect("default policy loads");
     let mut wrong = Vec::new();

@@ -192,6 +192,22 @@ pub enum PathClass {
     Outside,
 }
 
+/// Classes of the host path a container mounts (`-v SRC:DST`, `--mount source=SRC`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MountClass {
+    /// The file system's root, `/`.
+    Root,
+    /// The home folder or one of its ancestors, or another user's home folder.
+    Home,
+    /// A folder of the `system` path list.
+    System,
+    /// A path of the `sensitive` list: keys, credentials, `~/.ssh`, `~/.gnupg`.
+    Secrets,
+    /// A container engine's socket (the `engine_sockets` list) or a folder that holds one.
+    EngineSocket,
+}
+
 /// One rule. Every matcher that is given must hold.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -249,6 +265,10 @@ pub struct Rule {
     /// Some positional argument (or, for access rules, the path) is in one of these classes.
     #[serde(default, skip_serializing_if = "<[PathClass]>::is_empty")]
     pub path_class: Cow<'static, [PathClass]>,
+    /// For container commands: some host path the arguments mount (`-v`, `--volume`,
+    /// `--mount`) is in one of these classes.
+    #[serde(default, skip_serializing_if = "<[MountClass]>::is_empty")]
+    pub mount_source: Cow<'static, [MountClass]>,
     /// For access rules: the kind of access.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<AccessKind>,
@@ -372,6 +392,9 @@ pub struct PathLists {
     pub not_sensitive: List,
     #[serde(default)]
     pub system: List,
+    /// Container engines' sockets (a name alone matches at any depth).
+    #[serde(default)]
+    pub engine_sockets: List,
 }
 
 impl PathLists {
@@ -380,6 +403,7 @@ impl PathLists {
         self.sensitive.extend(&o.sensitive);
         self.not_sensitive.extend(&o.not_sensitive);
         self.system.extend(&o.system);
+        self.engine_sockets.extend(&o.engine_sockets);
     }
 }
 
@@ -765,7 +789,7 @@ impl Policy {
             return out;
         }
         if !file.paths.not_sensitive.is_empty() {
-            out.push("`paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive and system paths".to_string());
+            out.push("`paths.not_sensitive` would relax the policy; a project policy may only add to protected, sensitive, system and engine_sockets paths".to_string());
         }
         for name in file.commands.keys() {
             if self.effects(name).is_some() {

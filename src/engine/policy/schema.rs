@@ -54,6 +54,7 @@ pub const RULE_KEYS: &[&str] = &[
     "args_is",
     "max_positional",
     "path_class",
+    "mount_source",
     "access",
     "signal",
     "match",
@@ -90,7 +91,13 @@ pub const EFFECT_KEYS: &[&str] = &[
 ];
 
 /// The path lists (`[paths]`).
-pub const PATH_LISTS: &[&str] = &["protected", "sensitive", "not_sensitive", "system"];
+pub const PATH_LISTS: &[&str] = &[
+    "protected",
+    "sensitive",
+    "not_sensitive",
+    "system",
+    "engine_sockets",
+];
 
 /// The program kinds (`[kinds]`).
 pub const KIND_LISTS: &[&str] = &[
@@ -121,6 +128,8 @@ pub const PATH_CLASSES: &[&str] = &[
     "unknown",
     "outside",
 ];
+/// The classes of a container's host path a rule may name (`mount_source`).
+pub const MOUNT_CLASSES: &[&str] = &["root", "home", "system", "secrets", "engine-socket"];
 /// The signals the analysis raises, which signal rules name (`*` for any).
 pub const SIGNALS: &[&str] = &[
     "remote-code",

@@ -40,6 +40,7 @@ fn serde_types_have_the_schema_keys() {
         args_is: l.clone(),
         max_positional: Some(1),
         path_class: Cow::Owned(vec![PathClass::Broad]),
+        mount_source: Cow::Owned(vec![MountClass::Home]),
         access: Some(AccessKind::Read),
         signal: t(),
         examples_match: vec!["x".into()],
@@ -77,6 +78,11 @@ fn serde_types_have_the_schema_keys() {
         ..PolicyFile::default()
     };
     assert_eq!(keys(json(&file)), sorted(schema::FILE_KEYS));
+}
+
+/// The defaults the serde types fill in are the ones `schema` names.
+#[test]
+fn serde_defaults_are_the_schema_defaults() {
     assert_eq!(
         WorkflowSettings::default().max_review_rounds,
         schema::DEFAULT_REVIEW_ROUNDS
@@ -106,6 +112,7 @@ fn closed_values_are_the_schema_values() {
     check::<Tier>(schema::TIERS);
     check::<AccessKind>(schema::ACCESS_KINDS);
     check::<PathClass>(schema::PATH_CLASSES);
+    check::<MountClass>(schema::MOUNT_CLASSES);
     check::<Select>(schema::SELECTIONS);
     let err = parse_file(
         "[commands]\ncp = { reads = \"every\" }\n",
