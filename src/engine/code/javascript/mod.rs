@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang, Text};
+use super::{text, Judged, Kids, Lang, Syntax, Text};
 
 mod calls;
 mod values;
@@ -146,29 +146,31 @@ impl V {
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(
+    super::read(
         tree_sitter_javascript::LANGUAGE.into(),
         src,
         Lang::JavaScript,
-    ) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let mut w = Walker {
-        src,
-        out: Judged::default(),
-        bound: HashMap::new(),
-        assigned: HashMap::new(),
-        local: HashSet::new(),
-        depth: 0,
-    };
-    let root = tree.root_node();
-    w.collect(root);
-    w.walk(root);
-    w.out
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                bound: HashMap::new(),
+                assigned: HashMap::new(),
+                local: HashSet::new(),
+                depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     /// Local name → the module or member it is bound to (`cp` → "child_process",
@@ -179,6 +181,17 @@ struct Walker<'t> {
     /// Functions, classes and parameters of the snippet.
     local: HashSet<String>,
     depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 /// The module a `require`/`import` source names (`node:fs` is `fs`).
@@ -218,7 +231,7 @@ impl<'t> Walker<'t> {
                 Some(format!("{base}.{}", self.t(p)))
             }
             "await_expression" | "parenthesized_expression" => {
-                self.required(*named_children(n).first()?)
+                self.required(*self.kids(n).first()?)
             }
             _ => None,
         }
@@ -239,7 +252,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "object_pattern" => {
-                for c in named_children(pattern) {
+                for c in self.kids(pattern) {
                     match c.kind() {
                         "shorthand_property_identifier_pattern" => {
                             let name = self.t(c).to_string();
@@ -268,7 +281,7 @@ impl<'t> Walker<'t> {
                 }
             }
             _ => {
-                for c in named_children(pattern) {
+                for c in self.kids(pattern) {
                     self.bind_pattern(c, None);
                 }
             }
@@ -319,7 +332,7 @@ impl<'t> Walker<'t> {
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
@@ -355,22 +368,23 @@ impl<'t> Walker<'t> {
             .map(|s| self.eval(s).text().known().unwrap_or_default())
             .unwrap_or_default();
         let m = module_name(&source).to_string();
-        for clause in named_children(n)
+        for clause in self
+            .kids(n)
             .into_iter()
             .filter(|c| c.kind() == "import_clause")
         {
-            for c in named_children(clause) {
+            for c in self.kids(clause) {
                 match c.kind() {
                     "identifier" => {
                         self.bound.insert(self.t(c).to_string(), m.clone());
                     }
                     "namespace_import" => {
-                        if let Some(id) = named_children(c).first() {
+                        if let Some(id) = self.kids(c).first() {
                             self.bound.insert(self.t(*id).to_string(), m.clone());
                         }
                     }
                     "named_imports" => {
-                        for s in named_children(c) {
+                        for s in self.kids(c) {
                             let name = s.child_by_field_name("name").map(|x| self.t(x));
                             let alias = s.child_by_field_name("alias").map(|x| self.t(x));
                             if let Some(name) = name {
@@ -412,13 +426,13 @@ impl<'t> Walker<'t> {
                 let base = self.qualify(obj)?;
                 Some(format!("{base}.{}", self.t(p)))
             }
-            "parenthesized_expression" => self.qualify(*named_children(n).first()?),
+            "parenthesized_expression" => self.qualify(*self.kids(n).first()?),
             "call_expression" => {
                 // `require("fs").readFileSync`
                 let f = n.child_by_field_name("function")?;
                 if self.t(f) == "require" && !self.bound.contains_key("require") {
                     let args = n.child_by_field_name("arguments")?;
-                    let first = named_children(args).into_iter().next()?;
+                    let first = self.kids(args).into_iter().next()?;
                     if first.kind() == "string" {
                         let s = self.string_value(first)?;
                         if s.starts_with('.') || s.starts_with('/') {
@@ -441,7 +455,8 @@ impl<'t> Walker<'t> {
 
     fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
         match call.child_by_field_name("arguments") {
-            Some(a) if a.kind() == "arguments" => named_children(a)
+            Some(a) if a.kind() == "arguments" => self
+                .kids(a)
                 .into_iter()
                 .filter(|c| c.kind() != "comment")
                 .collect(),

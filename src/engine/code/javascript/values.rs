@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Walker, V};
-use crate::engine::code::{env_value, named_children, Text};
+use crate::engine::code::{env_value, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -26,17 +26,13 @@ impl<'t> Walker<'t> {
             "template_string" => self.template(n),
             "true" => V::Bool(true),
             "false" => V::Bool(false),
-            "parenthesized_expression" => named_children(n)
+            "parenthesized_expression" => self
+                .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
             "identifier" => self.identifier(n),
-            "array" => V::List(
-                named_children(n)
-                    .into_iter()
-                    .map(|c| self.eval(c))
-                    .collect(),
-            ),
+            "array" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "object" => self.object(n),
             "binary_expression" => self.sum(n),
             "member_expression" | "subscript_expression" => self.member(n),
@@ -60,7 +56,8 @@ impl<'t> Walker<'t> {
                     })
                 }
                 "template_substitution" => {
-                    let v = named_children(k)
+                    let v = self
+                        .kids(k)
                         .first()
                         .map(|e| self.eval(*e).text())
                         .unwrap_or_else(Text::unknown);
@@ -93,7 +90,7 @@ impl<'t> Walker<'t> {
     /// An object literal: its fields (a spread is the field `...`).
     fn object(&mut self, n: Node<'t>) -> V {
         let mut fields = Vec::new();
-        for p in named_children(n) {
+        for p in self.kids(n) {
             if p.kind() == "pair" {
                 if let (Some(k), Some(v)) =
                     (p.child_by_field_name("key"), p.child_by_field_name("value"))

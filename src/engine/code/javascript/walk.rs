@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, V};
-use crate::engine::code::{named_children, Effect, Text};
+use crate::engine::code::{Effect, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
@@ -113,7 +113,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -233,7 +233,7 @@ impl<'t> Walker<'t> {
 
     /// `process.env.X = …`: the environment of the programs it starts changes.
     pub(super) fn env_assigned(&mut self, n: Node<'t>) {
-        if n.parent().is_some_and(|p| {
+        if self.parent(n).is_some_and(|p| {
             matches!(
                 p.kind(),
                 "assignment_expression" | "augmented_assignment_expression"

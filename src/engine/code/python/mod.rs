@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang};
+use super::{text, Judged, Kids, Lang, Syntax};
 
 mod calls;
 mod values;
@@ -281,27 +281,33 @@ const VALUES: &[&str] = &[
 /// A value as far as the text tells it.
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(tree_sitter_python::LANGUAGE.into(), src, Lang::Python) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let root = tree.root_node();
-    let mut w = Walker {
+    super::read(
+        tree_sitter_python::LANGUAGE.into(),
         src,
-        out: Judged::default(),
-        modules: HashMap::new(),
-        names: HashMap::new(),
-        assigned: HashMap::new(),
-        loops: HashMap::new(),
-        local: HashSet::new(),
-        eval_depth: 0,
-    };
-    w.collect(root);
-    w.walk(root);
-    w.out
+        Lang::Python,
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                modules: HashMap::new(),
+                names: HashMap::new(),
+                assigned: HashMap::new(),
+                loops: HashMap::new(),
+                local: HashSet::new(),
+                eval_depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     /// Local name → module (`import os.path as p` binds `p` to `os.path`).
@@ -315,6 +321,17 @@ struct Walker<'t> {
     /// Functions and classes the snippet defines.
     local: HashSet<String>,
     eval_depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 fn module_known(m: &str) -> bool {
@@ -401,7 +418,7 @@ impl<'t> Walker<'t> {
             self.assign(&name, None);
             return;
         }
-        for c in named_children(pattern) {
+        for c in self.kids(pattern) {
             if matches!(
                 c.kind(),
                 "identifier"
@@ -458,20 +475,20 @@ impl<'t> Walker<'t> {
                 }
             }
             "global_statement" | "nonlocal_statement" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     self.bind_unknown(c);
                 }
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
 
     /// `import a.b` and `import a as b`: the modules bound to names.
     fn collect_import(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "dotted_name" => {
                     let full = self.t(c).to_string();
@@ -543,14 +560,12 @@ impl<'t> Walker<'t> {
     }
 
     fn bind_params(&mut self, params: Node<'t>) {
-        for p in named_children(params) {
+        for p in self.kids(params) {
             let name = match p.kind() {
                 "identifier" => Some(p),
-                _ => p.child_by_field_name("name").or_else(|| {
-                    named_children(p)
-                        .into_iter()
-                        .find(|c| c.kind() == "identifier")
-                }),
+                _ => p
+                    .child_by_field_name("name")
+                    .or_else(|| self.kids(p).into_iter().find(|c| c.kind() == "identifier")),
             };
             if let Some(name) = name {
                 self.bind_unknown(name);

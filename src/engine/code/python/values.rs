@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::code::{env_value, named_children, Text, V};
+use crate::engine::code::{env_value, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -22,22 +22,18 @@ impl<'t> Walker<'t> {
             "string" => V::Str(self.string(n)),
             "concatenated_string" => {
                 let mut t = Text::default();
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     t = t.concat(self.string(c));
                 }
                 V::Str(t)
             }
-            "parenthesized_expression" => named_children(n)
+            "parenthesized_expression" => self
+                .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
             "identifier" => self.identifier(n),
-            "list" | "tuple" => V::List(
-                named_children(n)
-                    .into_iter()
-                    .map(|c| self.eval(c))
-                    .collect(),
-            ),
+            "list" | "tuple" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary_operator" => self.binary(n),
             "attribute" => self.attribute(n),
             "subscript" => self.environ_item(n),
@@ -267,14 +263,15 @@ impl<'t> Walker<'t> {
         if n.kind() != "string" {
             return self.eval(n).text();
         }
-        let prefix = named_children(n)
+        let prefix = self
+            .kids(n)
             .first()
             .filter(|c| c.kind() == "string_start")
             .map(|c| self.t(*c).to_ascii_lowercase())
             .unwrap_or_default();
         let raw = prefix.contains('r');
         let mut t = Text::default();
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "string_content" => {
                     let s = self.t(c);
@@ -318,7 +315,7 @@ impl<'t> Walker<'t> {
         let Some(list) = call.child_by_field_name("arguments") else {
             return a;
         };
-        for c in named_children(list) {
+        for c in self.kids(list) {
             match c.kind() {
                 "keyword_argument" => {
                     if let (Some(k), Some(v)) = (

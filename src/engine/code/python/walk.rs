@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
-use crate::engine::code::{named_children, Effect};
+use crate::engine::code::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
@@ -23,7 +23,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "function_definition" | "class_definition" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if Some(c.id()) != n.child_by_field_name("name").map(|x| x.id()) {
                         self.walk(c);
                     }
@@ -31,7 +31,7 @@ impl<'t> Walker<'t> {
             }
             "parameters" | "lambda_parameters" => {
                 // Default values only.
-                for p in named_children(n) {
+                for p in self.kids(n) {
                     if let Some(v) = p.child_by_field_name("value") {
                         self.walk(v);
                     }
@@ -49,7 +49,7 @@ impl<'t> Walker<'t> {
             }
             "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if Some(c.id()) != n.child_by_field_name("alias").map(|x| x.id()) {
                         self.walk(c);
                     }
@@ -63,7 +63,7 @@ impl<'t> Walker<'t> {
 
     /// `import a, b.c`: every module imported is known.
     fn walk_import(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             let name = match c.kind() {
                 "aliased_import" => c.child_by_field_name("name"),
                 _ => Some(c),
@@ -85,10 +85,7 @@ impl<'t> Walker<'t> {
             }
             _ => self.out.opaque("imports from a module of the project"),
         }
-        if named_children(n)
-            .iter()
-            .any(|c| c.kind() == "wildcard_import")
-        {
+        if self.kids(n).iter().any(|c| c.kind() == "wildcard_import") {
             self.out.opaque("imports every name of a module");
         }
     }
@@ -102,14 +99,16 @@ impl<'t> Walker<'t> {
                     self.env_key(k);
                     self.walk(k);
                 }
-                if n.parent().is_some_and(|p| {
+                if self.parent(n).is_some_and(|p| {
                     matches!(
                         p.kind(),
                         "assignment" | "augmented_assignment" | "delete_statement"
                     ) && p
                         .child_by_field_name("left")
                         .is_none_or(|l| l.id() == n.id())
-                }) || n.parent().is_some_and(|p| p.kind() == "delete_statement")
+                }) || self
+                    .parent(n)
+                    .is_some_and(|p| p.kind() == "delete_statement")
                 {
                     self.out
                         .opaque("changes the environment of the programs it starts");
@@ -134,14 +133,14 @@ impl<'t> Walker<'t> {
         }
         if n.kind() == "for_in_clause" {
             // The rest of a clause holds its conditions.
-            for c in named_children(n).into_iter().skip(2) {
+            for c in self.kids(n).into_iter().skip(2) {
                 self.walk(c);
             }
         }
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -185,7 +184,7 @@ impl<'t> Walker<'t> {
     /// A module attribute used as a value (not called).
     pub(super) fn module_value(&mut self, q: &str, n: Node<'t>) {
         if q == "os.environ" {
-            let parent = n.parent();
+            let parent = self.parent(n);
             let tested = parent.is_some_and(|p| p.kind() == "comparison_operator");
             if !tested {
                 self.out.push(Effect::EnvDump(

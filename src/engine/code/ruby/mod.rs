@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang};
+use super::{text, Judged, Kids, Lang, Syntax};
 
 mod calls;
 mod values;
@@ -173,30 +173,47 @@ const NETWORK: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(tree_sitter_ruby::LANGUAGE.into(), src, Lang::Ruby) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let mut w = Walker {
+    super::read(
+        tree_sitter_ruby::LANGUAGE.into(),
         src,
-        out: Judged::default(),
-        assigned: HashMap::new(),
-        local: HashSet::new(),
-        depth: 0,
-    };
-    let root = tree.root_node();
-    w.collect(root);
-    w.walk(root);
-    w.out
+        Lang::Ruby,
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                assigned: HashMap::new(),
+                local: HashSet::new(),
+                depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     assigned: HashMap<String, Vec<Option<Node<'t>>>>,
     /// Methods and classes the snippet defines.
     local: HashSet<String>,
     depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 impl<'t> Walker<'t> {
@@ -212,7 +229,7 @@ impl<'t> Walker<'t> {
             e.push(None);
             return;
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.unknown_binding(c);
         }
     }
@@ -256,7 +273,7 @@ impl<'t> Walker<'t> {
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
@@ -281,7 +298,7 @@ impl<'t> Walker<'t> {
         let mut kw = Vec::new();
         let mut splat = false;
         if let Some(a) = call.child_by_field_name("arguments") {
-            for c in named_children(a) {
+            for c in self.kids(a) {
                 match c.kind() {
                     "pair" => {
                         if let (Some(k), Some(v)) =

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::code::{named_children, Effect};
+use crate::engine::code::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
@@ -26,7 +26,7 @@ impl<'t> Walker<'t> {
                 let obj = n.child_by_field_name("object");
                 if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
                     self.eval(n);
-                    if n.parent().is_some_and(|p| {
+                    if self.parent(n).is_some_and(|p| {
                         matches!(p.kind(), "assignment" | "operator_assignment")
                             && p.child_by_field_name("left")
                                 .is_some_and(|l| l.id() == n.id())
@@ -34,7 +34,7 @@ impl<'t> Walker<'t> {
                         self.out
                             .opaque("changes the environment of the programs it starts");
                     }
-                    for c in named_children(n).into_iter().skip(1) {
+                    for c in self.kids(n).into_iter().skip(1) {
                         self.walk(c);
                     }
                     return;
@@ -55,7 +55,7 @@ impl<'t> Walker<'t> {
                 if let Some(b) = n.child_by_field_name("body") {
                     self.walk(b);
                 }
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if c.kind() == "body_statement" {
                         self.walk(c);
                     }
@@ -68,7 +68,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "heredoc_body" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if c.kind() == "interpolation" {
                         self.walk(c);
                     }
@@ -79,7 +79,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -103,7 +103,7 @@ impl<'t> Walker<'t> {
     pub(super) fn constant_value(&mut self, c: &str, n: Node<'t>) {
         let top = c.split("::").next().unwrap_or(c);
         if c == "ENV" {
-            let parent = n.parent();
+            let parent = self.parent(n);
             let receiver_of = parent.is_some_and(|p| {
                 p.kind() == "call"
                     && p.child_by_field_name("receiver")
@@ -115,7 +115,7 @@ impl<'t> Walker<'t> {
             }
             return;
         }
-        let receiver_of = n.parent().is_some_and(|p| {
+        let receiver_of = self.parent(n).is_some_and(|p| {
             (p.kind() == "call"
                 && p.child_by_field_name("receiver")
                     .is_some_and(|r| r.id() == n.id()))

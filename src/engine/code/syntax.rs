@@ -1,0 +1,241 @@
+//! The syntax tree of a snippet, walked once: every visible node's named children and
+//! parent, and the tree's depth.
+//!
+//! The readers visit a node's named children at least twice (the pass that collects names,
+//! then the one that judges), and some ask for a node's parent. Tree-sitter answers both
+//! by moving a cursor (a parent is found by descending again from the root, across every
+//! sibling on the way), and a list of children costs a cursor and a vector each time. One
+//! cursor pass over the tree here records them all: afterwards the children of a node are
+//! a slice and its parent one lookup. The same pass measures the depth, which bounds the
+//! readers' recursion.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use tree_sitter::{Node, Tree};
+
+/// No parent (the root).
+const NONE: u32 = u32::MAX;
+
+/// A tree's nodes, each with its parent and its named children.
+pub(crate) struct Syntax<'t> {
+    root: Node<'t>,
+    /// Every visible node, in the order a walk from the root meets them.
+    nodes: Vec<Node<'t>>,
+    /// For each node: its parent's index (or [`NONE`]), and where its named children
+    /// start and end in `kids`.
+    links: Vec<Links>,
+    /// The named children of every node, each node's together and in order.
+    kids: Vec<Node<'t>>,
+    /// A node's id → its index.
+    index: HashMap<usize, u32, BuildHasherDefault<IdHasher>>,
+}
+
+#[derive(Clone, Copy)]
+struct Links {
+    parent: u32,
+    kids_start: u32,
+    kids_end: u32,
+}
+
+/// The tree is deeper than the limit given.
+pub(crate) struct TooDeep;
+
+impl<'t> Syntax<'t> {
+    /// Walks `tree` once; refused when it is deeper than `max_depth` (the depth counted as
+    /// a cursor counts it: the root's children are at depth 1).
+    pub(crate) fn index(tree: &'t Tree, max_depth: usize) -> Result<Syntax<'t>, TooDeep> {
+        let root = tree.root_node();
+        let mut nodes = Vec::new();
+        let mut parents: Vec<u32> = Vec::new();
+        // The index of the node at each depth of the cursor.
+        let mut path: Vec<u32> = Vec::new();
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            let parent = path.last().copied().unwrap_or(NONE);
+            let at = u32::try_from(nodes.len()).map_err(|_| TooDeep)?;
+            nodes.push(node);
+            parents.push(parent);
+            if cursor.goto_first_child() {
+                path.push(at);
+                if path.len() > max_depth {
+                    return Err(TooDeep);
+                }
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return Ok(Syntax::link(root, nodes, &parents));
+                }
+                path.pop();
+            }
+        }
+    }
+
+    /// Groups the named nodes by parent (a counting sort, so siblings keep their order).
+    fn link(root: Node<'t>, nodes: Vec<Node<'t>>, parents: &[u32]) -> Syntax<'t> {
+        let mut links = vec![
+            Links {
+                parent: NONE,
+                kids_start: 0,
+                kids_end: 0,
+            };
+            nodes.len()
+        ];
+        for (i, (node, &parent)) in nodes.iter().zip(parents).enumerate() {
+            links[i].parent = parent;
+            if parent != NONE && node.is_named() {
+                links[parent as usize].kids_end += 1;
+            }
+        }
+        let mut next = 0u32;
+        for l in &mut links {
+            let count = l.kids_end;
+            l.kids_start = next;
+            l.kids_end = next;
+            next += count;
+        }
+        let mut kids = vec![root; next as usize];
+        for (node, &parent) in nodes.iter().zip(parents) {
+            if parent != NONE && node.is_named() {
+                let l = &mut links[parent as usize];
+                kids[l.kids_end as usize] = *node;
+                l.kids_end += 1;
+            }
+        }
+        let mut index = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
+        for (i, node) in nodes.iter().enumerate() {
+            index.insert(node.id(), i as u32);
+        }
+        Syntax {
+            root,
+            nodes,
+            links,
+            kids,
+            index,
+        }
+    }
+
+    pub(crate) fn root(&self) -> Node<'t> {
+        self.root
+    }
+
+    fn links(&self, n: Node) -> Option<Links> {
+        let i = *self.index.get(&n.id())?;
+        self.links.get(i as usize).copied()
+    }
+
+    /// The named children of `n`, in order.
+    pub(crate) fn named_children(&'t self, n: Node<'t>) -> Kids<'t> {
+        match self.links(n) {
+            Some(l) => Kids(Cow::Borrowed(
+                self.kids
+                    .get(l.kids_start as usize..l.kids_end as usize)
+                    .unwrap_or(&[]),
+            )),
+            // Every visible node of the tree was recorded; a node of another tree is read
+            // from the tree itself.
+            None => {
+                let mut c = n.walk();
+                Kids(Cow::Owned(n.named_children(&mut c).collect()))
+            }
+        }
+    }
+
+    /// The parent of `n` (none for the root).
+    pub(crate) fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        match self.links(n) {
+            Some(l) if l.parent == NONE => None,
+            Some(l) => self.nodes.get(l.parent as usize).copied(),
+            None => n.parent(),
+        }
+    }
+}
+
+/// The named children of a node.
+pub(crate) struct Kids<'t>(Cow<'t, [Node<'t>]>);
+
+impl<'t> Kids<'t> {
+    pub(crate) fn as_slice(&self) -> &[Node<'t>] {
+        &self.0
+    }
+}
+
+impl<'t> std::ops::Deref for Kids<'t> {
+    type Target = [Node<'t>];
+    fn deref(&self) -> &[Node<'t>] {
+        &self.0
+    }
+}
+
+impl<'t> IntoIterator for Kids<'t> {
+    type Item = Node<'t>;
+    type IntoIter = KidsIter<'t>;
+    fn into_iter(self) -> KidsIter<'t> {
+        let end = self.0.len();
+        KidsIter {
+            kids: self,
+            at: 0,
+            end,
+        }
+    }
+}
+
+/// The named children of a node, one by one.
+pub(crate) struct KidsIter<'t> {
+    kids: Kids<'t>,
+    /// The next child from the front, and one past the next from the back.
+    at: usize,
+    end: usize,
+}
+
+impl<'t> Iterator for KidsIter<'t> {
+    type Item = Node<'t>;
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.at >= self.end {
+            return None;
+        }
+        let n = self.kids.0.get(self.at).copied()?;
+        self.at += 1;
+        Some(n)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.end.saturating_sub(self.at);
+        (left, Some(left))
+    }
+}
+
+impl<'t> DoubleEndedIterator for KidsIter<'t> {
+    fn next_back(&mut self) -> Option<Node<'t>> {
+        if self.end <= self.at {
+            return None;
+        }
+        self.end -= 1;
+        self.kids.0.get(self.end).copied()
+    }
+}
+
+/// Hashes a node's id (an address, unique in its tree) by one multiplication.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(26);
+    }
+}
