@@ -301,6 +301,10 @@ impl<'t> Walker<'t> {
     fn kids(&self, n: Node<'t>) -> Kids<'t> {
         self.syntax.named_children(n)
     }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
 }
 
 impl<'t> Walker<'t> {
@@ -313,11 +317,11 @@ impl<'t> Walker<'t> {
             "assignment_expression"
             | "augmented_assignment_expression"
             | "reference_assignment_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() == "variable_name" {
                         let name = self.t(l).to_string();
                         let v = (n.kind() == "assignment_expression")
-                            .then(|| n.child_by_field_name("right"))
+                            .then(|| self.field(n, "right"))
                             .flatten();
                         let e = self.assigned.entry(name).or_default();
                         e.push(v);
@@ -328,7 +332,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "function_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.push(self.t(name).to_ascii_lowercase());
                 }
             }
@@ -352,7 +356,7 @@ impl<'t> Walker<'t> {
     fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, bool) {
         let mut pos = Vec::new();
         let mut splat = false;
-        if let Some(a) = call.child_by_field_name("arguments") {
+        if let Some(a) = self.field(call, "arguments") {
             for arg in self.kids(a) {
                 if arg.kind() != "argument" {
                     continue;
@@ -431,9 +435,9 @@ impl<'t> Walker<'t> {
             }
             "binary_expression" => {
                 let (Some(l), Some(r), Some(op)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                    n.child_by_field_name("operator"),
+                    self.field(n, "left"),
+                    self.field(n, "right"),
+                    self.field(n, "operator"),
                 ) else {
                     return V::Other;
                 };
@@ -476,8 +480,8 @@ impl<'t> Walker<'t> {
 
     /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let name = n
-            .child_by_field_name("function")
+        let name = self
+            .field(n, "function")
             .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
             .unwrap_or_default();
         let (pos, _) = self.args(n);
@@ -542,7 +546,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "function_definition" | "anonymous_function" | "arrow_function" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = self.field(n, "body") {
                     self.walk(b);
                 }
             }
@@ -553,10 +557,7 @@ impl<'t> Walker<'t> {
     /// `Class::method()`: only the classes that compute are known.
     fn walk_static_call(&mut self, n: Node<'t>) {
         self.children(n);
-        let scope = n
-            .child_by_field_name("scope")
-            .map(|s| self.t(s))
-            .unwrap_or("");
+        let scope = self.field(n, "scope").map(|s| self.t(s)).unwrap_or("");
         if !matches!(
             scope,
             "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
@@ -595,7 +596,7 @@ impl<'t> Walker<'t> {
         for a in &pos {
             self.walk(*a);
         }
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return;
         };
         if !matches!(f.kind(), "name" | "qualified_name") {

@@ -10,10 +10,14 @@
 //! readers' recursion.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{LanguageRef, Node, Tree};
+
+/// A map keyed by an address (a node's id, a name's).
+type ById<V> = HashMap<usize, V, BuildHasherDefault<IdHasher>>;
 
 /// No parent (the root).
 const NONE: u32 = u32::MAX;
@@ -29,7 +33,11 @@ pub(crate) struct Syntax<'t> {
     /// The named children of every node, each node's together and in order.
     kids: Vec<Node<'t>>,
     /// A node's id → its index.
-    index: HashMap<usize, u32, BuildHasherDefault<IdHasher>>,
+    index: ById<u32>,
+    language: LanguageRef<'t>,
+    /// The ids of the fields asked for, by the address of their name (tree-sitter finds a
+    /// field's id by comparing its name with every field's).
+    field_ids: RefCell<ById<(usize, Option<u16>)>>,
 }
 
 #[derive(Clone, Copy)]
@@ -118,6 +126,8 @@ impl<'t> Syntax<'t> {
             links,
             kids,
             index,
+            language: root.language(),
+            field_ids: RefCell::default(),
         }
     }
 
@@ -145,6 +155,21 @@ impl<'t> Syntax<'t> {
                 Kids(Cow::Owned(n.named_children(&mut c).collect()))
             }
         }
+    }
+
+    /// The child of `n` in its field `name` (as [`Node::child_by_field_name`]).
+    pub(crate) fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        let key = name.as_ptr() as usize;
+        let known = self.field_ids.borrow().get(&key).copied();
+        let id = match known {
+            Some((len, id)) if len == name.len() => id,
+            _ => {
+                let id = self.language.field_id_for_name(name).map(|f| f.get());
+                self.field_ids.borrow_mut().insert(key, (name.len(), id));
+                id
+            }
+        };
+        n.child_by_field_id(id?)
     }
 
     /// The parent of `n` (none for the root).

@@ -92,9 +92,7 @@ impl<'t> Walker<'t> {
         let mut fields = Vec::new();
         for p in self.kids(n) {
             if p.kind() == "pair" {
-                if let (Some(k), Some(v)) =
-                    (p.child_by_field_name("key"), p.child_by_field_name("value"))
-                {
+                if let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value")) {
                     let key = match k.kind() {
                         "string" => self.string_value(k).unwrap_or_default(),
                         _ => self.t(k).to_string(),
@@ -114,9 +112,9 @@ impl<'t> Walker<'t> {
     /// `a + b` of strings; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> V {
         let (Some(l), Some(r), Some(op)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-            n.child_by_field_name("operator"),
+            self.field(n, "left"),
+            self.field(n, "right"),
+            self.field(n, "operator"),
         ) else {
             return V::Other;
         };
@@ -132,12 +130,10 @@ impl<'t> Walker<'t> {
 
     /// `process.env.X` and `process.env[x]`: the variable's value.
     fn member(&mut self, n: Node<'t>) -> V {
-        let obj = n.child_by_field_name("object");
+        let obj = self.field(n, "object");
         let key = match n.kind() {
-            "member_expression" => n
-                .child_by_field_name("property")
-                .map(|p| Text::lit(self.t(p))),
-            _ => n.child_by_field_name("index").map(|i| self.eval(i).text()),
+            "member_expression" => self.field(n, "property").map(|p| Text::lit(self.t(p))),
+            _ => self.field(n, "index").map(|i| self.eval(i).text()),
         };
         if let (Some(o), Some(k)) = (obj, key) {
             let q = self.qualify(o);
@@ -153,7 +149,7 @@ impl<'t> Walker<'t> {
 
     /// What a call returns: the home and temporary folders, `path` joins, `String(x)`.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return V::Other;
         };
         let q = self.qualify(f);

@@ -328,6 +328,10 @@ impl<'t> Walker<'t> {
     fn kids(&self, n: Node<'t>) -> Kids<'t> {
         self.syntax.named_children(n)
     }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
     /// The parent of `n`.
     fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
         self.syntax.parent(n)
@@ -438,39 +442,36 @@ impl<'t> Walker<'t> {
             "import_statement" => self.collect_import(n),
             "import_from_statement" => self.collect_import_from(n),
             "function_definition" | "class_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.insert(self.t(name).to_string());
                 }
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.bind_params(p);
                 }
             }
             "lambda" => {
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.bind_params(p);
                 }
             }
             "assignment" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = self.field(n, "left") {
                     if left.kind() == "identifier" {
                         let name = self.t(left).to_string();
-                        self.assign(&name, n.child_by_field_name("right"));
+                        self.assign(&name, self.field(n, "right"));
                     } else {
                         self.bind_unknown(left);
                     }
                 }
             }
             "augmented_assignment" | "named_expression" => {
-                if let Some(left) = n
-                    .child_by_field_name("left")
-                    .or_else(|| n.child_by_field_name("name"))
-                {
+                if let Some(left) = self.field(n, "left").or_else(|| self.field(n, "name")) {
                     self.bind_unknown(left);
                 }
             }
             "for_statement" | "for_in_clause" => self.collect_loop(n),
             "as_pattern" => {
-                if let Some(a) = n.child_by_field_name("alias") {
+                if let Some(a) = self.field(n, "alias") {
                     self.bind_unknown(a);
                 }
             }
@@ -497,10 +498,8 @@ impl<'t> Walker<'t> {
                     self.modules.insert(full.clone(), full);
                 }
                 "aliased_import" => {
-                    let (Some(name), Some(alias)) = (
-                        c.child_by_field_name("name"),
-                        c.child_by_field_name("alias"),
-                    ) else {
+                    let (Some(name), Some(alias)) = (self.field(c, "name"), self.field(c, "alias"))
+                    else {
                         continue;
                     };
                     self.modules
@@ -513,8 +512,8 @@ impl<'t> Walker<'t> {
 
     /// `from a import b as c`: the full names bound to names.
     fn collect_import_from(&mut self, n: Node<'t>) {
-        let module = n
-            .child_by_field_name("module_name")
+        let module = self
+            .field(n, "module_name")
             .map(|m| self.t(m).to_string())
             .unwrap_or_default();
         let mut c = n.walk();
@@ -522,8 +521,8 @@ impl<'t> Walker<'t> {
         for name in names {
             let (real, alias) = match name.kind() {
                 "aliased_import" => (
-                    name.child_by_field_name("name").map(|x| self.t(x)),
-                    name.child_by_field_name("alias").map(|x| self.t(x)),
+                    self.field(name, "name").map(|x| self.t(x)),
+                    self.field(name, "alias").map(|x| self.t(x)),
                 ),
                 _ => (Some(self.t(name)), Some(self.t(name))),
             };
@@ -539,11 +538,11 @@ impl<'t> Walker<'t> {
 
     /// A loop variable: what it loops over, when it is bound nowhere else.
     fn collect_loop(&mut self, n: Node<'t>) {
-        if let Some(left) = n.child_by_field_name("left") {
+        if let Some(left) = self.field(n, "left") {
             if left.kind() == "identifier" {
                 let name = self.t(left).to_string();
                 let first = !self.loops.contains_key(&name);
-                match n.child_by_field_name("right") {
+                match self.field(n, "right") {
                     Some(r) if first => {
                         self.loops.insert(name.clone(), r);
                     }
@@ -563,8 +562,8 @@ impl<'t> Walker<'t> {
         for p in self.kids(params) {
             let name = match p.kind() {
                 "identifier" => Some(p),
-                _ => p
-                    .child_by_field_name("name")
+                _ => self
+                    .field(p, "name")
                     .or_else(|| self.kids(p).into_iter().find(|c| c.kind() == "identifier")),
             };
             if let Some(name) = name {
@@ -588,8 +587,8 @@ impl<'t> Walker<'t> {
                     .cloned()
             }
             "attribute" => {
-                let obj = n.child_by_field_name("object")?;
-                let attr = n.child_by_field_name("attribute")?;
+                let obj = self.field(n, "object")?;
+                let attr = self.field(n, "attribute")?;
                 let base = self.qualify(obj)?;
                 Some(format!("{base}.{}", self.t(attr)))
             }

@@ -18,13 +18,13 @@ impl<'t> Walker<'t> {
             "identifier" => self.identifier_value(n),
             "subscript" => self.walk_subscript(n),
             "keyword_argument" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     self.walk(v);
                 }
             }
             "function_definition" | "class_definition" => {
                 for c in self.kids(n) {
-                    if Some(c.id()) != n.child_by_field_name("name").map(|x| x.id()) {
+                    if Some(c.id()) != self.field(n, "name").map(|x| x.id()) {
                         self.walk(c);
                     }
                 }
@@ -32,25 +32,25 @@ impl<'t> Walker<'t> {
             "parameters" | "lambda_parameters" => {
                 // Default values only.
                 for p in self.kids(n) {
-                    if let Some(v) = p.child_by_field_name("value") {
+                    if let Some(v) = self.field(p, "value") {
                         self.walk(v);
                     }
                 }
             }
             "assignment" | "augmented_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() != "identifier" {
                         self.walk(l);
                     }
                 }
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = self.field(n, "right") {
                     self.walk(r);
                 }
             }
             "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
                 for c in self.kids(n) {
-                    if Some(c.id()) != n.child_by_field_name("alias").map(|x| x.id()) {
+                    if Some(c.id()) != self.field(n, "alias").map(|x| x.id()) {
                         self.walk(c);
                     }
                 }
@@ -65,7 +65,7 @@ impl<'t> Walker<'t> {
     fn walk_import(&mut self, n: Node<'t>) {
         for c in self.kids(n) {
             let name = match c.kind() {
-                "aliased_import" => c.child_by_field_name("name"),
+                "aliased_import" => self.field(c, "name"),
                 _ => Some(c),
             };
             if let Some(name) = name {
@@ -77,7 +77,7 @@ impl<'t> Walker<'t> {
 
     /// `from a import b`: the module is known, and not project code or every name.
     fn walk_import_from(&mut self, n: Node<'t>) {
-        let module = n.child_by_field_name("module_name");
+        let module = self.field(n, "module_name");
         match module {
             Some(m) if m.kind() == "dotted_name" => {
                 let m = self.t(m).to_string();
@@ -92,10 +92,10 @@ impl<'t> Walker<'t> {
 
     /// `os.environ[x]`: read, or (assigned or deleted) changed for the programs started.
     fn walk_subscript(&mut self, n: Node<'t>) {
-        let value = n.child_by_field_name("value");
+        let value = self.field(n, "value");
         if let Some(v) = value {
             if self.qualify(v).as_deref() == Some("os.environ") {
-                if let Some(k) = n.child_by_field_name("subscript") {
+                if let Some(k) = self.field(n, "subscript") {
                     self.env_key(k);
                     self.walk(k);
                 }
@@ -103,9 +103,7 @@ impl<'t> Walker<'t> {
                     matches!(
                         p.kind(),
                         "assignment" | "augmented_assignment" | "delete_statement"
-                    ) && p
-                        .child_by_field_name("left")
-                        .is_none_or(|l| l.id() == n.id())
+                    ) && self.field(p, "left").is_none_or(|l| l.id() == n.id())
                 }) || self
                     .parent(n)
                     .is_some_and(|p| p.kind() == "delete_statement")
@@ -121,13 +119,13 @@ impl<'t> Walker<'t> {
 
     /// A loop: what it loops over, its body, and a comprehension's conditions.
     fn walk_loop(&mut self, n: Node<'t>) {
-        if let Some(l) = n.child_by_field_name("left") {
+        if let Some(l) = self.field(n, "left") {
             if !matches!(l.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
                 self.walk(l);
             }
         }
         for f in ["right", "body", "alternative"] {
-            if let Some(c) = n.child_by_field_name(f) {
+            if let Some(c) = self.field(n, f) {
                 self.walk(c);
             }
         }
@@ -215,10 +213,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn attribute_value(&mut self, n: Node<'t>) {
-        let attr = n
-            .child_by_field_name("attribute")
-            .map(|a| self.t(a))
-            .unwrap_or("");
+        let attr = self.field(n, "attribute").map(|a| self.t(a)).unwrap_or("");
         if attr.starts_with("__")
             && !matches!(attr, "__name__" | "__doc__" | "__version__" | "__file__")
         {
@@ -229,7 +224,7 @@ impl<'t> Walker<'t> {
             self.module_value(&q, n);
             return;
         }
-        if let Some(obj) = n.child_by_field_name("object") {
+        if let Some(obj) = self.field(n, "object") {
             self.walk(obj);
         }
     }

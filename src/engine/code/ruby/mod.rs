@@ -210,6 +210,10 @@ impl<'t> Walker<'t> {
     fn kids(&self, n: Node<'t>) -> Kids<'t> {
         self.syntax.named_children(n)
     }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
     /// The parent of `n`.
     fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
         self.syntax.parent(n)
@@ -237,10 +241,10 @@ impl<'t> Walker<'t> {
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() == "identifier" {
                         let name = self.t(l).to_string();
-                        let r = n.child_by_field_name("right");
+                        let r = self.field(n, "right");
                         self.assigned.entry(name).or_default().push(r);
                     } else {
                         self.unknown_binding(l);
@@ -248,26 +252,26 @@ impl<'t> Walker<'t> {
                 }
             }
             "operator_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     self.unknown_binding(l);
                 }
             }
             "method" | "singleton_method" | "class" | "module" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.insert(self.t(name).to_string());
                 }
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.unknown_binding(p);
                 }
             }
             "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
             "for" => {
-                if let Some(p) = n.child_by_field_name("pattern") {
+                if let Some(p) = self.field(n, "pattern") {
                     self.unknown_binding(p);
                 }
             }
             "rescue" => {
-                if let Some(v) = n.child_by_field_name("variable") {
+                if let Some(v) = self.field(n, "variable") {
                     self.unknown_binding(v);
                 }
             }
@@ -283,8 +287,8 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "constant" => Some(self.t(n).to_string()),
             "scope_resolution" => {
-                let name = n.child_by_field_name("name")?;
-                match n.child_by_field_name("scope") {
+                let name = self.field(n, "name")?;
+                match self.field(n, "scope") {
                     Some(s) => Some(format!("{}::{}", self.constant(s)?, self.t(name))),
                     None => Some(self.t(name).to_string()),
                 }
@@ -297,13 +301,11 @@ impl<'t> Walker<'t> {
         let mut pos = Vec::new();
         let mut kw = Vec::new();
         let mut splat = false;
-        if let Some(a) = call.child_by_field_name("arguments") {
+        if let Some(a) = self.field(call, "arguments") {
             for c in self.kids(a) {
                 match c.kind() {
                     "pair" => {
-                        if let (Some(k), Some(v)) =
-                            (c.child_by_field_name("key"), c.child_by_field_name("value"))
-                        {
+                        if let (Some(k), Some(v)) = (self.field(c, "key"), self.field(c, "value")) {
                             let key = self.t(k).trim_end_matches(':').trim_start_matches(':');
                             kw.push((key.to_string(), v));
                         }

@@ -87,9 +87,9 @@ impl<'t> Walker<'t> {
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> V {
         let (Some(l), Some(r), Some(op)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-            n.child_by_field_name("operator"),
+            self.field(n, "left"),
+            self.field(n, "right"),
+            self.field(n, "operator"),
         ) else {
             return V::Other;
         };
@@ -102,7 +102,7 @@ impl<'t> Walker<'t> {
 
     /// `ENV["X"]`: the variable's value; any other index is not followed.
     fn env_reference(&mut self, n: Node<'t>) -> V {
-        let obj = n.child_by_field_name("object");
+        let obj = self.field(n, "object");
         if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
             let key = self.kids(n).into_iter().nth(1);
             return V::Str(match key.map(|k| self.eval(k).text().known()) {
@@ -115,11 +115,8 @@ impl<'t> Walker<'t> {
 
     /// What a call returns: `File.join`, `File.expand_path`, `Dir.home`, `Pathname` and the like.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let recv = n.child_by_field_name("receiver");
-        let method = n
-            .child_by_field_name("method")
-            .map(|m| self.t(m))
-            .unwrap_or("");
+        let recv = self.field(n, "receiver");
+        let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
         let (pos, _, _) = self.args(n);
         let arg = |w: &mut Walker<'t>, i: usize| {
             pos.get(i)

@@ -23,13 +23,12 @@ impl<'t> Walker<'t> {
                 }
             }
             "element_reference" => {
-                let obj = n.child_by_field_name("object");
+                let obj = self.field(n, "object");
                 if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
                     self.eval(n);
                     if self.parent(n).is_some_and(|p| {
                         matches!(p.kind(), "assignment" | "operator_assignment")
-                            && p.child_by_field_name("left")
-                                .is_some_and(|l| l.id() == n.id())
+                            && self.field(p, "left").is_some_and(|l| l.id() == n.id())
                     }) {
                         self.out
                             .opaque("changes the environment of the programs it starts");
@@ -42,17 +41,17 @@ impl<'t> Walker<'t> {
                 self.children(n);
             }
             "assignment" | "operator_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() != "identifier" {
                         self.walk(l);
                     }
                 }
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = self.field(n, "right") {
                     self.walk(r);
                 }
             }
             "method" | "singleton_method" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = self.field(n, "body") {
                     self.walk(b);
                 }
                 for c in self.kids(n) {
@@ -63,7 +62,7 @@ impl<'t> Walker<'t> {
             }
             "block_parameters" | "method_parameters" | "lambda_parameters" => {}
             "pair" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     self.walk(v);
                 }
             }
@@ -105,9 +104,7 @@ impl<'t> Walker<'t> {
         if c == "ENV" {
             let parent = self.parent(n);
             let receiver_of = parent.is_some_and(|p| {
-                p.kind() == "call"
-                    && p.child_by_field_name("receiver")
-                        .is_some_and(|r| r.id() == n.id())
+                p.kind() == "call" && self.field(p, "receiver").is_some_and(|r| r.id() == n.id())
             });
             if !receiver_of {
                 self.out
@@ -116,9 +113,7 @@ impl<'t> Walker<'t> {
             return;
         }
         let receiver_of = self.parent(n).is_some_and(|p| {
-            (p.kind() == "call"
-                && p.child_by_field_name("receiver")
-                    .is_some_and(|r| r.id() == n.id()))
+            (p.kind() == "call" && self.field(p, "receiver").is_some_and(|r| r.id() == n.id()))
                 || p.kind() == "scope_resolution"
         });
         if receiver_of || PURE.contains(&top) || self.local.contains(top) {
