@@ -55,8 +55,11 @@ impl<'t> Syntax<'t> {
     /// a cursor counts it: the root's children are at depth 1).
     pub(crate) fn index(tree: &'t Tree, max_depth: usize) -> Result<Syntax<'t>, TooDeep> {
         let root = tree.root_node();
-        let mut nodes = Vec::new();
-        let mut parents: Vec<u32> = Vec::new();
+        // Tree-sitter keeps the count of visible nodes: the tables are made once, full size.
+        let count = root.descendant_count();
+        let mut nodes = Vec::with_capacity(count);
+        let mut links: Vec<Links> = Vec::with_capacity(count);
+        let mut index = ById::with_capacity_and_hasher(count, Default::default());
         // The index of the node at each depth of the cursor.
         let mut path: Vec<u32> = Vec::new();
         let mut cursor = root.walk();
@@ -64,8 +67,19 @@ impl<'t> Syntax<'t> {
             let node = cursor.node();
             let parent = path.last().copied().unwrap_or(NONE);
             let at = u32::try_from(nodes.len()).map_err(|_| TooDeep)?;
+            if parent != NONE && node.is_named() {
+                // Counted here; made a range of `kids` by `link`.
+                if let Some(p) = links.get_mut(parent as usize) {
+                    p.kids_end += 1;
+                }
+            }
             nodes.push(node);
-            parents.push(parent);
+            links.push(Links {
+                parent,
+                kids_start: 0,
+                kids_end: 0,
+            });
+            index.insert(node.id(), at);
             if cursor.goto_first_child() {
                 path.push(at);
                 if path.len() > max_depth {
@@ -78,29 +92,21 @@ impl<'t> Syntax<'t> {
                     break;
                 }
                 if !cursor.goto_parent() {
-                    return Ok(Syntax::link(root, nodes, &parents));
+                    return Ok(Syntax::link(root, nodes, links, index));
                 }
                 path.pop();
             }
         }
     }
 
-    /// Groups the named nodes by parent (a counting sort, so siblings keep their order).
-    fn link(root: Node<'t>, nodes: Vec<Node<'t>>, parents: &[u32]) -> Syntax<'t> {
-        let mut links = vec![
-            Links {
-                parent: NONE,
-                kids_start: 0,
-                kids_end: 0,
-            };
-            nodes.len()
-        ];
-        for (i, (node, &parent)) in nodes.iter().zip(parents).enumerate() {
-            links[i].parent = parent;
-            if parent != NONE && node.is_named() {
-                links[parent as usize].kids_end += 1;
-            }
-        }
+    /// Groups the named nodes by parent (a counting sort, so siblings keep their order):
+    /// `links` holds each node's parent and its count of named children.
+    fn link(
+        root: Node<'t>,
+        nodes: Vec<Node<'t>>,
+        mut links: Vec<Links>,
+        index: ById<u32>,
+    ) -> Syntax<'t> {
         let mut next = 0u32;
         for l in &mut links {
             let count = l.kids_end;
@@ -109,16 +115,13 @@ impl<'t> Syntax<'t> {
             next += count;
         }
         let mut kids = vec![root; next as usize];
-        for (node, &parent) in nodes.iter().zip(parents) {
+        for (i, node) in nodes.iter().enumerate() {
+            let parent = links[i].parent;
             if parent != NONE && node.is_named() {
                 let l = &mut links[parent as usize];
                 kids[l.kids_end as usize] = *node;
                 l.kids_end += 1;
             }
-        }
-        let mut index = HashMap::with_capacity_and_hasher(nodes.len(), Default::default());
-        for (i, node) in nodes.iter().enumerate() {
-            index.insert(node.id(), i as u32);
         }
         Syntax {
             root,
