@@ -267,3 +267,110 @@ impl Hasher for IdHasher {
             .rotate_left(26);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tree_sitter::{Language, Parser};
+
+    use super::*;
+
+    fn parse(language: Language, src: &str) -> Tree {
+        let mut p = Parser::new();
+        p.set_language(&language).expect("grammar");
+        p.parse(src, None).expect("parsed")
+    }
+
+    /// Every node's children and parent, as the index gives them, are tree-sitter's own.
+    #[test]
+    fn children_and_parents_are_the_trees() {
+        let cases: [(Language, &str); 4] = [
+            (
+                tree_sitter_python::LANGUAGE.into(),
+                "import os\nfor f in os.listdir('.'):\n    print(f, [x for x in f if x])\n",
+            ),
+            (
+                tree_sitter_javascript::LANGUAGE.into(),
+                "const fs = require('fs');\nfor (const f of fs.readdirSync('.')) { console.log(`${f}`); }\n",
+            ),
+            (
+                tree_sitter_ruby::LANGUAGE.into(),
+                "Dir.children('.').each do |f|\n  puts f if f.size > 1\nend\n",
+            ),
+            (
+                tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
+                "foreach (scandir('.') as $f) { echo strtoupper($f); }",
+            ),
+        ];
+        for (language, src) in cases {
+            let tree = parse(language, src);
+            let Ok(syntax) = Syntax::index(&tree, 100) else {
+                panic!("too deep: {src}");
+            };
+            let mut seen = 0;
+            let mut cursor = tree.root_node().walk();
+            let mut stack = vec![tree.root_node()];
+            while let Some(n) = stack.pop() {
+                seen += 1;
+                let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+                assert_eq!(
+                    syntax.named_children(n).as_slice(),
+                    kids.as_slice(),
+                    "{src}"
+                );
+                assert_eq!(
+                    syntax
+                        .named_children(n)
+                        .into_iter()
+                        .rev()
+                        .collect::<Vec<_>>(),
+                    kids.iter().rev().copied().collect::<Vec<_>>()
+                );
+                assert_eq!(syntax.parent(n), n.parent(), "{src}");
+                stack.extend(n.children(&mut cursor));
+            }
+            assert_eq!(seen, tree.root_node().descendant_count(), "{src}");
+        }
+    }
+
+    /// The depth is the cursor's: a tree just deeper than the bound is refused, one at it
+    /// is not.
+    #[test]
+    fn depth_is_bounded() {
+        let tree = parse(tree_sitter_python::LANGUAGE.into(), "print(((1)))\n");
+        let mut cursor = tree.root_node().walk();
+        let (mut d, mut depth) = (0, 0);
+        'walk: loop {
+            if cursor.goto_first_child() {
+                d += 1;
+                depth = depth.max(d);
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                d -= 1;
+            }
+        }
+        assert!(Syntax::index(&tree, depth).is_ok());
+        assert!(Syntax::index(&tree, depth - 1).is_err());
+    }
+
+    #[test]
+    fn fields_are_found_by_name() {
+        let tree = parse(tree_sitter_python::LANGUAGE.into(), "x = open('a')\n");
+        let Ok(syntax) = Syntax::index(&tree, 100) else {
+            panic!("too deep");
+        };
+        let mut cursor = tree.root_node().walk();
+        let mut stack = vec![tree.root_node()];
+        while let Some(n) = stack.pop() {
+            for name in ["left", "right", "function", "arguments", "nothing"] {
+                assert_eq!(syntax.field(n, name), n.child_by_field_name(name));
+                // Asked again: from the ids kept.
+                assert_eq!(syntax.field(n, name), n.child_by_field_name(name));
+            }
+            stack.extend(n.children(&mut cursor));
+        }
+    }
+}
