@@ -28,12 +28,15 @@ pub(crate) mod path_calls;
 pub mod php;
 pub mod python;
 pub mod ruby;
+mod syntax;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
+
+pub(crate) use syntax::{Kids, Syntax};
 
 /// The largest snippet or script read (bytes). A larger one is opaque.
 pub const MAX_CODE_BYTES: usize = 256 * 1024;
@@ -330,14 +333,28 @@ pub fn analyze(lang: Lang, src: &str) -> Judged {
     }
 }
 
-/// Parses `src`, bounded in size, time and depth; an error tree is refused. What could not
-/// be read is the judgement of the snippet: opaque, with the reason.
-pub(crate) fn parse(language: Language, src: &str, lang: Lang) -> Result<Tree, Judged> {
-    parse_tree(language, src, lang).map_err(|why| {
+/// Parses `src`, bounded in size, time and depth, and gives its tree to `judge`; an error
+/// tree is refused. What could not be read is the judgement of the snippet: opaque, with
+/// the reason.
+pub(crate) fn read(
+    language: Language,
+    src: &str,
+    lang: Lang,
+    judge: impl for<'t> FnOnce(&'t Syntax<'t>) -> Judged,
+) -> Judged {
+    let refused = |why: String| {
         let mut j = Judged::default();
         j.opaque(why);
         j
-    })
+    };
+    let tree = match parse_tree(language, src, lang) {
+        Ok(t) => t,
+        Err(why) => return refused(why),
+    };
+    match Syntax::index(&tree, MAX_TREE_DEPTH) {
+        Ok(syntax) => judge(&syntax),
+        Err(syntax::TooDeep) => refused(format!("the {} code nests too deeply", lang.name())),
+    }
 }
 
 fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String> {
@@ -382,48 +399,15 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
             lang.name()
         ));
     };
-    let root = tree.root_node();
-    if root.has_error() {
+    if tree.root_node().has_error() {
         return Err(format!("the code is not valid {}", lang.name()));
     }
-    if depth(root) > MAX_TREE_DEPTH {
-        return Err(format!("the {} code nests too deeply", lang.name()));
-    }
     Ok(tree)
-}
-
-/// The depth of a tree, without recursion.
-fn depth(root: Node) -> usize {
-    let mut cursor = root.walk();
-    let mut d = 0usize;
-    let mut max = 0usize;
-    loop {
-        if cursor.goto_first_child() {
-            d += 1;
-            max = max.max(d);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return max;
-            }
-            d = d.saturating_sub(1);
-        }
-    }
 }
 
 /// The text of a node.
 pub(crate) fn text<'a>(src: &'a str, n: Node) -> &'a str {
     src.get(n.byte_range()).unwrap_or("")
-}
-
-/// The named children of a node.
-pub(crate) fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
-    let mut c = n.walk();
-    n.named_children(&mut c).collect()
 }
 
 /// Backslash escapes common to the C family of string literals.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::path_calls::{self, delete, read, write, Arg, PathCall};
-use super::{env_value, named_children, text, Effect, Judged, Lang, Text};
+use super::{env_value, text, Effect, Judged, Kids, Lang, Syntax, Text};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -264,30 +264,47 @@ impl V {
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(tree_sitter_php::LANGUAGE_PHP_ONLY.into(), src, Lang::Php) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let mut w = Walker {
+    super::read(
+        tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
         src,
-        out: Judged::default(),
-        assigned: HashMap::new(),
-        local: Vec::new(),
-        depth: 0,
-    };
-    let root = tree.root_node();
-    w.collect(root);
-    w.walk(root);
-    w.out
+        Lang::Php,
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                assigned: HashMap::new(),
+                local: Vec::new(),
+                depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     assigned: HashMap<String, Vec<Option<Node<'t>>>>,
     /// Functions the snippet defines.
     local: Vec<String>,
     depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
 }
 
 impl<'t> Walker<'t> {
@@ -300,11 +317,11 @@ impl<'t> Walker<'t> {
             "assignment_expression"
             | "augmented_assignment_expression"
             | "reference_assignment_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() == "variable_name" {
                         let name = self.t(l).to_string();
                         let v = (n.kind() == "assignment_expression")
-                            .then(|| n.child_by_field_name("right"))
+                            .then(|| self.field(n, "right"))
                             .flatten();
                         let e = self.assigned.entry(name).or_default();
                         e.push(v);
@@ -315,13 +332,13 @@ impl<'t> Walker<'t> {
                 }
             }
             "function_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.push(self.t(name).to_ascii_lowercase());
                 }
             }
             "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"
             | "variadic_parameter" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if c.kind() == "variable_name" {
                         let e = self.assigned.entry(self.t(c).to_string()).or_default();
                         e.push(None);
@@ -331,7 +348,7 @@ impl<'t> Walker<'t> {
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
@@ -339,12 +356,12 @@ impl<'t> Walker<'t> {
     fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, bool) {
         let mut pos = Vec::new();
         let mut splat = false;
-        if let Some(a) = call.child_by_field_name("arguments") {
-            for arg in named_children(a) {
+        if let Some(a) = self.field(call, "arguments") {
+            for arg in self.kids(a) {
                 if arg.kind() != "argument" {
                     continue;
                 }
-                let kids = named_children(arg);
+                let kids = self.kids(arg);
                 if kids.iter().any(|k| k.kind() == "variadic_unpacking") {
                     splat = true;
                 }
@@ -370,7 +387,7 @@ impl<'t> Walker<'t> {
         let raw = self.t(n);
         let single = raw.starts_with('\'');
         let mut t = Text::default();
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "string_content" | "string_value" => {
                     let s = self.t(c);
@@ -401,7 +418,8 @@ impl<'t> Walker<'t> {
     fn eval_inner(&mut self, n: Node<'t>) -> V {
         match n.kind() {
             "string" | "encapsed_string" => V::Str(self.string(n)),
-            "parenthesized_expression" => named_children(n)
+            "parenthesized_expression" => self
+                .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
@@ -417,9 +435,9 @@ impl<'t> Walker<'t> {
             }
             "binary_expression" => {
                 let (Some(l), Some(r), Some(op)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                    n.child_by_field_name("operator"),
+                    self.field(n, "left"),
+                    self.field(n, "right"),
+                    self.field(n, "operator"),
                 ) else {
                     return V::Other;
                 };
@@ -431,9 +449,9 @@ impl<'t> Walker<'t> {
                 V::Str(a.concat(b))
             }
             "array_creation_expression" => V::List(
-                named_children(n)
+                self.kids(n)
                     .into_iter()
-                    .map(|e| match named_children(e).as_slice() {
+                    .map(|e| match self.kids(e).as_slice() {
                         [one] => self.eval(*one),
                         _ => V::Other,
                     })
@@ -448,7 +466,7 @@ impl<'t> Walker<'t> {
 
     /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
     fn env_item(&mut self, n: Node<'t>) -> V {
-        let kids = named_children(n);
+        let kids = self.kids(n);
         let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
         if matches!(base, "$_SERVER" | "$_ENV") {
             let key = kids.get(1).map(|k| self.eval(*k).text().known());
@@ -462,8 +480,8 @@ impl<'t> Walker<'t> {
 
     /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let name = n
-            .child_by_field_name("function")
+        let name = self
+            .field(n, "function")
             .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
             .unwrap_or_default();
         let (pos, _) = self.args(n);
@@ -506,7 +524,7 @@ impl<'t> Walker<'t> {
             "scoped_call_expression" => self.walk_static_call(n),
             "object_creation_expression" => self.walk_new(n),
             "subscript_expression" => {
-                let kids = named_children(n);
+                let kids = self.kids(n);
                 if kids
                     .first()
                     .is_some_and(|b| self.t(*b) == "$_ENV" || self.t(*b) == "$_SERVER")
@@ -528,7 +546,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "function_definition" | "anonymous_function" | "arrow_function" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = self.field(n, "body") {
                     self.walk(b);
                 }
             }
@@ -539,10 +557,7 @@ impl<'t> Walker<'t> {
     /// `Class::method()`: only the classes that compute are known.
     fn walk_static_call(&mut self, n: Node<'t>) {
         self.children(n);
-        let scope = n
-            .child_by_field_name("scope")
-            .map(|s| self.t(s))
-            .unwrap_or("");
+        let scope = self.field(n, "scope").map(|s| self.t(s)).unwrap_or("");
         if !matches!(
             scope,
             "DateTime" | "DateTimeImmutable" | "Closure" | "self" | "static" | "parent"
@@ -555,7 +570,7 @@ impl<'t> Walker<'t> {
     /// `new Class`: only the classes that compute are known.
     fn walk_new(&mut self, n: Node<'t>) {
         self.children(n);
-        let class = named_children(n).first().map(|c| self.t(*c)).unwrap_or("");
+        let class = self.kids(n).first().map(|c| self.t(*c)).unwrap_or("");
         if !matches!(
             class,
             "DateTime"
@@ -571,7 +586,7 @@ impl<'t> Walker<'t> {
     }
 
     fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -581,7 +596,7 @@ impl<'t> Walker<'t> {
         for a in &pos {
             self.walk(*a);
         }
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return;
         };
         if !matches!(f.kind(), "name" | "qualified_name") {

@@ -133,7 +133,7 @@ fn plain_global(q: &str) -> bool {
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return;
         };
         let args = self.args(n);
@@ -166,10 +166,10 @@ impl<'t> Walker<'t> {
                 }
             }
             "member_expression" => {
-                if let Some(o) = f.child_by_field_name("object") {
+                if let Some(o) = self.field(f, "object") {
                     self.walk(o);
                 }
-                if let Some(p) = f.child_by_field_name("property") {
+                if let Some(p) = self.field(f, "property") {
                     let prop = self.t(p);
                     if matches!(prop, "constructor" | "__proto__" | "__defineGetter__") {
                         self.out

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang, Text};
+use super::{text, Judged, Kids, Lang, Syntax, Text};
 
 mod calls;
 mod values;
@@ -146,29 +146,31 @@ impl V {
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(
+    super::read(
         tree_sitter_javascript::LANGUAGE.into(),
         src,
         Lang::JavaScript,
-    ) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let mut w = Walker {
-        src,
-        out: Judged::default(),
-        bound: HashMap::new(),
-        assigned: HashMap::new(),
-        local: HashSet::new(),
-        depth: 0,
-    };
-    let root = tree.root_node();
-    w.collect(root);
-    w.walk(root);
-    w.out
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                bound: HashMap::new(),
+                assigned: HashMap::new(),
+                local: HashSet::new(),
+                depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     /// Local name → the module or member it is bound to (`cp` → "child_process",
@@ -179,6 +181,21 @@ struct Walker<'t> {
     /// Functions, classes and parameters of the snippet.
     local: HashSet<String>,
     depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 /// The module a `require`/`import` source names (`node:fs` is `fs`).
@@ -204,7 +221,7 @@ impl<'t> Walker<'t> {
     fn required(&mut self, n: Node<'t>) -> Option<String> {
         match n.kind() {
             "call_expression" => {
-                let f = n.child_by_field_name("function")?;
+                let f = self.field(n, "function")?;
                 if self.t(f) != "require" {
                     return None;
                 }
@@ -213,12 +230,12 @@ impl<'t> Walker<'t> {
                 Some(module_name(&m).to_string())
             }
             "member_expression" => {
-                let base = self.required(n.child_by_field_name("object")?)?;
-                let p = n.child_by_field_name("property")?;
+                let base = self.required(self.field(n, "object")?)?;
+                let p = self.field(n, "property")?;
                 Some(format!("{base}.{}", self.t(p)))
             }
             "await_expression" | "parenthesized_expression" => {
-                self.required(*named_children(n).first()?)
+                self.required(*self.kids(n).first()?)
             }
             _ => None,
         }
@@ -239,7 +256,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "object_pattern" => {
-                for c in named_children(pattern) {
+                for c in self.kids(pattern) {
                     match c.kind() {
                         "shorthand_property_identifier_pattern" => {
                             let name = self.t(c).to_string();
@@ -254,8 +271,8 @@ impl<'t> Walker<'t> {
                             }
                         }
                         "pair_pattern" => {
-                            let key = c.child_by_field_name("key").map(|k| self.t(k).to_string());
-                            if let Some(v) = c.child_by_field_name("value") {
+                            let key = self.field(c, "key").map(|k| self.t(k).to_string());
+                            if let Some(v) = self.field(c, "value") {
                                 let m = match (module, key) {
                                     (Some(m), Some(k)) => Some(format!("{m}.{k}")),
                                     _ => None,
@@ -268,7 +285,7 @@ impl<'t> Walker<'t> {
                 }
             }
             _ => {
-                for c in named_children(pattern) {
+                for c in self.kids(pattern) {
                     self.bind_pattern(c, None);
                 }
             }
@@ -279,7 +296,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "variable_declarator" => self.collect_declarator(n),
             "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() == "identifier" {
                         let nm = self.t(l).to_string();
                         self.assign(&nm, None);
@@ -292,42 +309,42 @@ impl<'t> Walker<'t> {
             | "class_declaration"
             | "function_expression"
             | "generator_function_declaration" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.insert(self.t(name).to_string());
                 }
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.bind_pattern(p, None);
                 }
             }
             "arrow_function" | "method_definition" => {
-                if let Some(p) = n
-                    .child_by_field_name("parameters")
-                    .or_else(|| n.child_by_field_name("parameter"))
+                if let Some(p) = self
+                    .field(n, "parameters")
+                    .or_else(|| self.field(n, "parameter"))
                 {
                     self.bind_pattern(p, None);
                 }
             }
             "catch_clause" => {
-                if let Some(p) = n.child_by_field_name("parameter") {
+                if let Some(p) = self.field(n, "parameter") {
                     self.bind_pattern(p, None);
                 }
             }
             "for_in_statement" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     self.bind_pattern(l, None);
                 }
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
 
     /// `const x = …` (or a pattern): the names it binds, and the module a `require` gives.
     fn collect_declarator(&mut self, n: Node<'t>) {
-        if let Some(name) = n.child_by_field_name("name") {
-            let value = n.child_by_field_name("value");
+        if let Some(name) = self.field(n, "name") {
+            let value = self.field(n, "value");
             let module = value.and_then(|v| self.required(v));
             if let Some(m) = module {
                 self.bind_pattern(name, Some(&m));
@@ -350,29 +367,30 @@ impl<'t> Walker<'t> {
 
     /// `import … from "m"`: the names bound to the module or its members.
     fn collect_import(&mut self, n: Node<'t>) {
-        let source = n
-            .child_by_field_name("source")
+        let source = self
+            .field(n, "source")
             .map(|s| self.eval(s).text().known().unwrap_or_default())
             .unwrap_or_default();
         let m = module_name(&source).to_string();
-        for clause in named_children(n)
+        for clause in self
+            .kids(n)
             .into_iter()
             .filter(|c| c.kind() == "import_clause")
         {
-            for c in named_children(clause) {
+            for c in self.kids(clause) {
                 match c.kind() {
                     "identifier" => {
                         self.bound.insert(self.t(c).to_string(), m.clone());
                     }
                     "namespace_import" => {
-                        if let Some(id) = named_children(c).first() {
+                        if let Some(id) = self.kids(c).first() {
                             self.bound.insert(self.t(*id).to_string(), m.clone());
                         }
                     }
                     "named_imports" => {
-                        for s in named_children(c) {
-                            let name = s.child_by_field_name("name").map(|x| self.t(x));
-                            let alias = s.child_by_field_name("alias").map(|x| self.t(x));
+                        for s in self.kids(c) {
+                            let name = self.field(s, "name").map(|x| self.t(x));
+                            let alias = self.field(s, "alias").map(|x| self.t(x));
                             if let Some(name) = name {
                                 let local = alias.unwrap_or(name);
                                 self.bound.insert(local.to_string(), format!("{m}.{name}"));
@@ -407,18 +425,18 @@ impl<'t> Walker<'t> {
                 None
             }
             "member_expression" => {
-                let obj = n.child_by_field_name("object")?;
-                let p = n.child_by_field_name("property")?;
+                let obj = self.field(n, "object")?;
+                let p = self.field(n, "property")?;
                 let base = self.qualify(obj)?;
                 Some(format!("{base}.{}", self.t(p)))
             }
-            "parenthesized_expression" => self.qualify(*named_children(n).first()?),
+            "parenthesized_expression" => self.qualify(*self.kids(n).first()?),
             "call_expression" => {
                 // `require("fs").readFileSync`
-                let f = n.child_by_field_name("function")?;
+                let f = self.field(n, "function")?;
                 if self.t(f) == "require" && !self.bound.contains_key("require") {
-                    let args = n.child_by_field_name("arguments")?;
-                    let first = named_children(args).into_iter().next()?;
+                    let args = self.field(n, "arguments")?;
+                    let first = self.kids(args).into_iter().next()?;
                     if first.kind() == "string" {
                         let s = self.string_value(first)?;
                         if s.starts_with('.') || s.starts_with('/') {
@@ -440,8 +458,9 @@ impl<'t> Walker<'t> {
     }
 
     fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        match call.child_by_field_name("arguments") {
-            Some(a) if a.kind() == "arguments" => named_children(a)
+        match self.field(call, "arguments") {
+            Some(a) if a.kind() == "arguments" => self
+                .kids(a)
                 .into_iter()
                 .filter(|c| c.kind() != "comment")
                 .collect(),

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Walker, V};
-use crate::engine::code::{env_value, named_children, Text};
+use crate::engine::code::{env_value, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -26,17 +26,13 @@ impl<'t> Walker<'t> {
             "template_string" => self.template(n),
             "true" => V::Bool(true),
             "false" => V::Bool(false),
-            "parenthesized_expression" => named_children(n)
+            "parenthesized_expression" => self
+                .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
             "identifier" => self.identifier(n),
-            "array" => V::List(
-                named_children(n)
-                    .into_iter()
-                    .map(|c| self.eval(c))
-                    .collect(),
-            ),
+            "array" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "object" => self.object(n),
             "binary_expression" => self.sum(n),
             "member_expression" | "subscript_expression" => self.member(n),
@@ -60,7 +56,8 @@ impl<'t> Walker<'t> {
                     })
                 }
                 "template_substitution" => {
-                    let v = named_children(k)
+                    let v = self
+                        .kids(k)
                         .first()
                         .map(|e| self.eval(*e).text())
                         .unwrap_or_else(Text::unknown);
@@ -93,11 +90,9 @@ impl<'t> Walker<'t> {
     /// An object literal: its fields (a spread is the field `...`).
     fn object(&mut self, n: Node<'t>) -> V {
         let mut fields = Vec::new();
-        for p in named_children(n) {
+        for p in self.kids(n) {
             if p.kind() == "pair" {
-                if let (Some(k), Some(v)) =
-                    (p.child_by_field_name("key"), p.child_by_field_name("value"))
-                {
+                if let (Some(k), Some(v)) = (self.field(p, "key"), self.field(p, "value")) {
                     let key = match k.kind() {
                         "string" => self.string_value(k).unwrap_or_default(),
                         _ => self.t(k).to_string(),
@@ -117,9 +112,9 @@ impl<'t> Walker<'t> {
     /// `a + b` of strings; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> V {
         let (Some(l), Some(r), Some(op)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-            n.child_by_field_name("operator"),
+            self.field(n, "left"),
+            self.field(n, "right"),
+            self.field(n, "operator"),
         ) else {
             return V::Other;
         };
@@ -135,12 +130,10 @@ impl<'t> Walker<'t> {
 
     /// `process.env.X` and `process.env[x]`: the variable's value.
     fn member(&mut self, n: Node<'t>) -> V {
-        let obj = n.child_by_field_name("object");
+        let obj = self.field(n, "object");
         let key = match n.kind() {
-            "member_expression" => n
-                .child_by_field_name("property")
-                .map(|p| Text::lit(self.t(p))),
-            _ => n.child_by_field_name("index").map(|i| self.eval(i).text()),
+            "member_expression" => self.field(n, "property").map(|p| Text::lit(self.t(p))),
+            _ => self.field(n, "index").map(|i| self.eval(i).text()),
         };
         if let (Some(o), Some(k)) = (obj, key) {
             let q = self.qualify(o);
@@ -156,7 +149,7 @@ impl<'t> Walker<'t> {
 
     /// What a call returns: the home and temporary folders, `path` joins, `String(x)`.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return V::Other;
         };
         let q = self.qualify(f);

@@ -4,15 +4,15 @@
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, V};
-use crate::engine::code::{named_children, Effect, Text};
+use crate::engine::code::{Effect, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" | "hash_bang_line" => {}
             "import_statement" => {
-                let source = n
-                    .child_by_field_name("source")
+                let source = self
+                    .field(n, "source")
                     .and_then(|s| self.string_value(s))
                     .unwrap_or_default();
                 self.import(module_name(&source));
@@ -26,7 +26,7 @@ impl<'t> Walker<'t> {
             "subscript_expression" => self.walk_subscript(n),
             "identifier" => self.identifier_value(n),
             "variable_declarator" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     if self.required(v).is_some() {
                         self.require_chain(v);
                     } else {
@@ -35,12 +35,12 @@ impl<'t> Walker<'t> {
                 }
             }
             "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() != "identifier" {
                         self.walk(l);
                     }
                 }
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = self.field(n, "right") {
                     self.walk(r);
                 }
             }
@@ -51,10 +51,10 @@ impl<'t> Walker<'t> {
             | "method_definition"
             | "generator_function_declaration" => self.walk_function(n),
             "pair" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     self.walk(v);
                 }
-                if let Some(k) = n.child_by_field_name("key") {
+                if let Some(k) = self.field(n, "key") {
                     if k.kind() == "computed_property_name" {
                         self.walk(k);
                     }
@@ -62,13 +62,13 @@ impl<'t> Walker<'t> {
             }
             "for_in_statement" => {
                 for f in ["right", "body"] {
-                    if let Some(c) = n.child_by_field_name(f) {
+                    if let Some(c) = self.field(n, f) {
                         self.walk(c);
                     }
                 }
             }
             "catch_clause" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = self.field(n, "body") {
                     self.walk(b);
                 }
             }
@@ -84,12 +84,12 @@ impl<'t> Walker<'t> {
 
     /// `a[k]`: `process.env[k]` read or changed, anything else walked.
     fn walk_subscript(&mut self, n: Node<'t>) {
-        if let Some(o) = n.child_by_field_name("object") {
+        if let Some(o) = self.field(n, "object") {
             let q = self.qualify(o);
             match q.as_deref() {
                 Some("global.process.env" | "global.Bun.env") => {
                     self.eval(n);
-                    if let Some(i) = n.child_by_field_name("index") {
+                    if let Some(i) = self.field(n, "index") {
                         self.walk(i);
                     }
                     self.env_assigned(n);
@@ -107,13 +107,13 @@ impl<'t> Walker<'t> {
 
     /// A function or class: its body (its name and parameters only bind names).
     fn walk_function(&mut self, n: Node<'t>) {
-        if let Some(b) = n.child_by_field_name("body") {
+        if let Some(b) = self.field(n, "body") {
             self.walk(b);
         }
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -136,7 +136,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "call_expression" => self.call(n),
             "member_expression" => {
-                if let Some(o) = n.child_by_field_name("object") {
+                if let Some(o) = self.field(n, "object") {
                     self.require_chain(o);
                 }
             }
@@ -219,27 +219,25 @@ impl<'t> Walker<'t> {
             self.value_of(&q);
             return;
         }
-        if let Some(p) = n.child_by_field_name("property") {
+        if let Some(p) = self.field(n, "property") {
             let prop = self.t(p);
             if matches!(prop, "constructor" | "__proto__" | "prototype") {
                 self.out
                     .opaque(format!("reaches the engine's internals (`{prop}`)"));
             }
         }
-        if let Some(o) = n.child_by_field_name("object") {
+        if let Some(o) = self.field(n, "object") {
             self.walk(o);
         }
     }
 
     /// `process.env.X = …`: the environment of the programs it starts changes.
     pub(super) fn env_assigned(&mut self, n: Node<'t>) {
-        if n.parent().is_some_and(|p| {
+        if self.parent(n).is_some_and(|p| {
             matches!(
                 p.kind(),
                 "assignment_expression" | "augmented_assignment_expression"
-            ) && p
-                .child_by_field_name("left")
-                .is_some_and(|l| l.id() == n.id())
+            ) && self.field(p, "left").is_some_and(|l| l.id() == n.id())
         }) {
             self.out
                 .opaque("changes the environment of the programs it starts");
@@ -251,7 +249,7 @@ impl<'t> Walker<'t> {
         for a in &args {
             self.walk(*a);
         }
-        let Some(c) = n.child_by_field_name("constructor") else {
+        let Some(c) = self.field(n, "constructor") else {
             return;
         };
         match self.qualify(c).as_deref() {

@@ -148,7 +148,7 @@ const NO_EFFECT: &[&str] = &[
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return;
         };
         let args = self.args(n);
@@ -169,10 +169,8 @@ impl<'t> Walker<'t> {
                 self.builtin_call(name, &args);
             }
             "attribute" => {
-                let (Some(obj), Some(attr)) = (
-                    f.child_by_field_name("object"),
-                    f.child_by_field_name("attribute"),
-                ) else {
+                let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute"))
+                else {
                     return;
                 };
                 let method = self.t(attr);

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang};
+use super::{text, Judged, Kids, Lang, Syntax};
 
 mod calls;
 mod values;
@@ -281,27 +281,33 @@ const VALUES: &[&str] = &[
 /// A value as far as the text tells it.
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(tree_sitter_python::LANGUAGE.into(), src, Lang::Python) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let root = tree.root_node();
-    let mut w = Walker {
+    super::read(
+        tree_sitter_python::LANGUAGE.into(),
         src,
-        out: Judged::default(),
-        modules: HashMap::new(),
-        names: HashMap::new(),
-        assigned: HashMap::new(),
-        loops: HashMap::new(),
-        local: HashSet::new(),
-        eval_depth: 0,
-    };
-    w.collect(root);
-    w.walk(root);
-    w.out
+        Lang::Python,
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                modules: HashMap::new(),
+                names: HashMap::new(),
+                assigned: HashMap::new(),
+                loops: HashMap::new(),
+                local: HashSet::new(),
+                eval_depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     /// Local name → module (`import os.path as p` binds `p` to `os.path`).
@@ -315,6 +321,21 @@ struct Walker<'t> {
     /// Functions and classes the snippet defines.
     local: HashSet<String>,
     eval_depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 fn module_known(m: &str) -> bool {
@@ -401,7 +422,7 @@ impl<'t> Walker<'t> {
             self.assign(&name, None);
             return;
         }
-        for c in named_children(pattern) {
+        for c in self.kids(pattern) {
             if matches!(
                 c.kind(),
                 "identifier"
@@ -421,57 +442,54 @@ impl<'t> Walker<'t> {
             "import_statement" => self.collect_import(n),
             "import_from_statement" => self.collect_import_from(n),
             "function_definition" | "class_definition" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.insert(self.t(name).to_string());
                 }
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.bind_params(p);
                 }
             }
             "lambda" => {
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.bind_params(p);
                 }
             }
             "assignment" => {
-                if let Some(left) = n.child_by_field_name("left") {
+                if let Some(left) = self.field(n, "left") {
                     if left.kind() == "identifier" {
                         let name = self.t(left).to_string();
-                        self.assign(&name, n.child_by_field_name("right"));
+                        self.assign(&name, self.field(n, "right"));
                     } else {
                         self.bind_unknown(left);
                     }
                 }
             }
             "augmented_assignment" | "named_expression" => {
-                if let Some(left) = n
-                    .child_by_field_name("left")
-                    .or_else(|| n.child_by_field_name("name"))
-                {
+                if let Some(left) = self.field(n, "left").or_else(|| self.field(n, "name")) {
                     self.bind_unknown(left);
                 }
             }
             "for_statement" | "for_in_clause" => self.collect_loop(n),
             "as_pattern" => {
-                if let Some(a) = n.child_by_field_name("alias") {
+                if let Some(a) = self.field(n, "alias") {
                     self.bind_unknown(a);
                 }
             }
             "global_statement" | "nonlocal_statement" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     self.bind_unknown(c);
                 }
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
 
     /// `import a.b` and `import a as b`: the modules bound to names.
     fn collect_import(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "dotted_name" => {
                     let full = self.t(c).to_string();
@@ -480,10 +498,8 @@ impl<'t> Walker<'t> {
                     self.modules.insert(full.clone(), full);
                 }
                 "aliased_import" => {
-                    let (Some(name), Some(alias)) = (
-                        c.child_by_field_name("name"),
-                        c.child_by_field_name("alias"),
-                    ) else {
+                    let (Some(name), Some(alias)) = (self.field(c, "name"), self.field(c, "alias"))
+                    else {
                         continue;
                     };
                     self.modules
@@ -496,8 +512,8 @@ impl<'t> Walker<'t> {
 
     /// `from a import b as c`: the full names bound to names.
     fn collect_import_from(&mut self, n: Node<'t>) {
-        let module = n
-            .child_by_field_name("module_name")
+        let module = self
+            .field(n, "module_name")
             .map(|m| self.t(m).to_string())
             .unwrap_or_default();
         let mut c = n.walk();
@@ -505,8 +521,8 @@ impl<'t> Walker<'t> {
         for name in names {
             let (real, alias) = match name.kind() {
                 "aliased_import" => (
-                    name.child_by_field_name("name").map(|x| self.t(x)),
-                    name.child_by_field_name("alias").map(|x| self.t(x)),
+                    self.field(name, "name").map(|x| self.t(x)),
+                    self.field(name, "alias").map(|x| self.t(x)),
                 ),
                 _ => (Some(self.t(name)), Some(self.t(name))),
             };
@@ -522,11 +538,11 @@ impl<'t> Walker<'t> {
 
     /// A loop variable: what it loops over, when it is bound nowhere else.
     fn collect_loop(&mut self, n: Node<'t>) {
-        if let Some(left) = n.child_by_field_name("left") {
+        if let Some(left) = self.field(n, "left") {
             if left.kind() == "identifier" {
                 let name = self.t(left).to_string();
                 let first = !self.loops.contains_key(&name);
-                match n.child_by_field_name("right") {
+                match self.field(n, "right") {
                     Some(r) if first => {
                         self.loops.insert(name.clone(), r);
                     }
@@ -543,14 +559,12 @@ impl<'t> Walker<'t> {
     }
 
     fn bind_params(&mut self, params: Node<'t>) {
-        for p in named_children(params) {
+        for p in self.kids(params) {
             let name = match p.kind() {
                 "identifier" => Some(p),
-                _ => p.child_by_field_name("name").or_else(|| {
-                    named_children(p)
-                        .into_iter()
-                        .find(|c| c.kind() == "identifier")
-                }),
+                _ => self
+                    .field(p, "name")
+                    .or_else(|| self.kids(p).into_iter().find(|c| c.kind() == "identifier")),
             };
             if let Some(name) = name {
                 self.bind_unknown(name);
@@ -573,8 +587,8 @@ impl<'t> Walker<'t> {
                     .cloned()
             }
             "attribute" => {
-                let obj = n.child_by_field_name("object")?;
-                let attr = n.child_by_field_name("attribute")?;
+                let obj = self.field(n, "object")?;
+                let attr = self.field(n, "attribute")?;
                 let base = self.qualify(obj)?;
                 Some(format!("{base}.{}", self.t(attr)))
             }

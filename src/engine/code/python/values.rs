@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::code::{env_value, named_children, Text, V};
+use crate::engine::code::{env_value, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -22,22 +22,18 @@ impl<'t> Walker<'t> {
             "string" => V::Str(self.string(n)),
             "concatenated_string" => {
                 let mut t = Text::default();
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     t = t.concat(self.string(c));
                 }
                 V::Str(t)
             }
-            "parenthesized_expression" => named_children(n)
+            "parenthesized_expression" => self
+                .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(V::Other),
             "identifier" => self.identifier(n),
-            "list" | "tuple" => V::List(
-                named_children(n)
-                    .into_iter()
-                    .map(|c| self.eval(c))
-                    .collect(),
-            ),
+            "list" | "tuple" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary_operator" => self.binary(n),
             "attribute" => self.attribute(n),
             "subscript" => self.environ_item(n),
@@ -66,9 +62,9 @@ impl<'t> Walker<'t> {
     /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
     fn binary(&mut self, n: Node<'t>) -> V {
         let (Some(l), Some(r), Some(op)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-            n.child_by_field_name("operator"),
+            self.field(n, "left"),
+            self.field(n, "right"),
+            self.field(n, "operator"),
         ) else {
             return V::Other;
         };
@@ -91,10 +87,7 @@ impl<'t> Walker<'t> {
                 _ => V::Other,
             };
         }
-        let (Some(obj), Some(attr)) = (
-            n.child_by_field_name("object"),
-            n.child_by_field_name("attribute"),
-        ) else {
+        let (Some(obj), Some(attr)) = (self.field(n, "object"), self.field(n, "attribute")) else {
             return V::Other;
         };
         match (self.eval(obj), self.t(attr)) {
@@ -105,8 +98,8 @@ impl<'t> Walker<'t> {
 
     /// `os.environ["X"]`: the variable's value.
     fn environ_item(&mut self, n: Node<'t>) -> V {
-        let value = n.child_by_field_name("value");
-        let key = n.child_by_field_name("subscript");
+        let value = self.field(n, "value");
+        let key = self.field(n, "subscript");
         if let (Some(v), Some(k)) = (value, key) {
             if self.qualify(v).as_deref() == Some("os.environ") {
                 return V::Str(self.env_key(k));
@@ -120,7 +113,7 @@ impl<'t> Walker<'t> {
         if over.kind() != "call" {
             return V::Other;
         }
-        let Some(f) = over.child_by_field_name("function") else {
+        let Some(f) = self.field(over, "function") else {
             return V::Other;
         };
         let args = self.args(over);
@@ -135,10 +128,7 @@ impl<'t> Walker<'t> {
             _ => {}
         }
         if f.kind() == "attribute" {
-            if let (Some(obj), Some(attr)) = (
-                f.child_by_field_name("object"),
-                f.child_by_field_name("attribute"),
-            ) {
+            if let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) {
                 if let V::Path(p) = self.eval(obj) {
                     let pattern = first.unwrap_or_else(|| Text::lit("*"));
                     return match self.t(attr) {
@@ -161,7 +151,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn eval_call(&mut self, n: Node<'t>) -> V {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = self.field(n, "function") else {
             return V::Other;
         };
         let args = self.args(n);
@@ -228,10 +218,7 @@ impl<'t> Walker<'t> {
 
     /// What a method returns: joins of paths and of strings.
     fn method_value(&mut self, f: Node<'t>, args: &Args<'t>) -> V {
-        let (Some(obj), Some(attr)) = (
-            f.child_by_field_name("object"),
-            f.child_by_field_name("attribute"),
-        ) else {
+        let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
             return V::Other;
         };
         let recv = self.eval(obj);
@@ -267,14 +254,15 @@ impl<'t> Walker<'t> {
         if n.kind() != "string" {
             return self.eval(n).text();
         }
-        let prefix = named_children(n)
+        let prefix = self
+            .kids(n)
             .first()
             .filter(|c| c.kind() == "string_start")
             .map(|c| self.t(*c).to_ascii_lowercase())
             .unwrap_or_default();
         let raw = prefix.contains('r');
         let mut t = Text::default();
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "string_content" => {
                     let s = self.t(c);
@@ -296,12 +284,12 @@ impl<'t> Walker<'t> {
                     }
                 }
                 "interpolation" => {
-                    let v = c
-                        .child_by_field_name("expression")
+                    let v = self
+                        .field(c, "expression")
                         .map(|e| self.eval(e).text())
                         .unwrap_or_else(Text::unknown);
-                    let plain = c.child_by_field_name("format_specifier").is_none()
-                        && c.child_by_field_name("type_conversion").is_none();
+                    let plain = self.field(c, "format_specifier").is_none()
+                        && self.field(c, "type_conversion").is_none();
                     t = t.concat(if plain { v } else { Text::unknown() });
                 }
                 _ => {}
@@ -315,16 +303,13 @@ impl<'t> Walker<'t> {
 
     pub(super) fn args(&self, call: Node<'t>) -> Args<'t> {
         let mut a = Args::default();
-        let Some(list) = call.child_by_field_name("arguments") else {
+        let Some(list) = self.field(call, "arguments") else {
             return a;
         };
-        for c in named_children(list) {
+        for c in self.kids(list) {
             match c.kind() {
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) = (
-                        c.child_by_field_name("name"),
-                        c.child_by_field_name("value"),
-                    ) {
+                    if let (Some(k), Some(v)) = (self.field(c, "name"), self.field(c, "value")) {
                         a.kw.push((self.t(k).to_string(), v));
                     }
                 }

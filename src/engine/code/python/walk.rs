@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
-use crate::engine::code::{named_children, Effect};
+use crate::engine::code::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
@@ -18,39 +18,39 @@ impl<'t> Walker<'t> {
             "identifier" => self.identifier_value(n),
             "subscript" => self.walk_subscript(n),
             "keyword_argument" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     self.walk(v);
                 }
             }
             "function_definition" | "class_definition" => {
-                for c in named_children(n) {
-                    if Some(c.id()) != n.child_by_field_name("name").map(|x| x.id()) {
+                for c in self.kids(n) {
+                    if Some(c.id()) != self.field(n, "name").map(|x| x.id()) {
                         self.walk(c);
                     }
                 }
             }
             "parameters" | "lambda_parameters" => {
                 // Default values only.
-                for p in named_children(n) {
-                    if let Some(v) = p.child_by_field_name("value") {
+                for p in self.kids(n) {
+                    if let Some(v) = self.field(p, "value") {
                         self.walk(v);
                     }
                 }
             }
             "assignment" | "augmented_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() != "identifier" {
                         self.walk(l);
                     }
                 }
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = self.field(n, "right") {
                     self.walk(r);
                 }
             }
             "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
-                for c in named_children(n) {
-                    if Some(c.id()) != n.child_by_field_name("alias").map(|x| x.id()) {
+                for c in self.kids(n) {
+                    if Some(c.id()) != self.field(n, "alias").map(|x| x.id()) {
                         self.walk(c);
                     }
                 }
@@ -63,9 +63,9 @@ impl<'t> Walker<'t> {
 
     /// `import a, b.c`: every module imported is known.
     fn walk_import(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             let name = match c.kind() {
-                "aliased_import" => c.child_by_field_name("name"),
+                "aliased_import" => self.field(c, "name"),
                 _ => Some(c),
             };
             if let Some(name) = name {
@@ -77,7 +77,7 @@ impl<'t> Walker<'t> {
 
     /// `from a import b`: the module is known, and not project code or every name.
     fn walk_import_from(&mut self, n: Node<'t>) {
-        let module = n.child_by_field_name("module_name");
+        let module = self.field(n, "module_name");
         match module {
             Some(m) if m.kind() == "dotted_name" => {
                 let m = self.t(m).to_string();
@@ -85,31 +85,28 @@ impl<'t> Walker<'t> {
             }
             _ => self.out.opaque("imports from a module of the project"),
         }
-        if named_children(n)
-            .iter()
-            .any(|c| c.kind() == "wildcard_import")
-        {
+        if self.kids(n).iter().any(|c| c.kind() == "wildcard_import") {
             self.out.opaque("imports every name of a module");
         }
     }
 
     /// `os.environ[x]`: read, or (assigned or deleted) changed for the programs started.
     fn walk_subscript(&mut self, n: Node<'t>) {
-        let value = n.child_by_field_name("value");
+        let value = self.field(n, "value");
         if let Some(v) = value {
             if self.qualify(v).as_deref() == Some("os.environ") {
-                if let Some(k) = n.child_by_field_name("subscript") {
+                if let Some(k) = self.field(n, "subscript") {
                     self.env_key(k);
                     self.walk(k);
                 }
-                if n.parent().is_some_and(|p| {
+                if self.parent(n).is_some_and(|p| {
                     matches!(
                         p.kind(),
                         "assignment" | "augmented_assignment" | "delete_statement"
-                    ) && p
-                        .child_by_field_name("left")
-                        .is_none_or(|l| l.id() == n.id())
-                }) || n.parent().is_some_and(|p| p.kind() == "delete_statement")
+                    ) && self.field(p, "left").is_none_or(|l| l.id() == n.id())
+                }) || self
+                    .parent(n)
+                    .is_some_and(|p| p.kind() == "delete_statement")
                 {
                     self.out
                         .opaque("changes the environment of the programs it starts");
@@ -122,26 +119,26 @@ impl<'t> Walker<'t> {
 
     /// A loop: what it loops over, its body, and a comprehension's conditions.
     fn walk_loop(&mut self, n: Node<'t>) {
-        if let Some(l) = n.child_by_field_name("left") {
+        if let Some(l) = self.field(n, "left") {
             if !matches!(l.kind(), "identifier" | "pattern_list" | "tuple_pattern") {
                 self.walk(l);
             }
         }
         for f in ["right", "body", "alternative"] {
-            if let Some(c) = n.child_by_field_name(f) {
+            if let Some(c) = self.field(n, f) {
                 self.walk(c);
             }
         }
         if n.kind() == "for_in_clause" {
             // The rest of a clause holds its conditions.
-            for c in named_children(n).into_iter().skip(2) {
+            for c in self.kids(n).into_iter().skip(2) {
                 self.walk(c);
             }
         }
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -185,7 +182,7 @@ impl<'t> Walker<'t> {
     /// A module attribute used as a value (not called).
     pub(super) fn module_value(&mut self, q: &str, n: Node<'t>) {
         if q == "os.environ" {
-            let parent = n.parent();
+            let parent = self.parent(n);
             let tested = parent.is_some_and(|p| p.kind() == "comparison_operator");
             if !tested {
                 self.out.push(Effect::EnvDump(
@@ -216,10 +213,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn attribute_value(&mut self, n: Node<'t>) {
-        let attr = n
-            .child_by_field_name("attribute")
-            .map(|a| self.t(a))
-            .unwrap_or("");
+        let attr = self.field(n, "attribute").map(|a| self.t(a)).unwrap_or("");
         if attr.starts_with("__")
             && !matches!(attr, "__name__" | "__doc__" | "__version__" | "__file__")
         {
@@ -230,7 +224,7 @@ impl<'t> Walker<'t> {
             self.module_value(&q, n);
             return;
         }
-        if let Some(obj) = n.child_by_field_name("object") {
+        if let Some(obj) = self.field(n, "object") {
             self.walk(obj);
         }
     }

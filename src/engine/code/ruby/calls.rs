@@ -156,16 +156,13 @@ const FILE_QUERIES: &[&str] = &[
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
-        let recv = n.child_by_field_name("receiver");
-        let method = n
-            .child_by_field_name("method")
-            .map(|m| self.t(m))
-            .unwrap_or("");
+        let recv = self.field(n, "receiver");
+        let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
         let (pos, kw, splat) = self.args(n);
         for a in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
             self.walk(*a);
         }
-        if let Some(b) = n.child_by_field_name("block") {
+        if let Some(b) = self.field(n, "block") {
             self.walk(b);
         }
         if DYNAMIC.contains(&method) {

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{named_children, text, Judged, Lang};
+use super::{text, Judged, Kids, Lang, Syntax};
 
 mod calls;
 mod values;
@@ -173,30 +173,51 @@ const NETWORK: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    let tree = match super::parse(tree_sitter_ruby::LANGUAGE.into(), src, Lang::Ruby) {
-        Ok(t) => t,
-        Err(opaque) => return opaque,
-    };
-    let mut w = Walker {
+    super::read(
+        tree_sitter_ruby::LANGUAGE.into(),
         src,
-        out: Judged::default(),
-        assigned: HashMap::new(),
-        local: HashSet::new(),
-        depth: 0,
-    };
-    let root = tree.root_node();
-    w.collect(root);
-    w.walk(root);
-    w.out
+        Lang::Ruby,
+        |syntax| {
+            let mut w = Walker {
+                src,
+                out: Judged::default(),
+                assigned: HashMap::new(),
+                local: HashSet::new(),
+                depth: 0,
+                syntax,
+            };
+            let root = syntax.root();
+            w.collect(root);
+            w.walk(root);
+            w.out
+        },
+    )
 }
 
 struct Walker<'t> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
     assigned: HashMap<String, Vec<Option<Node<'t>>>>,
     /// Methods and classes the snippet defines.
     local: HashSet<String>,
     depth: usize,
+}
+
+impl<'t> Walker<'t> {
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax.named_children(n)
+    }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax.field(n, name)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax.parent(n)
+    }
 }
 
 impl<'t> Walker<'t> {
@@ -212,7 +233,7 @@ impl<'t> Walker<'t> {
             e.push(None);
             return;
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.unknown_binding(c);
         }
     }
@@ -220,10 +241,10 @@ impl<'t> Walker<'t> {
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() == "identifier" {
                         let name = self.t(l).to_string();
-                        let r = n.child_by_field_name("right");
+                        let r = self.field(n, "right");
                         self.assigned.entry(name).or_default().push(r);
                     } else {
                         self.unknown_binding(l);
@@ -231,32 +252,32 @@ impl<'t> Walker<'t> {
                 }
             }
             "operator_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     self.unknown_binding(l);
                 }
             }
             "method" | "singleton_method" | "class" | "module" => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = self.field(n, "name") {
                     self.local.insert(self.t(name).to_string());
                 }
-                if let Some(p) = n.child_by_field_name("parameters") {
+                if let Some(p) = self.field(n, "parameters") {
                     self.unknown_binding(p);
                 }
             }
             "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
             "for" => {
-                if let Some(p) = n.child_by_field_name("pattern") {
+                if let Some(p) = self.field(n, "pattern") {
                     self.unknown_binding(p);
                 }
             }
             "rescue" => {
-                if let Some(v) = n.child_by_field_name("variable") {
+                if let Some(v) = self.field(n, "variable") {
                     self.unknown_binding(v);
                 }
             }
             _ => {}
         }
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.collect(c);
         }
     }
@@ -266,8 +287,8 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "constant" => Some(self.t(n).to_string()),
             "scope_resolution" => {
-                let name = n.child_by_field_name("name")?;
-                match n.child_by_field_name("scope") {
+                let name = self.field(n, "name")?;
+                match self.field(n, "scope") {
                     Some(s) => Some(format!("{}::{}", self.constant(s)?, self.t(name))),
                     None => Some(self.t(name).to_string()),
                 }
@@ -280,13 +301,11 @@ impl<'t> Walker<'t> {
         let mut pos = Vec::new();
         let mut kw = Vec::new();
         let mut splat = false;
-        if let Some(a) = call.child_by_field_name("arguments") {
-            for c in named_children(a) {
+        if let Some(a) = self.field(call, "arguments") {
+            for c in self.kids(a) {
                 match c.kind() {
                     "pair" => {
-                        if let (Some(k), Some(v)) =
-                            (c.child_by_field_name("key"), c.child_by_field_name("value"))
-                        {
+                        if let (Some(k), Some(v)) = (self.field(c, "key"), self.field(c, "value")) {
                             let key = self.t(k).trim_end_matches(':').trim_start_matches(':');
                             kw.push((key.to_string(), v));
                         }

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::engine::code::{env_value, named_children, Text, V};
+use crate::engine::code::{env_value, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -21,7 +21,7 @@ impl<'t> Walker<'t> {
         let raw = self.t(n);
         let single = raw.starts_with('\'') || raw.starts_with("%q");
         let mut t = Text::default();
-        for c in named_children(n) {
+        for c in self.kids(n) {
             match c.kind() {
                 "string_content" => {
                     let s = self.t(c);
@@ -38,7 +38,7 @@ impl<'t> Walker<'t> {
                     })
                 }
                 "interpolation" => {
-                    let v = match named_children(c).as_slice() {
+                    let v = match self.kids(c).as_slice() {
                         [one] => self.eval(*one).text(),
                         _ => Text::unknown(),
                     };
@@ -56,17 +56,12 @@ impl<'t> Walker<'t> {
     pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
         match n.kind() {
             "string" => V::Str(self.string(n)),
-            "parenthesized_statements" => match named_children(n).as_slice() {
+            "parenthesized_statements" => match self.kids(n).as_slice() {
                 [one] => self.eval(*one),
                 _ => V::Other,
             },
             "identifier" => self.identifier(n),
-            "array" => V::List(
-                named_children(n)
-                    .into_iter()
-                    .map(|c| self.eval(c))
-                    .collect(),
-            ),
+            "array" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary" => self.sum(n),
             "element_reference" => self.env_reference(n),
             "call" => self.eval_call(n),
@@ -92,9 +87,9 @@ impl<'t> Walker<'t> {
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> V {
         let (Some(l), Some(r), Some(op)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-            n.child_by_field_name("operator"),
+            self.field(n, "left"),
+            self.field(n, "right"),
+            self.field(n, "operator"),
         ) else {
             return V::Other;
         };
@@ -107,9 +102,9 @@ impl<'t> Walker<'t> {
 
     /// `ENV["X"]`: the variable's value; any other index is not followed.
     fn env_reference(&mut self, n: Node<'t>) -> V {
-        let obj = n.child_by_field_name("object");
+        let obj = self.field(n, "object");
         if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
-            let key = named_children(n).into_iter().nth(1);
+            let key = self.kids(n).into_iter().nth(1);
             return V::Str(match key.map(|k| self.eval(k).text().known()) {
                 Some(Some(name)) => env_value(&name, &mut self.out),
                 _ => Text::unknown(),
@@ -120,11 +115,8 @@ impl<'t> Walker<'t> {
 
     /// What a call returns: `File.join`, `File.expand_path`, `Dir.home`, `Pathname` and the like.
     fn eval_call(&mut self, n: Node<'t>) -> V {
-        let recv = n.child_by_field_name("receiver");
-        let method = n
-            .child_by_field_name("method")
-            .map(|m| self.t(m))
-            .unwrap_or("");
+        let recv = self.field(n, "receiver");
+        let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
         let (pos, _, _) = self.args(n);
         let arg = |w: &mut Walker<'t>, i: usize| {
             pos.get(i)

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::code::{named_children, Effect};
+use crate::engine::code::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {
@@ -23,18 +23,17 @@ impl<'t> Walker<'t> {
                 }
             }
             "element_reference" => {
-                let obj = n.child_by_field_name("object");
+                let obj = self.field(n, "object");
                 if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
                     self.eval(n);
-                    if n.parent().is_some_and(|p| {
+                    if self.parent(n).is_some_and(|p| {
                         matches!(p.kind(), "assignment" | "operator_assignment")
-                            && p.child_by_field_name("left")
-                                .is_some_and(|l| l.id() == n.id())
+                            && self.field(p, "left").is_some_and(|l| l.id() == n.id())
                     }) {
                         self.out
                             .opaque("changes the environment of the programs it starts");
                     }
-                    for c in named_children(n).into_iter().skip(1) {
+                    for c in self.kids(n).into_iter().skip(1) {
                         self.walk(c);
                     }
                     return;
@@ -42,20 +41,20 @@ impl<'t> Walker<'t> {
                 self.children(n);
             }
             "assignment" | "operator_assignment" => {
-                if let Some(l) = n.child_by_field_name("left") {
+                if let Some(l) = self.field(n, "left") {
                     if l.kind() != "identifier" {
                         self.walk(l);
                     }
                 }
-                if let Some(r) = n.child_by_field_name("right") {
+                if let Some(r) = self.field(n, "right") {
                     self.walk(r);
                 }
             }
             "method" | "singleton_method" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = self.field(n, "body") {
                     self.walk(b);
                 }
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if c.kind() == "body_statement" {
                         self.walk(c);
                     }
@@ -63,12 +62,12 @@ impl<'t> Walker<'t> {
             }
             "block_parameters" | "method_parameters" | "lambda_parameters" => {}
             "pair" => {
-                if let Some(v) = n.child_by_field_name("value") {
+                if let Some(v) = self.field(n, "value") {
                     self.walk(v);
                 }
             }
             "heredoc_body" => {
-                for c in named_children(n) {
+                for c in self.kids(n) {
                     if c.kind() == "interpolation" {
                         self.walk(c);
                     }
@@ -79,7 +78,7 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in named_children(n) {
+        for c in self.kids(n) {
             self.walk(c);
         }
     }
@@ -103,11 +102,9 @@ impl<'t> Walker<'t> {
     pub(super) fn constant_value(&mut self, c: &str, n: Node<'t>) {
         let top = c.split("::").next().unwrap_or(c);
         if c == "ENV" {
-            let parent = n.parent();
+            let parent = self.parent(n);
             let receiver_of = parent.is_some_and(|p| {
-                p.kind() == "call"
-                    && p.child_by_field_name("receiver")
-                        .is_some_and(|r| r.id() == n.id())
+                p.kind() == "call" && self.field(p, "receiver").is_some_and(|r| r.id() == n.id())
             });
             if !receiver_of {
                 self.out
@@ -115,10 +112,8 @@ impl<'t> Walker<'t> {
             }
             return;
         }
-        let receiver_of = n.parent().is_some_and(|p| {
-            (p.kind() == "call"
-                && p.child_by_field_name("receiver")
-                    .is_some_and(|r| r.id() == n.id()))
+        let receiver_of = self.parent(n).is_some_and(|p| {
+            (p.kind() == "call" && self.field(p, "receiver").is_some_and(|r| r.id() == n.id()))
                 || p.kind() == "scope_resolution"
         });
         if receiver_of || PURE.contains(&top) || self.local.contains(top) {
