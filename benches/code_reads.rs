@@ -2,7 +2,7 @@
 //! `php big.php`, `perl big.pl` and `bash big.sh` with a script of about 100 KB in the
 //! project, each read for the first time (the store of judged code in the state dir
 //! emptied before every run) and again (the judgement recalled from that store).
-//! Run with `cargo bench --features bench --bench code_reads`.
+//! Run with `cargo bench --bench code_reads`.
 //!
 //! Each point is the median (and 90th percentile) wall time of a fresh `programmer-hook
 //! hook` process answering one PreToolUse event, as Claude Code runs it. The scripts are
