@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
 
-pub(crate) use syntax::{Kids, Syntax};
+pub(crate) use syntax::{Syntax, SyntaxWalk};
 
 /// The largest snippet or script read (bytes). A larger one is opaque.
 pub const MAX_CODE_BYTES: usize = 256 * 1024;

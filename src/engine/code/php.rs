@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::path_calls::{self, delete, read, write, Arg, PathCall};
-use super::{env_value, text, Effect, Judged, Kids, Lang, Syntax, Text};
+use super::{env_value, text, Effect, Judged, Lang, Syntax, SyntaxWalk, Text};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -296,14 +296,9 @@ struct Walker<'t> {
     depth: usize,
 }
 
-impl<'t> Walker<'t> {
-    /// The named children of `n`.
-    fn kids(&self, n: Node<'t>) -> Kids<'t> {
-        self.syntax.named_children(n)
-    }
-    /// The child of `n` in its field `name`.
-    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
-        self.syntax.field(n, name)
+impl<'t> SyntaxWalk<'t> for Walker<'t> {
+    fn syntax(&self) -> &'t Syntax<'t> {
+        self.syntax
     }
 }
 

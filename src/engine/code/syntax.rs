@@ -186,6 +186,24 @@ impl<'t> Syntax<'t> {
 }
 
 /// The named children of a node.
+/// What a language reader's walker asks of the tree, answered from its [`Syntax`] index.
+pub(crate) trait SyntaxWalk<'t> {
+    /// The index of the tree being walked.
+    fn syntax(&self) -> &'t Syntax<'t>;
+    /// The named children of `n`.
+    fn kids(&self, n: Node<'t>) -> Kids<'t> {
+        self.syntax().named_children(n)
+    }
+    /// The child of `n` in its field `name`.
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        self.syntax().field(n, name)
+    }
+    /// The parent of `n`.
+    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.syntax().parent(n)
+    }
+}
+
 pub(crate) struct Kids<'t>(Cow<'t, [Node<'t>]>);
 
 impl<'t> Kids<'t> {

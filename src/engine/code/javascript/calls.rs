@@ -1,6 +1,7 @@
 //! What JavaScript calls do: functions of the core modules (`fs`, `child_process`, the
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, GLOBALS, NETWORK, PURE, V};

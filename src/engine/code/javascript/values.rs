@@ -1,6 +1,7 @@
 //! JavaScript values: what an expression computes as far as the text tells it (strings,
 //! template literals, `path` and `os` results, arrays and objects of options).
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, V};

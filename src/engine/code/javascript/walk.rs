@@ -1,6 +1,7 @@
 //! The second pass over a JavaScript snippet: every node judged, `require` and `import`
 //! checked, modules and globals used as values (not called) made opaque or listed.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, V};

@@ -1,6 +1,7 @@
 //! What Python calls do: builtins, module functions (`os`, `shutil`, `subprocess` …),
 //! `open` and its modes, and methods of paths and other objects.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};

@@ -1,6 +1,7 @@
 //! Python values: what an expression computes as far as the text tells it (strings,
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};

@@ -1,6 +1,7 @@
 //! The second pass over a Python snippet: every node judged, imports checked, modules
 //! and names used as values (not called) made opaque or listed.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};

@@ -1,6 +1,7 @@
 //! What Ruby calls do: `Kernel` (`system`, `exec`, `spawn`, `open`, backticks), and the
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};

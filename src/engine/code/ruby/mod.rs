@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{text, Judged, Kids, Lang, Syntax};
+use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 
 mod calls;
 mod values;
@@ -205,18 +205,9 @@ struct Walker<'t> {
     depth: usize,
 }
 
-impl<'t> Walker<'t> {
-    /// The named children of `n`.
-    fn kids(&self, n: Node<'t>) -> Kids<'t> {
-        self.syntax.named_children(n)
-    }
-    /// The child of `n` in its field `name`.
-    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
-        self.syntax.field(n, name)
-    }
-    /// The parent of `n`.
-    fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
-        self.syntax.parent(n)
+impl<'t> SyntaxWalk<'t> for Walker<'t> {
+    fn syntax(&self) -> &'t Syntax<'t> {
+        self.syntax
     }
 }
 

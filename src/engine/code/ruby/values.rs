@@ -1,6 +1,7 @@
 //! Ruby values: what an expression computes as far as the text tells it (strings with
 //! their interpolations, `File.join`, `Dir.home`, `ENV`, arrays).
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::Walker;

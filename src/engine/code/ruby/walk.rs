@@ -1,6 +1,7 @@
 //! The second pass over a Ruby snippet: every node judged, bare names and constants
 //! used as values made opaque or listed.
 
+use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
