@@ -164,6 +164,18 @@ fn containers_that_reach_the_host() {
         ("deny", "container.mount-host", "docker run -v /root:/r img"),
         ("deny", "container.mount-host", "docker run -v /usr:/u img"),
         ("deny", "container.mount-host", "docker run -v ~/.ssh:/root/.ssh:ro img"),
+        // Write access to the hook's own settings and state: a protected path or a folder
+        // holding one; read-only, the container can change nothing there.
+        ("deny", "container.mount-host", "docker run -v ~/.claude:/c img"),
+        ("deny", "container.mount-host", "docker run -v ~/.claude/:/c:rw img"),
+        ("deny", "container.mount-host", "docker run -v $HOME/.claude/settings.json:/s img"),
+        ("deny", "container.mount-host", "docker run --mount type=bind,src=$HOME/.claude,dst=/c img"),
+        ("deny", "container.mount-host", "docker run -v ~/.claude/state:/st img"),
+        ("deny", "container.mount-host", "docker run -v /etc/hosts:/etc/hosts img"),
+        ("ask", "run.container", "docker run -v ~/.claude:/c:ro img"),
+        ("ask", "run.container", "docker run --mount type=bind,src=$HOME/.claude,dst=/c,readonly img"),
+        ("ask", "run.container", "docker run -v /etc/hosts:/etc/hosts:ro img"),
+        ("ask", "run.container", "docker run -v ~/.claude-notes:/n img"),
         ("deny", "container.mount-host", "docker run -v $HOME/.ssh/id_ed25519:/key img"),
         ("deny", "container.mount-host", "docker run -v /var/run/docker.sock:/var/run/docker.sock img"),
         ("deny", "container.mount-host", "docker run -v /run/podman/podman.sock:/s img"),

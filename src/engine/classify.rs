@@ -19,7 +19,9 @@ use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
-use crate::engine::policy::{AccessKind, MountClass, PathClass, Policy, Rule, RuleKind, Tier};
+use crate::engine::policy::{
+    AccessKind, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
+};
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
 use crate::engine::Context;
@@ -377,15 +379,24 @@ impl<'a> Matcher<'a> {
     /// `$(cat f)/..`) is in none: the command keeps the verdict of the other rules.
     fn mount_source_matches(&self, r: &Rule, inv: &Invocation) -> bool {
         let cwd = inv.cwd.as_deref();
-        mount_sources(&inv.args).iter().any(|w| {
+        mount_sources(&inv.args).iter().any(|m| {
+            let w = &m.source;
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
-            r.mount_source.iter().any(|c| self.in_mount_class(&res, *c))
+            r.mount_source
+                .iter()
+                .any(|c| self.in_mount_class(&res, m.writable, *c))
         })
     }
 
-    /// Whether a container's host path is in a mount class.
-    fn in_mount_class(&self, p: &Resolved, class: MountClass) -> bool {
+    /// Whether a container's host path, writable or not, is in a mount class.
+    fn in_mount_class(&self, p: &Resolved, writable: bool, class: MountClass) -> bool {
         let home = &self.ctx.places.home;
+        // Expanded here, not with the other lists: only container commands ask.
+        let expanded = |list: &'a List| -> Vec<Cow<'a, str>> {
+            list.iter()
+                .flat_map(|s| paths::expand_pattern_all(s, self.ctx.places))
+                .collect()
+        };
         match class {
             MountClass::Root => p.forms().any(|f| f == "/"),
             MountClass::Home => p.forms().any(|f| paths::is_home_folder(f, home)),
@@ -393,19 +404,26 @@ impl<'a> Matcher<'a> {
             // Docker expands no glob: a source is a secret by its forms, as written.
             MountClass::Secrets => self.names_a_secret(p),
             MountClass::EngineSocket => {
-                // Expanded here, not with the other lists: only container commands ask.
-                let sockets = &self.ctx.policy.paths.engine_sockets;
+                let sockets = expanded(&self.ctx.policy.paths.engine_sockets);
                 // A socket's name decides even where its folder is known only at run time
                 // (`$XDG_RUNTIME_DIR/docker.sock`).
                 let base = p.raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-                sockets
-                    .iter()
-                    .flat_map(|s| paths::expand_pattern_all(s, self.ctx.places))
-                    .any(|s| {
-                        p.matches(&s)
-                            || (!s.contains('/') && component_match(&s, base))
-                            || p.forms().any(|f| paths::is_above_pattern(f, &s))
-                    })
+                sockets.iter().any(|s| {
+                    p.matches(s)
+                        || (!s.contains('/') && component_match(s, base))
+                        || p.forms().any(|f| paths::is_above_pattern(f, s))
+                })
+            }
+            // A protected path, or a folder above one named from the root (the hook's
+            // settings, state and binary; not a project's own `.git/config`, which every
+            // project folder holds).
+            MountClass::Protected => {
+                writable
+                    && (self.in_class(p, PathClass::Protected, None)
+                        || expanded(&self.ctx.policy.paths.protected)
+                            .iter()
+                            .filter(|s| s.starts_with('/'))
+                            .any(|s| p.forms().any(|f| paths::is_above_pattern(f, s))))
             }
         }
     }

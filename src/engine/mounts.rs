@@ -15,9 +15,19 @@ use super::shell::Word;
 /// letters after one of them are its value, not options (`-ev` sets the variable `v`).
 const SHORT_VALUE_OPTIONS: &[u8] = b"acehlmpuvw";
 
-/// The source of every mount in `args`, as written (a word of the shell, so `$HOME` and
-/// `~` are still to be resolved), in order.
-pub fn mount_sources(args: &[Word]) -> Vec<Word> {
+/// One host path a container command mounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    /// The source as written (a word of the shell, so `$HOME` and `~` are still to be
+    /// resolved).
+    pub source: Word,
+    /// Whether the container may write there: no `ro`/`readonly` option.
+    pub writable: bool,
+}
+
+/// Every mount of a host path in `args`, in order. The `ro` of `SRC:DST:ro` (or `readonly`
+/// in `--mount`) makes it read-only.
+pub fn mount_sources(args: &[Word]) -> Vec<Mount> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -82,8 +92,9 @@ fn mount_option(args: &[Word], i: usize) -> (Option<(Kind, Word)>, usize) {
 }
 
 /// The host path of `SRC:DST[:OPTS]`: the text before the first `:` outside `${…}`, unless
-/// it names a volume, or there is no `:` (an anonymous volume at DST).
-fn volume_source(spec: &Word) -> Option<Word> {
+/// it names a volume, or there is no `:` (an anonymous volume at DST). It is read-only
+/// when OPTS (comma-separated) hold `ro` or `readonly`.
+fn volume_source(spec: &Word) -> Option<Mount> {
     let mut depth = 0usize;
     let mut prev = '\0';
     let mut end = None;
@@ -99,31 +110,41 @@ fn volume_source(spec: &Word) -> Option<Word> {
         }
         prev = c;
     }
-    host_path(spec, &spec.text[..end?])
+    let end = end?;
+    let options = spec.text[end + 1..].split_once(':').map_or("", |(_, o)| o);
+    let read_only = options.split(',').any(|o| o == "ro" || o == "readonly");
+    host_path(spec, &spec.text[..end], !read_only)
 }
 
-/// The host path of `--mount`'s comma-separated fields: the value of `source=` or `src=`.
-fn mount_fields_source(spec: &Word) -> Option<Word> {
-    spec.text
-        .split(',')
-        .map(|field| field.trim_matches('"'))
+/// The host path of `--mount`'s comma-separated fields: the value of `source=` or `src=`;
+/// read-only with a field `readonly` or `ro` (alone, or `=true`/`=1`).
+fn mount_fields_source(spec: &Word) -> Option<Mount> {
+    let fields = || spec.text.split(',').map(|field| field.trim_matches('"'));
+    let read_only = fields().any(|field| {
+        let (name, value) = field.split_once('=').unwrap_or((field, "true"));
+        (name == "readonly" || name == "ro") && (value == "true" || value == "1")
+    });
+    fields()
         .find_map(|field| {
             field
                 .strip_prefix("source=")
                 .or_else(|| field.strip_prefix("src="))
         })
-        .and_then(|source| host_path(spec, source))
+        .and_then(|source| host_path(spec, source, !read_only))
 }
 
 /// `source` as a word of its own when it is a host path: anything but empty text or a
 /// volume's name (a letter or digit, then letters, digits, `_`, `.` and `-`).
-fn host_path(spec: &Word, source: &str) -> Option<Word> {
+fn host_path(spec: &Word, source: &str, writable: bool) -> Option<Mount> {
     let mut chars = source.chars();
     let is_volume_name = chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
         && chars.all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
-    (!source.is_empty() && !is_volume_name).then(|| Word {
-        text: source.to_string(),
-        literal: spec.literal,
+    (!source.is_empty() && !is_volume_name).then(|| Mount {
+        source: Word {
+            text: source.to_string(),
+            literal: spec.literal,
+        },
+        writable,
     })
 }
 
@@ -175,7 +196,7 @@ mod tests {
         for (line, want) in cases {
             let got: Vec<String> = mount_sources(&words(line))
                 .into_iter()
-                .map(|w| w.text)
+                .map(|m| m.source.text)
                 .collect();
             assert_eq!(got, *want, "{line}");
         }
@@ -196,10 +217,43 @@ mod tests {
         ]);
         assert_eq!(
             got,
-            [Word {
-                text: "$HOME/.ssh".to_string(),
-                literal: false
+            [Mount {
+                source: Word {
+                    text: "$HOME/.ssh".to_string(),
+                    literal: false
+                },
+                writable: true,
             }]
         );
+    }
+
+    #[test]
+    fn a_mount_is_writable_unless_an_option_says_read_only() {
+        let cases: &[(&str, bool)] = &[
+            ("run -v /etc:/e img", true),
+            ("run -v /etc:/e:ro img", false),
+            ("run -v /etc:/e:Z,ro img", false),
+            ("run -v /etc:/e:readonly img", false),
+            ("run -v /etc:/e:rw img", true),
+            ("run -v /etc:/e:z img", true),
+            ("run --mount type=bind,src=/etc,dst=/e img", true),
+            ("run --mount type=bind,src=/etc,dst=/e,readonly img", false),
+            ("run --mount type=bind,src=/etc,dst=/e,ro=true img", false),
+            (
+                "run --mount type=bind,src=/etc,dst=/e,readonly=1 img",
+                false,
+            ),
+            (
+                "run --mount type=bind,src=/etc,dst=/e,readonly=false img",
+                true,
+            ),
+        ];
+        for (line, writable) in cases {
+            let got: Vec<bool> = mount_sources(&words(line))
+                .iter()
+                .map(|m| m.writable)
+                .collect();
+            assert_eq!(got, [*writable], "{line}");
+        }
     }
 }

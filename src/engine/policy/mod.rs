@@ -206,6 +206,9 @@ pub enum MountClass {
     Secrets,
     /// A container engine's socket (the `engine_sockets` list) or a folder that holds one.
     EngineSocket,
+    /// Mounted writable: a path of the `protected` list, or a folder above one of its
+    /// paths from the root (`~/.claude`, which holds the settings).
+    Protected,
 }
 
 /// One rule. Every matcher that is given must hold.

@@ -129,7 +129,14 @@ pub const PATH_CLASSES: &[&str] = &[
     "outside",
 ];
 /// The classes of a container's host path a rule may name (`mount_source`).
-pub const MOUNT_CLASSES: &[&str] = &["root", "home", "system", "secrets", "engine-socket"];
+pub const MOUNT_CLASSES: &[&str] = &[
+    "root",
+    "home",
+    "system",
+    "secrets",
+    "engine-socket",
+    "protected",
+];
 /// The signals the analysis raises, which signal rules name (`*` for any).
 pub const SIGNALS: &[&str] = &[
     "remote-code",
