@@ -702,12 +702,16 @@ fn doctor_fixes_fit_the_install_method() {
     // install.sh building in its checkout.
     let s = Sandbox::new();
     let checkout = scratch_checkout(&s);
-    let release = checkout.join("target/release");
-    fs::create_dir_all(&release).expect("mkdir");
-    fs::copy(BIN, release.join("programmer-hook")).expect("copy");
     let tools = s.dir.path().join("tools");
     fs::create_dir_all(&tools).expect("mkdir");
-    fs::write(tools.join("cargo"), "#!/bin/sh\nexit 0\n").expect("write");
+    // A stand-in for `cargo build`: it puts this test's binary where that build would
+    // (target/TRIPLE/release with `--target TRIPLE`, the static build on Linux).
+    let fake_cargo = format!(
+        "#!/bin/sh\ndir=target/release\nwhile [ $# -gt 0 ]; do\n  \
+         [ \"$1\" = --target ] && dir=target/$2/release\n  shift\ndone\n\
+         mkdir -p \"$dir\" && cp '{BIN}' \"$dir/programmer-hook\"\n"
+    );
+    fs::write(tools.join("cargo"), fake_cargo).expect("write");
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(tools.join("cargo"), fs::Permissions::from_mode(0o755)).expect("chmod");
     let mut path = vec![tools];
@@ -720,7 +724,14 @@ fn doctor_fixes_fit_the_install_method() {
         .env("PATH", std::env::join_paths(path).expect("PATH"))
         .output()
         .expect("install.sh");
-    ok(&out);
+    let text = ok(&out);
+    // On Linux with glibc the binary is built as the release's: static.
+    if cfg!(all(target_os = "linux", target_env = "gnu")) {
+        assert!(
+            text.contains("Building the binary, static: cargo build --release --target"),
+            "{text}"
+        );
+    }
     let fix = pack_fix(&s, &checkout);
     assert_eq!(
         fix,
