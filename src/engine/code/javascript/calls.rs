@@ -63,7 +63,6 @@ const FS_NO_EFFECT: &[&str] = &[
     "close",
     "read",
     "constants",
-    "readSync",
     "cwd",
     "exit",
     "args",
@@ -73,8 +72,6 @@ const FS_NO_EFFECT: &[&str] = &[
     "version",
     "env.get",
     "env.has",
-    "lstatSync",
-    "statSync",
 ];
 
 /// Functions of the globals that act on the paths they are given.
