@@ -12,6 +12,9 @@
 //! `PROGRAMMER_HOOK_BENCH_OTHER=PATH` measures another build too, its runs interleaved with
 //! this build's so that the machine's noise hits both alike.
 
+#[path = "support/home.rs"]
+mod home;
+use home::Home;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -39,41 +42,16 @@ fn binaries() -> Vec<(&'static str, PathBuf, Home)> {
     let mut bins = vec![(
         "this",
         PathBuf::from(env!("CARGO_BIN_EXE_programmer-hook")),
-        Home::new("this"),
+        Home::new("code-reads", "this"),
     )];
     if let Some(other) = std::env::var_os("PROGRAMMER_HOOK_BENCH_OTHER") {
-        bins.push(("other", PathBuf::from(other), Home::new("other")));
+        bins.push((
+            "other",
+            PathBuf::from(other),
+            Home::new("code-reads", "other"),
+        ));
     }
     bins
-}
-
-/// A scratch home with a project folder; removed when dropped.
-struct Home {
-    dir: PathBuf,
-}
-
-impl Home {
-    fn new(name: &str) -> Home {
-        let dir = std::env::temp_dir().join(format!(
-            "programmer-hook-code-reads-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("project/.git")).expect("home");
-        Home { dir }
-    }
-    fn project(&self) -> PathBuf {
-        self.dir.join("project")
-    }
-    fn code_store(&self) -> PathBuf {
-        self.dir.join(".claude/state/programmer/cache/code")
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// `head`, then `unit` with `{i}` numbered 1, 2, … until the text is `size` bytes, then
@@ -276,7 +254,7 @@ fn measure(bins: &[(&str, PathBuf, Home)], command: &str, first: bool) -> Vec<Po
     for _ in 0..rounds() {
         for (i, (_, bin, home)) in bins.iter().enumerate() {
             if first {
-                let _ = std::fs::remove_dir_all(home.code_store());
+                let _ = std::fs::remove_dir_all(home.state().join("cache/code"));
             }
             let input = json!({
                 "session_id": "s", "cwd": home.project(), "hook_event_name": "PreToolUse",

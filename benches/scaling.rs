@@ -7,8 +7,11 @@
 //! the size of history (log, projects, session) and grow at most linearly in the size of
 //! the input (command, policy).
 
+#[path = "support/home.rs"]
+mod home;
+use home::Home;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,34 +23,6 @@ fn rounds() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(31)
-}
-
-struct Home {
-    dir: PathBuf,
-}
-
-impl Home {
-    fn new(name: &str) -> Home {
-        let dir = std::env::temp_dir().join(format!(
-            "programmer-hook-scaling-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("project/.git")).expect("home");
-        Home { dir }
-    }
-    fn state(&self) -> PathBuf {
-        self.dir.join(".claude/state/programmer")
-    }
-    fn project(&self) -> PathBuf {
-        self.dir.join("project")
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 fn bin() -> &'static Path {
@@ -128,7 +103,7 @@ fn main() {
     // 1. Command length: a realistic unit repeated (whole units, so the command stays
     // valid). Past the parsing budget it is not analysed part by part (Confirm), and past
     // 512 KB not parsed at all.
-    let home = Home::new("length");
+    let home = Home::new("scaling", "length");
     let unit = "git status && ls -la src | grep rs; echo \"done $(date)\"; ";
     for size in [100usize, 1_000, 10_000, 100_000, 500_000, 1_000_000] {
         let cmd = unit.repeat((size / unit.len()).max(1));
@@ -143,7 +118,7 @@ fn main() {
     // 2. Policy size: a user policy of N rules, half of them for a named program and half
     // for every program (`*`), so each one is matched against every command.
     for n in [10usize, 100, 1_000] {
-        let home = Home::new(&format!("policy{n}"));
+        let home = Home::new("scaling", &format!("policy{n}"));
         std::fs::create_dir_all(home.state()).expect("state");
         let mut toml = String::new();
         for i in 0..n {
@@ -163,7 +138,7 @@ fn main() {
 
     // 3. Audit log: today's file already holds N lines; the hook only appends.
     for n in [0usize, 1_000_000] {
-        let home = Home::new(&format!("audit{n}"));
+        let home = Home::new("scaling", &format!("audit{n}"));
         let audit = home.state().join("audit");
         std::fs::create_dir_all(&audit).expect("audit");
         let day = chrono_today();
@@ -185,7 +160,7 @@ fn main() {
 
     // 4. Registered projects: N project files and their index; the event is in the last.
     for n in [0usize, 10, 100, 1_000] {
-        let home = Home::new(&format!("projects{n}"));
+        let home = Home::new("scaling", &format!("projects{n}"));
         let dir = home.state().join("projects");
         std::fs::create_dir_all(&dir).expect("projects");
         let mut index = serde_json::Map::new();
@@ -217,7 +192,7 @@ fn main() {
 
     // 5. A session's history: a workflow session that has seen N events (PostToolUse writes
     // and gate decisions, run for real), then one more gate decision.
-    let home = Home::new("session");
+    let home = Home::new("scaling", "session");
     let start =
         json!({"session_id": "long", "cwd": home.project(), "hook_event_name": "UserPromptSubmit",
         "prompt": "/programmer quick keep going"})
