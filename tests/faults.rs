@@ -1,6 +1,8 @@
 //! Concurrency and faults through the real binary: many hooks at once, hooks killed in the
 //! middle of a write, and a state dir that cannot be written.
 
+#[path = "support/home.rs"]
+mod home;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -20,29 +22,8 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let home = tempfile::tempdir().expect("tempdir");
-        let project = home.path().join("work/demo");
-        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-        let w = World { home, project };
-        let out = w
-            .command()
-            .args([
-                "add-project",
-                "--name",
-                "demo",
-                "--description",
-                "d",
-                "--path",
-            ])
-            .arg(&w.project)
-            .output()
-            .expect("add-project");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        w
+        let (home, project) = home::with_project(&[], &["--description", "d"]);
+        World { home, project }
     }
 
     fn state(&self) -> PathBuf {
@@ -50,12 +31,7 @@ impl World {
     }
 
     fn command(&self) -> Command {
-        let mut c = Command::new(bin());
-        c.env("HOME", self.home.path())
-            .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .current_dir(self.home.path());
-        c
+        home::command(self.home.path())
     }
 
     /// Starts `programmer-hook hook` with `event` on its stdin.

@@ -2,6 +2,8 @@
 //! whole sessions of hook events (asks approved and refused, forbidden calls, a
 //! subagent), then the figures, the HTML page and the suggested rules, checked exactly.
 
+#[path = "support/home.rs"]
+mod home;
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::Command as StdCommand;
@@ -23,42 +25,16 @@ const REVIEWER: Agent = Some(("code-reviewer", "ag-2"));
 
 impl World {
     fn new() -> World {
-        let home = tempfile::tempdir().expect("tempdir");
-        let project = home.path().join("work/demo");
-        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-        let w = World {
+        let (home, project) = home::with_project(&[], &["--description", "d"]);
+        World {
             home,
             project,
             next_id: Cell::new(0),
-        };
-        let out = w
-            .bin()
-            .args([
-                "add-project",
-                "--name",
-                "demo",
-                "--description",
-                "d",
-                "--path",
-            ])
-            .arg(&w.project)
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        w
+        }
     }
 
     fn bin(&self) -> Command {
-        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
-        c.env("HOME", self.home.path())
-            .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .current_dir(self.home.path());
-        c
+        Command::from_std(home::command(self.home.path()))
     }
 
     fn state(&self) -> PathBuf {

@@ -5,6 +5,8 @@
 //! too. The phase gates, dangling links and the installed binary are checked through the
 //! binary in scratch machines of their own.
 
+#[path = "support/home.rs"]
+mod home;
 #[path = "support/sessions.rs"]
 mod sessions;
 #[path = "support/table.rs"]
@@ -260,40 +262,12 @@ struct World {
 
 impl World {
     fn new() -> World {
-        let home = tempfile::tempdir().expect("tempdir");
-        let project = home.path().join("work/demo");
-        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-        let w = World { home, project };
-        let out = w
-            .bin()
-            .args([
-                "add-project",
-                "--name",
-                "demo",
-                "--description",
-                "d",
-                "--test",
-                "",
-            ])
-            .arg("--path")
-            .arg(&w.project)
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        w
+        let (home, project) = home::with_project(&[], &["--description", "d", "--test", ""]);
+        World { home, project }
     }
 
     fn bin(&self) -> Command {
-        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
-        c.env("HOME", self.home.path())
-            .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .current_dir(self.home.path());
-        c
+        Command::from_std(home::command(self.home.path()))
     }
 
     fn send(&self, mut ev: Value) -> Value {

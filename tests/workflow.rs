@@ -1,5 +1,7 @@
 //! Whole workflows through the real binary, as sequences of hook events.
 
+#[path = "support/home.rs"]
+mod home;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -13,40 +15,17 @@ struct World {
 
 impl World {
     fn new(test_cmd: Option<&str>) -> World {
-        let home = tempfile::tempdir().expect("tempdir");
-        let project = home.path().join("work/demo");
-        std::fs::create_dir_all(project.join("src")).expect("mkdir");
-        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-        let w = World {
+        let args = ["--description", "a demo", "--test", test_cmd.unwrap_or("")];
+        let (home, project) = home::with_project(&["src"], &args);
+        World {
             home,
             project,
             session: "sess-1".into(),
-        };
-        let mut args = vec!["add-project", "--name", "demo", "--description", "a demo"];
-        args.push("--test");
-        args.push(test_cmd.unwrap_or(""));
-        let out = w
-            .bin()
-            .args(&args)
-            .arg("--path")
-            .arg(&w.project)
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        w
+        }
     }
 
     fn bin(&self) -> Command {
-        let mut c = Command::cargo_bin("programmer-hook").expect("binary");
-        c.env("HOME", self.home.path())
-            .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .current_dir(self.home.path());
-        c
+        Command::from_std(home::command(self.home.path()))
     }
 
     fn state(&self) -> PathBuf {
