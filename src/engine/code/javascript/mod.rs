@@ -395,7 +395,7 @@ impl<'t> Walker<'t> {
     }
 
     /// The full name an expression stands for: a module, a member of one, or a global.
-    fn qualify(&self, n: Node) -> Option<String> {
+    fn qualify(&mut self, n: Node<'t>) -> Option<String> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
@@ -428,13 +428,12 @@ impl<'t> Walker<'t> {
                 if self.t(f) == "require" && !self.bound.contains_key("require") {
                     let args = self.field(n, "arguments")?;
                     let first = self.kids(args).into_iter().next()?;
-                    if first.kind() == "string" {
-                        let s = self.string_value(first)?;
-                        if s.starts_with('.') || s.starts_with('/') {
-                            return None;
-                        }
-                        return Some(module_name(&s).to_string());
+                    // The name as `required` reads it: `require(m)` with `m` known counts.
+                    let s = self.eval(first).text().known()?;
+                    if s.starts_with('.') || s.starts_with('/') {
+                        return None;
                     }
+                    return Some(module_name(&s).to_string());
                 }
                 None
             }

@@ -178,7 +178,11 @@ impl<'t> Walker<'t> {
             }
             _ if q.starts_with("global.process.")
                 && matches!(
-                    q.trim_start_matches("global.process."),
+                    // `process.versions.node` is as plain as `process.versions`.
+                    q.trim_start_matches("global.process.")
+                        .split('.')
+                        .next()
+                        .unwrap_or(""),
                     "argv"
                         | "version"
                         | "versions"
