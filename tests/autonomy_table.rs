@@ -71,6 +71,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "pkg.install", "npm install"),
     ("ask", "allow", "build.run", "cargo test"),
     ("ask", "allow", "build.run", "make"),
+    ("ask", "allow", "build.run", "uv run pytest"),
+    ("ask", "ask", "unknown.command", "uv run ./deploy.sh"),
     ("ask", "allow", "build.python-module", "python3 -m pytest -q"),
     ("ask", "allow", "git.write", "git commit -m x"),
     ("ask", "allow", "git.write", "git add -A"),

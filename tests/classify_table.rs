@@ -84,6 +84,15 @@ fn wrappers_are_peeled() {
         ("deny", "fs.find-exec-rm-broad", "find . -exec rm {} \\;"),
         ("ask", "fs.change", "xargs rm"),
         ("ask", "run.interpreter", "sudo ls"),
+        ("deny", "fs.rm-broad", "uv run rm -rf ~"),
+        ("deny", "fs.rm-broad", "uv run --with requests -- rm -rf /"),
+        ("deny", "fs.rm-broad", "uv --directory /x run rm -rf ."),
+        ("deny", "fs.rm-broad", "poetry run rm -rf /"),
+        ("deny", "fs.rm-broad", "pdm run rm -rf ~"),
+        ("deny", "git.force-push", "hatch run git push --force"),
+        ("ask", "build.run", "uv run pytest -q"),
+        ("ask", "build.run", "poetry run python -c 'print(1)'"),
+        ("ask", "pkg.install", "uv sync"),
     ]);
 }
 

@@ -1,4 +1,5 @@
-//! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run.
+//! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run;
+//! and the Python project tools whose `run` runs a command (`uv run`, `poetry run`).
 //!
 //! [`WRAPPERS`] is the one list of them: how each gives way to its command, which of its
 //! options take a value, and which may stand before a downloader (`sudo curl … | sh`).
@@ -246,6 +247,61 @@ pub(super) const WRAPPERS: &[Wrapper] = {
     ]
 };
 
+/// Python project tools whose `run` subcommand runs a command in the project's environment.
+pub(super) const PROJECT_RUNNERS: &[&str] = &["uv", "poetry", "pdm", "hatch"];
+
+/// Their options (before `run` or after it) that take the next word as their value.
+const PROJECT_RUN_VALUE_OPTS: &[&str] = &[
+    "--directory",
+    "--project",
+    "-C",
+    "-P",
+    "--cache-dir",
+    "--config-file",
+    "--color",
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--package",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--env-file",
+    "--index",
+    "--index-url",
+    "--default-index",
+    "--extra-index-url",
+    "--env",
+    "-e",
+    "--venv",
+];
+
+/// Their options that run the command in another folder.
+const PROJECT_RUN_FOLDER_OPTS: &[&str] = &["--directory", "--project", "-C", "-P"];
+
+/// The command `uv run CMD` (and the other [`PROJECT_RUNNERS`]) runs, and whether an option
+/// moves it to another folder; none when `inv` is not such a `run`.
+pub(super) fn project_run_command(inv: &Invocation) -> Option<(&[Word], bool)> {
+    if !PROJECT_RUNNERS.contains(&inv.name.as_str()) {
+        return None;
+    }
+    let rest = skip_options(&inv.args, PROJECT_RUN_VALUE_OPTS);
+    if rest.first().map(|w| w.text.as_str()) != Some("run") {
+        return None;
+    }
+    let moved = inv.args.iter().any(|w| {
+        PROJECT_RUN_FOLDER_OPTS
+            .iter()
+            .any(|o| w.text == *o || w.text.starts_with(&format!("{o}=")))
+    });
+    let command = skip_options(&rest[1..], PROJECT_RUN_VALUE_OPTS);
+    (!command.is_empty()).then_some((command, moved))
+}
+
 /// The wrapper that `inv` is, if it runs a command.
 pub(super) fn wrapper_of(inv: &Invocation) -> Option<&'static Wrapper> {
     WRAPPERS
@@ -274,6 +330,19 @@ pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
 }
 
 impl Analyzer<'_> {
+    /// `uv run CMD`, `poetry run CMD` …: the tool's own rule for the call, and CMD judged on
+    /// its own, in a folder not known when an option moves it.
+    pub(super) fn project_run(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let Some((command, moved)) = project_run_command(&inv) else {
+            return;
+        };
+        let command = command.to_vec();
+        let extra = inv.extra_args_unknown;
+        self.effects(&inv);
+        self.push(inv);
+        self.words(&command, if moved { None } else { cwd }, ctx, extra);
+    }
+
     /// Peels wrapper `w` off `inv` and analyses the command it runs.
     pub(super) fn peel(
         &mut self,
