@@ -638,6 +638,25 @@ impl<'t> Walker<'t> {
             .unwrap_or_else(Text::unknown)
     }
 
+    /// `pcntl_exec(path, args)`: the program at `path` runs with the list `args`, no shell
+    /// between them.
+    fn replace_process(&mut self, pos: &[Node<'t>]) {
+        let program = self.arg_text(pos, 0);
+        let args = match pos.get(1).map(|a| self.eval(*a)) {
+            None => Some(Vec::new()),
+            Some(V::List(items)) => Some(items.iter().map(V::text).collect()),
+            Some(_) => None,
+        };
+        match args {
+            Some(args) => self
+                .out
+                .push(Effect::Exec(std::iter::once(program).chain(args).collect())),
+            None => self
+                .out
+                .opaque("starts a program with arguments not named here"),
+        }
+    }
+
     /// What the function `name` (lower case) does, called as `n` with arguments `pos`.
     fn function_call(&mut self, name: &str, n: Node<'t>, pos: &[Node<'t>]) {
         if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
@@ -657,7 +676,8 @@ impl<'t> Walker<'t> {
                 let c = self.arg_text(pos, 0);
                 self.out.push(Effect::Shell(c));
             }
-            "proc_open" | "pcntl_exec" => match pos.first().map(|a| self.eval(*a)) {
+            "pcntl_exec" => self.replace_process(pos),
+            "proc_open" => match pos.first().map(|a| self.eval(*a)) {
                 Some(V::Str(s)) => self.out.push(Effect::Shell(s)),
                 Some(V::List(items)) if !items.is_empty() => self
                     .out

@@ -232,6 +232,20 @@ impl<'t> Walker<'t> {
             self.out
                 .opaque("starts a program with a changed environment");
         }
+        // `IO.popen(["rm", "-rf", dir])`: one list is the program and its arguments.
+        if let [only] = args.as_slice() {
+            if only.kind() == "array" && !splat {
+                if let V::List(items) = self.eval(*only) {
+                    if items.is_empty() {
+                        self.out.opaque("starts a program not named here");
+                        return;
+                    }
+                    self.out
+                        .push(Effect::Exec(items.iter().map(V::text).collect()));
+                    return;
+                }
+            }
+        }
         match self.argv(&args, splat) {
             Some(argv) if argv.len() == 1 && !splat => {
                 let cmd = argv.into_iter().next().unwrap_or_else(Text::unknown);
