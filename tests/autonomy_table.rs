@@ -72,6 +72,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "build.run", "cargo test"),
     ("ask", "allow", "build.run", "make"),
     ("ask", "allow", "build.run", "uv run pytest"),
+    ("ask", "allow", "build.run", "npx --no-install --call 'git status'"),
     ("ask", "ask", "unknown.command", "uv run ./deploy.sh"),
     ("ask", "allow", "build.python-module", "python3 -m pytest -q"),
     ("ask", "allow", "git.write", "git commit -m x"),

@@ -93,6 +93,15 @@ fn wrappers_are_peeled() {
         ("ask", "build.run", "uv run pytest -q"),
         ("ask", "build.run", "poetry run python -c 'print(1)'"),
         ("ask", "pkg.install", "uv sync"),
+        ("deny", "fs.rm-broad", "npx --no-install rm -rf ~"),
+        ("deny", "fs.rm-broad", "npx --no -c 'rm -rf ~'"),
+        ("deny", "fs.rm-broad", "npx --offline --call='rm -rf /'"),
+        ("deny", "fs.rm-broad", "npx --no-install sh -c 'rm -rf ~'"),
+        ("deny", "git.force-push", "pnpx --no-install git push --force"),
+        ("deny", "fs.rm-broad", "npx --no-install node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"),
+        ("deny", "fs.rm-broad", "yarn node -e 'require(\"fs\").rmSync(\"/\", {recursive: true})'"),
+        ("ask", "build.run", "npx --no-install eslint-plugin-local-tool"),
+        ("ask", "build.run", "yarn node -e 'console.log(1)'"),
     ]);
 }
 
