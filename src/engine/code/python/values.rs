@@ -46,6 +46,13 @@ impl<'t> Walker<'t> {
     /// A name: a loop over a glob, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> V {
         let name = self.t(n).to_string();
+        // A name an import, a `def` or a `class` binds too has no one value here.
+        if self.modules.contains_key(&name)
+            || self.names.contains_key(&name)
+            || self.local.contains(&name)
+        {
+            return V::Other;
+        }
         if let Some(r) = self.loops.get(&name).copied() {
             if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
                 return self.loop_value(r);
