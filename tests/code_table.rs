@@ -103,6 +103,10 @@ fn javascript() {
         ("deny", "fs.rm-broad", "node -e 'require(\"fs\").rmSync(\".\", {recursive: true})'"),
         ("deny", "fs.rm-broad", "node -e 'const p = require(\"path\"), os = require(\"os\"); require(\"fs\").rmSync(p.join(os.homedir()), {recursive: true})'"),
         ("ask", "fs.change", "node -e 'require(\"fs\").rmSync(\"dist\", {recursive: true, force: true})'"),
+        ("deny", "fs.rm-broad", "node -e 'var x = \"build\"; [x] = [\"/\"]; require(\"fs\").rmSync(x, {recursive: true})'"),
+        ("deny", "fs.rm-broad", "node -e 'var x = \"build\"; ({x} = {x: \"/\"}); require(\"fs\").rmSync(x, {recursive: true})'"),
+        ("deny", "fs.rm-broad", "node -e 'var x = \"build\"; this.x = \"/\"; require(\"fs\").rmSync(x, {recursive: true})'"),
+        ("ask", "code.opaque", "node -e 'var x = \"build\"; with ({x: \"/\"}) { require(\"fs\").rmSync(x, {recursive: true}) }'"),
         ("deny", "fs.rm-broad", "deno eval 'Deno.removeSync(Deno.env.get(\"HOME\"), { recursive: true })'"),
         // Secrets.
         ("ask", "file.read-secret", "node -e 'console.log(require(\"fs\").readFileSync(\".env\", \"utf8\"))'"),
@@ -162,6 +166,13 @@ fn ruby() {
         ("deny", "fs.rm-broad", "ruby -rfileutils -e 'FileUtils.rm_r(\"/\")'"),
         ("deny", "fs.rm-broad", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(ENV[\"HOME\"])'"),
         ("ask", "fs.change", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"tmp/cache\")'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; x.replace(\"/\"); FileUtils.rm_rf(x)'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; x << \"/..\"; FileUtils.rm_rf(x)'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; x.sub!(\"build\", \"/\"); FileUtils.rm_rf(x)'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; case \"/\"; in x; end; FileUtils.rm_rf(x)'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; \"/\" => x; FileUtils.rm_rf(x)'"),
+        ("deny", "fs.rm-broad", "ruby -rfileutils -e 'x = \"build\"; /(?<x>.+)/ =~ \"/\"; FileUtils.rm_rf(x)'"),
+        ("allow", "code.judged", "ruby -e 'a = [1]; a << 2; puts a.sum'"),
         ("deny", "path.protected-write", "ruby -e 'File.delete(File.expand_path(\"~/.ssh/id_rsa\"))'"),
         // Secrets.
         ("ask", "file.read-secret", "ruby -e 'puts File.read(\".env\")'"),
@@ -214,6 +225,11 @@ fn php() {
         // Deletes.
         ("deny", "path.protected-write", "php -r 'unlink(getenv(\"HOME\") . \"/.ssh/id_rsa\");'"),
         ("ask", "fs.change", "php -r 'unlink(\"cache.tmp\");'"),
+        ("ask", "code.opaque", "php -r '$x = \"build\"; $n = \"x\"; $$n = \"/\"; system(\"rm -rf \" . $x);'"),
+        ("deny", "fs.rm-broad", "php -r '$x = \"build\"; $y = &$x; $y = \"/\"; system(\"rm -rf \" . $x);'"),
+        ("ask", "code.opaque", "php -r '$x = \"build\"; function f(&$v) { $v = \"/\"; } f($x); system(\"rm -rf \" . $x);'"),
+        ("deny", "fs.rm-broad", "php -r '$x = \"build\"; (function () use (&$x) { $x = \"/\"; })(); system(\"rm -rf \" . $x);'"),
+        ("allow", "code.judged", "php -r '$a = [3, 1]; $a[] = 2; sort($a); echo implode(\",\", $a);'"),
         ("deny", "path.secret-write", "php -r 'unlink(\".env\");'"),
         // Secrets.
         ("ask", "file.read-secret", "php -r 'echo file_get_contents(\".env\");'"),

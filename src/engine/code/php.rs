@@ -307,6 +307,19 @@ impl<'t> Walker<'t> {
         text(self.src, n)
     }
 
+    /// Every variable in `n`, as having no one value.
+    fn unknown_vars(&mut self, n: Node<'t>) {
+        if n.kind() == "variable_name" {
+            let e = self.assigned.entry(self.t(n).to_string()).or_default();
+            e.push(None);
+            e.push(None);
+            return;
+        }
+        for c in self.kids(n) {
+            self.unknown_vars(c);
+        }
+    }
+
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment_expression"
@@ -325,7 +338,27 @@ impl<'t> Walker<'t> {
                         }
                     }
                 }
+                // `$x[0] = …` changes what `$x` holds.
+                if let Some(base) = self
+                    .field(n, "left")
+                    .filter(|l| l.kind() == "subscript_expression")
+                    .and_then(|l| self.kids(l).into_iter().next())
+                    .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
+                {
+                    self.unknown_vars(base);
+                }
+                // `$y = &$x`: a change through `$y` changes `$x`.
+                if n.kind() == "reference_assignment_expression" {
+                    if let Some(r) = self.field(n, "right") {
+                        self.unknown_vars(r);
+                    }
+                }
             }
+            // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
+            "by_ref" => self.unknown_vars(n),
+            "reference_modifier" => self
+                .out
+                .opaque("defines a function that changes its caller's variables (`&$v`)"),
             "function_definition" => {
                 if let Some(name) = self.field(n, "name") {
                     self.local.push(self.t(name).to_ascii_lowercase());
@@ -532,6 +565,7 @@ impl<'t> Walker<'t> {
                 }
                 self.children(n);
             }
+            "dynamic_variable_name" => self.out.opaque("names a variable at run time (`$$name`)"),
             "variable_name" => {
                 let name = self.t(n);
                 if matches!(name, "$_ENV" | "$_SERVER" | "$GLOBALS") {

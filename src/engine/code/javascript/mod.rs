@@ -288,11 +288,12 @@ impl<'t> Walker<'t> {
             "variable_declarator" => self.collect_declarator(n),
             "assignment_expression" | "augmented_assignment_expression" => {
                 if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "identifier" {
-                        let nm = self.t(l).to_string();
-                        self.assign(&nm, None);
-                        self.assign(&nm, None);
-                    }
+                    self.collect_assigned(l);
+                }
+            }
+            "update_expression" => {
+                if let Some(l) = self.field(n, "argument") {
+                    self.collect_assigned(l);
                 }
             }
             "import_statement" => self.collect_import(n),
@@ -329,6 +330,39 @@ impl<'t> Walker<'t> {
         }
         for c in self.kids(n) {
             self.collect(c);
+        }
+    }
+
+    /// The left side of an assignment: a name, a pattern (`[x] = …`, `({x} = …)`), or a
+    /// global's member (`this.x = …`, `globalThis.x = …`: a `var x` of the snippet is that
+    /// member), each bound to a value not known.
+    fn collect_assigned(&mut self, l: Node<'t>) {
+        match l.kind() {
+            "identifier" => {
+                let nm = self.t(l).to_string();
+                self.assign(&nm, None);
+                self.assign(&nm, None);
+            }
+            "array_pattern" | "object_pattern" => self.bind_pattern(l, None),
+            "member_expression" => {
+                let global = self.field(l, "object").is_some_and(|o| {
+                    matches!(
+                        self.t(o),
+                        "this" | "globalThis" | "global" | "window" | "self"
+                    )
+                });
+                if let (true, Some(p)) = (global, self.field(l, "property")) {
+                    let nm = self.t(p).to_string();
+                    self.assign(&nm, None);
+                    self.assign(&nm, None);
+                }
+            }
+            "parenthesized_expression" => {
+                if let Some(c) = self.kids(l).first() {
+                    self.collect_assigned(*c);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -68,6 +68,11 @@ impl<'t> Walker<'t> {
                     }
                 }
             }
+            "with_statement" => {
+                self.out
+                    .opaque("reads names through `with`, from an object's members");
+                self.children(n);
+            }
             "catch_clause" => {
                 if let Some(b) = self.field(n, "body") {
                     self.walk(b);
