@@ -146,6 +146,9 @@ fn ruby() {
     check(&[
         // Read-only snippets.
         ("allow", "code.judged", "ruby -e 'puts RUBY_VERSION'"),
+        ("allow", "cli.interpreter-version", "ruby -v"),
+        ("deny", "fs.rm-broad", "ruby -v -e 'system(\"rm -rf ~\")'"),
+        ("deny", "fs.rm-broad", "ruby -y -e 'system(\"rm -rf ~\")'"),
         ("allow", "code.judged", "ruby -e 'puts [1, 2, 3].sum'"),
         ("allow", "code.judged", "ruby -rjson -e 'puts JSON.parse(File.read(\"package.json\"))[\"version\"]'"),
         ("allow", "code.judged", "ruby -e 'require \"json\"; puts JSON.pretty_generate({a: 1})'"),
@@ -207,6 +210,7 @@ fn php() {
     check(&[
         // Read-only snippets.
         ("allow", "code.judged", "php -r 'echo PHP_VERSION;'"),
+        ("allow", "cli.interpreter-version", "php -v"),
         ("allow", "code.judged", "php -r 'echo 1 + 2, PHP_EOL;'"),
         ("allow", "code.judged", "php -r 'echo json_decode(file_get_contents(\"composer.json\"))->name;'"),
         ("allow", "code.judged", "php -r 'print_r(array_map(fn($x) => $x * 2, [1, 2, 3]));'"),
@@ -266,6 +270,7 @@ fn php() {
 #[rustfmt::skip]
 fn perl() {
     check(&[
+        ("allow", "cli.interpreter-version", "perl -v"),
         ("ask", "code.opaque", "perl -ne 'print if /ERROR/' log.txt"),
         ("ask", "code.opaque", "perl -e 'print 1 + 1'"),
         ("ask", "code.opaque", "perl -le 'print for 1..3'"),
