@@ -24,6 +24,8 @@ fn python() {
         ("allow", "code.judged", "python3 - <<'EOF'\nimport csv\nwith open('data.csv') as f:\n    print(sum(1 for _ in csv.reader(f)))\nEOF"),
         ("allow", "shell.builtins", "echo 'print(42)' | python3"),
         ("allow", "code.judged", "python3 <<< 'print(2 ** 10)'"),
+        ("ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
+        ("ask", "run.interpreter", "(echo 'import shutil'; echo 'shutil.rmtree(\"/\")') | python3"),
         ("allow", "code.judged", "python3 -c 'import os; print(os.getcwd(), os.listdir(\".\"))'"),
         ("allow", "git.read", "python3 -c 'import subprocess; print(subprocess.check_output([\"git\", \"status\"]))'"),
         // Writes.
