@@ -31,6 +31,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "code.opaque", "python3 -c 'import mytool'"),
     ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
     ("ask", "ask", "code.opaque", "perl -e 'print 1'"),
+    ("ask", "ask", "code.opaque", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
     ("ask", "ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
     ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
     ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),
