@@ -53,6 +53,8 @@ fn python() {
         ("ask", "file.read-secret", "python3 -c 'import pathlib; print((pathlib.Path.home() / \".aws/credentials\").read_text())'"),
         ("ask", "code.environment", "python3 -c 'import os; print(os.environ)'"),
         ("ask", "code.secret-variable", "python3 -c 'import os; print(os.environ[\"GITHUB_TOKEN\"])'"),
+        ("ask", "code.secret-variable", "python3 -c 'import os, sys; print(os.getenv(sys.argv[1]))' GITHUB_TOKEN"),
+        ("ask", "code.secret-variable", "python3 -c 'import os; print(os.environ[input()])'"),
         // Processes.
         ("deny", "fs.rm-broad", "python3 -c 'import os; os.system(\"rm -rf ~\")'"),
         ("deny", "fs.rm-broad", "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'"),
@@ -185,6 +187,7 @@ fn ruby() {
         ("ask", "file.read-secret", "ruby -e 'puts File.read(\".env\")'"),
         ("ask", "code.environment", "ruby -e 'p ENV.to_h'"),
         ("ask", "code.secret-variable", "ruby -e 'puts ENV[\"AWS_SECRET_ACCESS_KEY\"]'"),
+        ("ask", "code.secret-variable", "ruby -e 'puts ENV[ARGV[0]]' GITHUB_TOKEN"),
         // Processes.
         ("deny", "fs.rm-broad", "ruby -e '%x(rm -rf ~)'"),
         ("deny", "fs.rm-broad", "ruby -e '`rm -rf /`'"),
@@ -244,6 +247,7 @@ fn php() {
         ("ask", "code.environment", "php -r 'print_r(getenv());'"),
         ("ask", "code.environment", "php -r 'print_r($_ENV);'"),
         ("ask", "code.secret-variable", "php -r 'echo getenv(\"GITHUB_TOKEN\");'"),
+        ("ask", "code.secret-variable", "php -r 'echo getenv($argv[1]);' GITHUB_TOKEN"),
         // Processes.
         ("deny", "fs.rm-broad", "php -r 'system(\"rm -rf ~\");'"),
         ("deny", "fs.rm-broad", "php -r 'exec(\"rm -rf /\");'"),

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::path_calls::{self, delete, read, write, Arg, PathCall};
-use super::{env_value, text, Effect, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::{
+    env_value, env_value_named_at_run_time, text, Effect, Judged, Lang, Syntax, SyntaxWalk, Text,
+};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -500,7 +502,7 @@ impl<'t> Walker<'t> {
             let key = kids.get(1).map(|k| self.eval(*k).text().known());
             return V::Str(match key {
                 Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => Text::unknown(),
+                _ => env_value_named_at_run_time(&mut self.out),
             });
         }
         V::Other
@@ -516,7 +518,7 @@ impl<'t> Walker<'t> {
         match name.as_str() {
             "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
                 Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => Text::unknown(),
+                _ => env_value_named_at_run_time(&mut self.out),
             }),
             "getcwd" => V::Str(Text::lit(".")),
             "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),

@@ -5,7 +5,7 @@ use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::code::{env_value, Text, V};
+use crate::engine::code::{env_value, env_value_named_at_run_time, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -154,7 +154,7 @@ impl<'t> Walker<'t> {
     pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
         match self.eval(k).text().known() {
             Some(name) => env_value(&name, &mut self.out),
-            None => Text::unknown(),
+            None => env_value_named_at_run_time(&mut self.out),
         }
     }
 

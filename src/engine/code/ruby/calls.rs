@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::code::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
-use crate::engine::code::{env_value, Effect, Text, V};
+use crate::engine::code::{env_value, env_value_named_at_run_time, Effect, Text, V};
 
 /// Class methods that act on the paths they are given.
 const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
@@ -350,9 +350,10 @@ impl<'t> Walker<'t> {
             | ("Process", "spawn")
             | ("Kernel", "system" | "exec" | "spawn") => self.run(pos, splat),
             ("ENV", "fetch" | "[]" | "key?" | "has_key?" | "include?") => {
-                if let Some(k) = arg(self, 0).known() {
-                    env_value(&k, &mut self.out);
-                }
+                match arg(self, 0).known() {
+                    Some(k) => env_value(&k, &mut self.out),
+                    None => env_value_named_at_run_time(&mut self.out),
+                };
             }
             ("ENV", _) => self.out.push(Effect::EnvDump(format!(
                 "uses the whole environment (`ENV.{method}`)"
