@@ -117,6 +117,10 @@ fn javascript() {
         ("ask", "file.read-secret", "node -e 'console.log(require(\"fs\").readFileSync(\".env\", \"utf8\"))'"),
         ("ask", "code.environment", "node -e 'console.log(process.env)'"),
         ("ask", "code.environment", "node -p 'JSON.stringify(process.env)'"),
+        ("ask", "code.environment", "node -e 'const {env} = process; console.log(env)'"),
+        ("ask", "code.secret-variable", "node -e 'const {env: e} = process; console.log(e.GITHUB_TOKEN)'"),
+        ("deny", "fs.rm-broad", "node -e 'const {env} = process; require(\"fs\").rmSync(env.HOME, {recursive: true})'"),
+        ("allow", "code.judged", "node -e 'const {platform, arch} = process; console.log(platform, arch)'"),
         ("ask", "code.secret-variable", "node -p 'process.env.OPENAI_API_KEY'"),
         // Processes.
         ("deny", "fs.rm-broad", "node -e \"require('child_process').execSync('rm -rf ~')\""),

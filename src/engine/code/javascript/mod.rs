@@ -370,7 +370,13 @@ impl<'t> Walker<'t> {
     fn collect_declarator(&mut self, n: Node<'t>) {
         if let Some(name) = self.field(n, "name") {
             let value = self.field(n, "value");
-            let module = value.and_then(|v| self.required(v));
+            let module = value.and_then(|v| self.required(v)).or_else(|| {
+                // `const {env} = process`: the members of a global, by their full names.
+                value
+                    .filter(|_| name.kind() == "object_pattern")
+                    .and_then(|v| self.qualify(v))
+                    .filter(|q| q.starts_with("global."))
+            });
             if let Some(m) = module {
                 self.bind_pattern(name, Some(&m));
             } else if name.kind() == "identifier" {
