@@ -25,7 +25,9 @@ pub(super) fn upstream_of(script: &Script, at: (usize, usize), of: (usize, usize
     false
 }
 
-/// The simple command whose output is the input of stage `stage` of pipeline `pid`.
+/// The simple command whose output is the input of stage `stage` of pipeline `pid`; none
+/// when the stage before is a group of several (`{ echo a; echo b; } | sh`: the input is
+/// all their output, not one command's).
 pub(super) fn stage_before(
     script: &Script,
     mut pid: usize,
@@ -39,11 +41,14 @@ pub(super) fn stage_before(
             return None;
         }
     }
-    script
+    let mut before = script
         .commands
         .iter()
-        .rev()
-        .find(|c| c.pipe == Some((pid, stage - 1)))
+        .filter(|c| c.pipe == Some((pid, stage - 1)));
+    match (before.next(), before.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 /// Whether command `j` sits (directly or through nesting) in a substitution of command `i`.

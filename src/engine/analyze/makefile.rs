@@ -89,7 +89,7 @@ impl Analyzer<'_> {
     }
 
     /// The Makefile make reads in `dir`: the one named with `-f`, else the first of
-    /// `GNUmakefile`, `makefile`, `Makefile` that exists.
+    /// `GNUmakefile`, `makefile`, `Makefile` that exists or that the command writes before.
     fn makefile_path(&self, dir: &Path, file: Option<&str>) -> Option<PathBuf> {
         match file {
             Some(f) => {
@@ -103,7 +103,10 @@ impl Analyzer<'_> {
             None => ["GNUmakefile", "makefile", "Makefile"]
                 .iter()
                 .map(|n| dir.join(n))
-                .find(|p| self.env.fs.canonicalize(p).is_some()),
+                .find(|p| {
+                    self.written_before(&p.to_string_lossy())
+                        || self.env.fs.canonicalize(p).is_some()
+                }),
         }
     }
 

@@ -129,7 +129,7 @@ impl Analyzer<'_> {
     }
 
     /// Whether an earlier part of the command writes `path`.
-    fn written_before(&self, path: &str) -> bool {
+    pub(super) fn written_before(&self, path: &str) -> bool {
         self.facts
             .accesses
             .iter()
@@ -139,8 +139,9 @@ impl Analyzer<'_> {
     /// A project file a build tool reads: its text, `None` when it does not exist; an
     /// opaque signal when it exists but cannot be read or the command changes it first.
     pub(super) fn project_file(&mut self, path: &Path, what: &str) -> Option<String> {
-        self.env.fs.canonicalize(path)?;
         let shown = path.display();
+        // Written earlier in the same command, whether or not it exists yet
+        // (`printf … > Makefile && make`).
         if self.written_before(&path.to_string_lossy()) {
             self.facts.signal(
                 "code-opaque",
@@ -148,6 +149,7 @@ impl Analyzer<'_> {
             );
             return None;
         }
+        self.env.fs.canonicalize(path)?;
         let text = self.env.fs.read_small(path, MAX_CODE_BYTES);
         if text.is_none() {
             self.facts.signal(

@@ -1,4 +1,5 @@
-//! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run.
+//! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run;
+//! and the Python project tools whose `run` runs a command (`uv run`, `poetry run`).
 //!
 //! [`WRAPPERS`] is the one list of them: how each gives way to its command, which of its
 //! options take a value, and which may stand before a downloader (`sudo curl … | sh`).
@@ -246,6 +247,103 @@ pub(super) const WRAPPERS: &[Wrapper] = {
     ]
 };
 
+/// Python project tools whose `run` subcommand runs a command in the project's environment.
+pub(super) const PROJECT_RUNNERS: &[&str] = &["uv", "poetry", "pdm", "hatch"];
+
+/// Their options (before `run` or after it) that take the next word as their value.
+const PROJECT_RUN_VALUE_OPTS: &[&str] = &[
+    "--directory",
+    "--project",
+    "-C",
+    "-P",
+    "--cache-dir",
+    "--config-file",
+    "--color",
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--package",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--env-file",
+    "--index",
+    "--index-url",
+    "--default-index",
+    "--extra-index-url",
+    "--env",
+    "-e",
+    "--venv",
+];
+
+/// Their options that run the command in another folder.
+const PROJECT_RUN_FOLDER_OPTS: &[&str] = &["--directory", "--project", "-C", "-P"];
+
+/// `npx`'s options that take the next word as their value (`-c` is a script, read apart).
+const NPX_VALUE_OPTS: &[&str] = &["-p", "--package", "-w", "--workspace"];
+
+/// What `npx --no-install …` runs: a `-c`/`--call` script, or the command after its options.
+/// Only the forms that install nothing (`--no-install`, `--no`, `--offline`) are read here;
+/// the others are a package fetched and run, judged by their own rule.
+pub(super) fn local_npx(inv: &Invocation) -> Option<Result<String, &[Word]>> {
+    if !matches!(inv.name.as_str(), "npx" | "pnpx") {
+        return None;
+    }
+    let words: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
+    if !words
+        .iter()
+        .any(|w| matches!(*w, "--no-install" | "--no" | "--offline"))
+    {
+        return None;
+    }
+    let call = words
+        .iter()
+        .position(|w| matches!(*w, "-c" | "--call"))
+        .and_then(|i| inv.args.get(i + 1))
+        .map(|w| w.text.clone())
+        .or_else(|| {
+            words
+                .iter()
+                .find_map(|w| w.strip_prefix("--call="))
+                .map(str::to_string)
+        });
+    match call {
+        Some(script) => Some(Ok(script)),
+        None => {
+            let command = skip_options(&inv.args, NPX_VALUE_OPTS);
+            (!command.is_empty()).then_some(Err(command))
+        }
+    }
+}
+
+/// The command `uv run CMD` (and the other [`PROJECT_RUNNERS`]) runs, and whether an option
+/// moves it to another folder; none when `inv` is not such a `run`. `yarn node ARGS` runs
+/// `node ARGS`.
+pub(super) fn project_run_command(inv: &Invocation) -> Option<(&[Word], bool)> {
+    if inv.name == "yarn" {
+        let rest = skip_options(&inv.args, &[]);
+        return (rest.first().map(|w| w.text.as_str()) == Some("node")).then_some((rest, false));
+    }
+    if !PROJECT_RUNNERS.contains(&inv.name.as_str()) {
+        return None;
+    }
+    let rest = skip_options(&inv.args, PROJECT_RUN_VALUE_OPTS);
+    if rest.first().map(|w| w.text.as_str()) != Some("run") {
+        return None;
+    }
+    let moved = inv.args.iter().any(|w| {
+        PROJECT_RUN_FOLDER_OPTS
+            .iter()
+            .any(|o| w.text == *o || w.text.starts_with(&format!("{o}=")))
+    });
+    let command = skip_options(&rest[1..], PROJECT_RUN_VALUE_OPTS);
+    (!command.is_empty()).then_some((command, moved))
+}
+
 /// The wrapper that `inv` is, if it runs a command.
 pub(super) fn wrapper_of(inv: &Invocation) -> Option<&'static Wrapper> {
     WRAPPERS
@@ -274,6 +372,48 @@ pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
 }
 
 impl Analyzer<'_> {
+    /// `uv run CMD`, `poetry run CMD` …: the tool's own rule for the call, and CMD judged on
+    /// its own, in a folder not known when an option moves it.
+    pub(super) fn project_run(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let Some((command, moved)) = project_run_command(&inv) else {
+            return;
+        };
+        let command = command.to_vec();
+        let extra = inv.extra_args_unknown;
+        self.effects(&inv);
+        self.push(inv);
+        self.words(&command, if moved { None } else { cwd }, ctx, extra);
+    }
+
+    /// `npx --no-install CMD`: npx's own rule for the call; CMD judged on its own when it is
+    /// a shell, an interpreter or a program whose effects the policy lists (`rm`, found on
+    /// `PATH`); a tool of the project's is its code, as `npm run` is. A `-c` script always.
+    pub(super) fn npx_local(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let Some(runs) = local_npx(&inv) else {
+            return;
+        };
+        let runs = runs.map_err(<[Word]>::to_vec);
+        let extra = inv.extra_args_unknown;
+        self.effects(&inv);
+        self.push(inv);
+        match runs {
+            Ok(script) => self.script(&script, cwd, ctx.depth + 1),
+            Err(command) => {
+                let name = command
+                    .first()
+                    .map(|w| program_name(&w.text).0)
+                    .unwrap_or_default();
+                let policy = self.policy();
+                if policy.is_shell(&name)
+                    || policy.is_interpreter(&name)
+                    || policy.effects(&name).is_some()
+                {
+                    self.words(&command, cwd, ctx, extra);
+                }
+            }
+        }
+    }
+
     /// Peels wrapper `w` off `inv` and analyses the command it runs.
     pub(super) fn peel(
         &mut self,

@@ -348,7 +348,7 @@ fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
 
 /// One word of Ruby's short flags (`-ne`, `-rjson`): the code, libraries and modes it
 /// gives. True when it took the next word as its value; `None` when the run does not run
-/// code (`-v`, `-c` …) or a value is missing.
+/// code (`-v` alone, `-c` …) or a value is missing.
 fn ruby_flags(
     name: &str,
     args: &[Word],
@@ -392,7 +392,11 @@ fn ruby_flags(
                     break;
                 }
             }
-            'v' | 'h' | 'c' | 'y' => return None,
+            // `-v` alone prints the version; before code it only turns warnings on, and
+            // `-y` runs the code with the parser's debugging.
+            'v' if args.len() == 1 => return None,
+            'v' | 'y' => {}
+            'h' | 'c' => return None,
             _ => {
                 c.unknown_option(name, t);
                 if f == 'I' || f == 'C' || f == 'x' {

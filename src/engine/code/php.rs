@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::path_calls::{self, delete, read, write, Arg, PathCall};
-use super::{env_value, text, Effect, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::{
+    env_value, env_value_named_at_run_time, text, Effect, Judged, Lang, Syntax, SyntaxWalk, Text,
+};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -307,6 +309,19 @@ impl<'t> Walker<'t> {
         text(self.src, n)
     }
 
+    /// Every variable in `n`, as having no one value.
+    fn unknown_vars(&mut self, n: Node<'t>) {
+        if n.kind() == "variable_name" {
+            let e = self.assigned.entry(self.t(n).to_string()).or_default();
+            e.push(None);
+            e.push(None);
+            return;
+        }
+        for c in self.kids(n) {
+            self.unknown_vars(c);
+        }
+    }
+
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment_expression"
@@ -325,7 +340,27 @@ impl<'t> Walker<'t> {
                         }
                     }
                 }
+                // `$x[0] = …` changes what `$x` holds.
+                if let Some(base) = self
+                    .field(n, "left")
+                    .filter(|l| l.kind() == "subscript_expression")
+                    .and_then(|l| self.kids(l).into_iter().next())
+                    .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
+                {
+                    self.unknown_vars(base);
+                }
+                // `$y = &$x`: a change through `$y` changes `$x`.
+                if n.kind() == "reference_assignment_expression" {
+                    if let Some(r) = self.field(n, "right") {
+                        self.unknown_vars(r);
+                    }
+                }
             }
+            // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
+            "by_ref" => self.unknown_vars(n),
+            "reference_modifier" => self
+                .out
+                .opaque("defines a function that changes its caller's variables (`&$v`)"),
             "function_definition" => {
                 if let Some(name) = self.field(n, "name") {
                     self.local.push(self.t(name).to_ascii_lowercase());
@@ -467,7 +502,7 @@ impl<'t> Walker<'t> {
             let key = kids.get(1).map(|k| self.eval(*k).text().known());
             return V::Str(match key {
                 Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => Text::unknown(),
+                _ => env_value_named_at_run_time(&mut self.out),
             });
         }
         V::Other
@@ -483,7 +518,7 @@ impl<'t> Walker<'t> {
         match name.as_str() {
             "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
                 Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => Text::unknown(),
+                _ => env_value_named_at_run_time(&mut self.out),
             }),
             "getcwd" => V::Str(Text::lit(".")),
             "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
@@ -532,6 +567,7 @@ impl<'t> Walker<'t> {
                 }
                 self.children(n);
             }
+            "dynamic_variable_name" => self.out.opaque("names a variable at run time (`$$name`)"),
             "variable_name" => {
                 let name = self.t(n);
                 if matches!(name, "$_ENV" | "$_SERVER" | "$GLOBALS") {
@@ -638,6 +674,25 @@ impl<'t> Walker<'t> {
             .unwrap_or_else(Text::unknown)
     }
 
+    /// `pcntl_exec(path, args)`: the program at `path` runs with the list `args`, no shell
+    /// between them.
+    fn replace_process(&mut self, pos: &[Node<'t>]) {
+        let program = self.arg_text(pos, 0);
+        let args = match pos.get(1).map(|a| self.eval(*a)) {
+            None => Some(Vec::new()),
+            Some(V::List(items)) => Some(items.iter().map(V::text).collect()),
+            Some(_) => None,
+        };
+        match args {
+            Some(args) => self
+                .out
+                .push(Effect::Exec(std::iter::once(program).chain(args).collect())),
+            None => self
+                .out
+                .opaque("starts a program with arguments not named here"),
+        }
+    }
+
     /// What the function `name` (lower case) does, called as `n` with arguments `pos`.
     fn function_call(&mut self, name: &str, n: Node<'t>, pos: &[Node<'t>]) {
         if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
@@ -657,7 +712,8 @@ impl<'t> Walker<'t> {
                 let c = self.arg_text(pos, 0);
                 self.out.push(Effect::Shell(c));
             }
-            "proc_open" | "pcntl_exec" => match pos.first().map(|a| self.eval(*a)) {
+            "pcntl_exec" => self.replace_process(pos),
+            "proc_open" => match pos.first().map(|a| self.eval(*a)) {
                 Some(V::Str(s)) => self.out.push(Effect::Shell(s)),
                 Some(V::List(items)) if !items.is_empty() => self
                     .out

@@ -146,7 +146,13 @@ impl<'t> Walker<'t> {
         if f.kind() == "identifier" && self.t(f) == "require" && !self.bound.contains_key("require")
         {
             match args.first().map(|a| self.eval(*a).text().known()) {
-                Some(Some(m)) => self.import(module_name(&m)),
+                Some(Some(m)) => {
+                    let m = module_name(&m).to_string();
+                    self.import(&m);
+                    if self.module_escapes(n) {
+                        self.value_of(&m);
+                    }
+                }
                 _ => self.out.opaque("loads a module named at run time"),
             }
             return;
@@ -189,6 +195,24 @@ impl<'t> Walker<'t> {
                 }
             }
         }
+    }
+
+    /// Whether the module a `require(…)` call gives goes anywhere the reader does not follow
+    /// it: into an array, an object, an argument, a later assignment (`cp = require(…)`).
+    /// Only a declaration (`const cp = …`), a member of it (`require(…).x`) or a statement
+    /// of its own keep it in sight.
+    fn module_escapes(&self, call: Node<'t>) -> bool {
+        let mut n = call;
+        while let Some(p) = self.parent(n) {
+            match p.kind() {
+                "parenthesized_expression" | "await_expression" => n = p,
+                "variable_declarator" => return self.field(p, "value") != Some(n),
+                "member_expression" => return self.field(p, "object") != Some(n),
+                "expression_statement" => return false,
+                _ => return true,
+            }
+        }
+        false
     }
 
     pub(super) fn module_call(&mut self, q: &str, args: &[Node<'t>]) {

@@ -288,11 +288,12 @@ impl<'t> Walker<'t> {
             "variable_declarator" => self.collect_declarator(n),
             "assignment_expression" | "augmented_assignment_expression" => {
                 if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "identifier" {
-                        let nm = self.t(l).to_string();
-                        self.assign(&nm, None);
-                        self.assign(&nm, None);
-                    }
+                    self.collect_assigned(l);
+                }
+            }
+            "update_expression" => {
+                if let Some(l) = self.field(n, "argument") {
+                    self.collect_assigned(l);
                 }
             }
             "import_statement" => self.collect_import(n),
@@ -332,11 +333,50 @@ impl<'t> Walker<'t> {
         }
     }
 
+    /// The left side of an assignment: a name, a pattern (`[x] = …`, `({x} = …)`), or a
+    /// global's member (`this.x = …`, `globalThis.x = …`: a `var x` of the snippet is that
+    /// member), each bound to a value not known.
+    fn collect_assigned(&mut self, l: Node<'t>) {
+        match l.kind() {
+            "identifier" => {
+                let nm = self.t(l).to_string();
+                self.assign(&nm, None);
+                self.assign(&nm, None);
+            }
+            "array_pattern" | "object_pattern" => self.bind_pattern(l, None),
+            "member_expression" => {
+                let global = self.field(l, "object").is_some_and(|o| {
+                    matches!(
+                        self.t(o),
+                        "this" | "globalThis" | "global" | "window" | "self"
+                    )
+                });
+                if let (true, Some(p)) = (global, self.field(l, "property")) {
+                    let nm = self.t(p).to_string();
+                    self.assign(&nm, None);
+                    self.assign(&nm, None);
+                }
+            }
+            "parenthesized_expression" => {
+                if let Some(c) = self.kids(l).first() {
+                    self.collect_assigned(*c);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// `const x = …` (or a pattern): the names it binds, and the module a `require` gives.
     fn collect_declarator(&mut self, n: Node<'t>) {
         if let Some(name) = self.field(n, "name") {
             let value = self.field(n, "value");
-            let module = value.and_then(|v| self.required(v));
+            let module = value.and_then(|v| self.required(v)).or_else(|| {
+                // `const {env} = process`: the members of a global, by their full names.
+                value
+                    .filter(|_| name.kind() == "object_pattern")
+                    .and_then(|v| self.qualify(v))
+                    .filter(|q| q.starts_with("global."))
+            });
             if let Some(m) = module {
                 self.bind_pattern(name, Some(&m));
             } else if name.kind() == "identifier" {
@@ -395,7 +435,7 @@ impl<'t> Walker<'t> {
     }
 
     /// The full name an expression stands for: a module, a member of one, or a global.
-    fn qualify(&self, n: Node) -> Option<String> {
+    fn qualify(&mut self, n: Node<'t>) -> Option<String> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
@@ -428,13 +468,12 @@ impl<'t> Walker<'t> {
                 if self.t(f) == "require" && !self.bound.contains_key("require") {
                     let args = self.field(n, "arguments")?;
                     let first = self.kids(args).into_iter().next()?;
-                    if first.kind() == "string" {
-                        let s = self.string_value(first)?;
-                        if s.starts_with('.') || s.starts_with('/') {
-                            return None;
-                        }
-                        return Some(module_name(&s).to_string());
+                    // The name as `required` reads it: `require(m)` with `m` known counts.
+                    let s = self.eval(first).text().known()?;
+                    if s.starts_with('.') || s.starts_with('/') {
+                        return None;
                     }
+                    return Some(module_name(&s).to_string());
                 }
                 None
             }

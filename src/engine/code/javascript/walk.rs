@@ -68,6 +68,7 @@ impl<'t> Walker<'t> {
                     }
                 }
             }
+            "with_statement" => self.walk_with(n),
             "catch_clause" => {
                 if let Some(b) = self.field(n, "body") {
                     self.walk(b);
@@ -103,6 +104,13 @@ impl<'t> Walker<'t> {
                 _ => {}
             }
         }
+        self.children(n);
+    }
+
+    /// `with (o) { … }`: names in the body may be members of `o`, so none is known.
+    fn walk_with(&mut self, n: Node<'t>) {
+        self.out
+            .opaque("reads names through `with`, from an object's members");
         self.children(n);
     }
 
@@ -178,7 +186,11 @@ impl<'t> Walker<'t> {
             }
             _ if q.starts_with("global.process.")
                 && matches!(
-                    q.trim_start_matches("global.process."),
+                    // `process.versions.node` is as plain as `process.versions`.
+                    q.trim_start_matches("global.process.")
+                        .split('.')
+                        .next()
+                        .unwrap_or(""),
                     "argv"
                         | "version"
                         | "versions"

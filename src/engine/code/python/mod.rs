@@ -427,6 +427,17 @@ impl<'t> Walker<'t> {
         }
     }
 
+    /// Every name anywhere in `n`, as unknown.
+    fn bind_all_unknown(&mut self, n: Node<'t>) {
+        if n.kind() == "identifier" {
+            self.bind_unknown(n);
+            return;
+        }
+        for c in self.kids(n) {
+            self.bind_all_unknown(c);
+        }
+    }
+
     /// First pass: imports, definitions and assignments.
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
@@ -466,6 +477,8 @@ impl<'t> Walker<'t> {
                     self.bind_unknown(a);
                 }
             }
+            // `case x:` binds `x` to what is matched, and so may any name in a pattern.
+            "case_pattern" => self.bind_all_unknown(n),
             "global_statement" | "nonlocal_statement" => {
                 for c in self.kids(n) {
                     self.bind_unknown(c);

@@ -5,7 +5,7 @@ use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::code::{env_value, Text, V};
+use crate::engine::code::{env_value, env_value_named_at_run_time, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -46,6 +46,13 @@ impl<'t> Walker<'t> {
     /// A name: a loop over a glob, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> V {
         let name = self.t(n).to_string();
+        // A name an import, a `def` or a `class` binds too has no one value here.
+        if self.modules.contains_key(&name)
+            || self.names.contains_key(&name)
+            || self.local.contains(&name)
+        {
+            return V::Other;
+        }
         if let Some(r) = self.loops.get(&name).copied() {
             if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
                 return self.loop_value(r);
@@ -147,7 +154,7 @@ impl<'t> Walker<'t> {
     pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
         match self.eval(k).text().known() {
             Some(name) => env_value(&name, &mut self.out),
-            None => Text::unknown(),
+            None => env_value_named_at_run_time(&mut self.out),
         }
     }
 

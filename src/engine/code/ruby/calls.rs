@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::code::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
-use crate::engine::code::{env_value, Effect, Text, V};
+use crate::engine::code::{env_value, env_value_named_at_run_time, Effect, Text, V};
 
 /// Class methods that act on the paths they are given.
 const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
@@ -232,6 +232,20 @@ impl<'t> Walker<'t> {
             self.out
                 .opaque("starts a program with a changed environment");
         }
+        // `IO.popen(["rm", "-rf", dir])`: one list is the program and its arguments.
+        if let [only] = args.as_slice() {
+            if only.kind() == "array" && !splat {
+                if let V::List(items) = self.eval(*only) {
+                    if items.is_empty() {
+                        self.out.opaque("starts a program not named here");
+                        return;
+                    }
+                    self.out
+                        .push(Effect::Exec(items.iter().map(V::text).collect()));
+                    return;
+                }
+            }
+        }
         match self.argv(&args, splat) {
             Some(argv) if argv.len() == 1 && !splat => {
                 let cmd = argv.into_iter().next().unwrap_or_else(Text::unknown);
@@ -336,9 +350,10 @@ impl<'t> Walker<'t> {
             | ("Process", "spawn")
             | ("Kernel", "system" | "exec" | "spawn") => self.run(pos, splat),
             ("ENV", "fetch" | "[]" | "key?" | "has_key?" | "include?") => {
-                if let Some(k) = arg(self, 0).known() {
-                    env_value(&k, &mut self.out);
-                }
+                match arg(self, 0).known() {
+                    Some(k) => env_value(&k, &mut self.out),
+                    None => env_value_named_at_run_time(&mut self.out),
+                };
             }
             ("ENV", _) => self.out.push(Effect::EnvDump(format!(
                 "uses the whole environment (`ENV.{method}`)"

@@ -211,6 +211,31 @@ impl<'t> SyntaxWalk<'t> for Walker<'t> {
     }
 }
 
+/// Methods that change the string, array or hash they are called on.
+const MUTATORS: &[&str] = &[
+    "replace",
+    "concat",
+    "insert",
+    "prepend",
+    "clear",
+    "push",
+    "append",
+    "unshift",
+    "<<",
+    "[]=",
+    "store",
+    "update",
+    "delete",
+    "delete_at",
+    "delete_if",
+    "keep_if",
+    "fill",
+    "force_encoding",
+    "setbyte",
+    "shift",
+    "pop",
+];
+
 impl<'t> Walker<'t> {
     fn t(&self, n: Node) -> &'t str {
         text(self.src, n)
@@ -266,10 +291,53 @@ impl<'t> Walker<'t> {
                     self.unknown_binding(v);
                 }
             }
+            // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
+            "in_clause" | "match_pattern" | "test_pattern" => {
+                if let Some(p) = self.field(n, "pattern") {
+                    self.unknown_binding(p);
+                }
+            }
+            "binary" => self.collect_binary(n),
+            "call" => self.collect_mutation(n),
             _ => {}
         }
         for c in self.kids(n) {
             self.collect(c);
+        }
+    }
+
+    /// `x << "…"` changes the string `x` holds; `/(?<x>…)/ =~ s` assigns `x`.
+    fn collect_binary(&mut self, n: Node<'t>) {
+        let (Some(l), Some(op)) = (self.field(n, "left"), self.field(n, "operator")) else {
+            return;
+        };
+        match (self.t(op), l.kind()) {
+            ("<<", "identifier") => self.unknown_binding(l),
+            ("=~", "regex") => {
+                let src = self.t(l);
+                for group in src.split("(?<").skip(1) {
+                    let name: String = group
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    let e = self.assigned.entry(name).or_default();
+                    e.push(None);
+                    e.push(None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `x.replace("/")`, `x.sub!(…)`: a method that changes the value a name holds, so the
+    /// name has no one value.
+    fn collect_mutation(&mut self, n: Node<'t>) {
+        let (Some(r), Some(m)) = (self.field(n, "receiver"), self.field(n, "method")) else {
+            return;
+        };
+        let method = self.t(m);
+        if r.kind() == "identifier" && (method.ends_with('!') || MUTATORS.contains(&method)) {
+            self.unknown_binding(r);
         }
     }
 

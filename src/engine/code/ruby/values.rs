@@ -5,7 +5,7 @@ use crate::engine::code::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::engine::code::{env_value, Text, V};
+use crate::engine::code::{env_value, env_value_named_at_run_time, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -108,7 +108,7 @@ impl<'t> Walker<'t> {
             let key = self.kids(n).into_iter().nth(1);
             return V::Str(match key.map(|k| self.eval(k).text().known()) {
                 Some(Some(name)) => env_value(&name, &mut self.out),
-                _ => Text::unknown(),
+                _ => env_value_named_at_run_time(&mut self.out),
             });
         }
         V::Other
@@ -151,7 +151,7 @@ impl<'t> Walker<'t> {
             (Some("Pathname"), "pwd" | "getwd") => V::Path(Text::lit(".")),
             (Some("ENV"), "fetch") => V::Str(match arg(self, 0).known() {
                 Some(name) => env_value(&name, &mut self.out),
-                None => Text::unknown(),
+                None => env_value_named_at_run_time(&mut self.out),
             }),
             (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
                 match recv.map(|r| self.eval(r)) {
