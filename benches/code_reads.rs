@@ -14,11 +14,9 @@
 
 #[path = "support/home.rs"]
 mod home;
-use home::Home;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use home::{run_hook, Home};
+use std::path::PathBuf;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -218,26 +216,6 @@ fn scripts(size: usize) -> Vec<(&'static str, &'static str, String)> {
     ]
 }
 
-fn run_once(bin: &Path, home: &Home, input: &[u8]) -> (Duration, Vec<u8>) {
-    let start = Instant::now();
-    let mut child = Command::new(bin)
-        .arg("hook")
-        .env("HOME", &home.dir)
-        .env_remove("PROGRAMMER_STATE_DIR")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input);
-    }
-    let out = child.wait_with_output().expect("wait");
-    assert!(out.status.code().is_some(), "killed by a signal");
-    (start.elapsed(), out.stdout)
-}
-
 /// A point: median and 90th percentile (ms), and the answer.
 struct Point {
     median: f64,
@@ -261,7 +239,7 @@ fn measure(bins: &[(&str, PathBuf, Home)], command: &str, first: bool) -> Vec<Po
                 "tool_name": "Bash", "tool_input": {"command": command}
             })
             .to_string();
-            let (t, out) = run_once(bin, home, input.as_bytes());
+            let (t, out) = run_hook(bin, &home.dir, input.as_bytes());
             times[i].push(t);
             answers[i] = out;
         }

@@ -9,11 +9,10 @@
 
 #[path = "support/home.rs"]
 mod home;
-use home::Home;
+use home::{run_hook, Home};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
@@ -29,31 +28,11 @@ fn bin() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_programmer-hook"))
 }
 
-fn run_once(home: &Path, input: &[u8]) -> (Duration, Vec<u8>) {
-    let start = Instant::now();
-    let mut child = Command::new(bin())
-        .arg("hook")
-        .env("HOME", home)
-        .env_remove("PROGRAMMER_STATE_DIR")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input);
-    }
-    let out = child.wait_with_output().expect("wait");
-    assert!(out.status.code().is_some(), "killed by a signal");
-    (start.elapsed(), out.stdout)
-}
-
 fn measure(home: &Path, input: &[u8]) -> (f64, f64, String) {
     let mut times = Vec::new();
     let mut answer = Vec::new();
     for _ in 0..rounds() {
-        let (t, out) = run_once(home, input);
+        let (t, out) = run_hook(bin(), home, input);
         times.push(t);
         answer = out;
     }
@@ -198,7 +177,7 @@ fn main() {
         "prompt": "/programmer quick keep going"})
         .to_string()
         .into_bytes();
-    run_once(&home.dir, &start);
+    run_hook(bin(), &home.dir, &start);
     let mut done = 0usize;
     for n in [0usize, 100, 1_000, 10_000] {
         while done < n {
@@ -210,7 +189,7 @@ fn main() {
                 json!({"session_id": "long", "cwd": home.project(), "hook_event_name": "PreToolUse",
                     "tool_name": "Bash", "tool_input": {"command": "git status"}})
             };
-            run_once(&home.dir, ev.to_string().as_bytes());
+            run_hook(bin(), &home.dir, ev.to_string().as_bytes());
             done += 1;
         }
         let size = std::fs::metadata(home.state().join("sessions/long.json"))
