@@ -455,12 +455,9 @@ impl<'t> Walker<'t> {
                 .unwrap_or(V::Other),
             "variable_name" => {
                 let name = self.t(n).to_string();
-                match self.assigned.get(&name).map(|v| v.as_slice()) {
-                    Some([Some(v)]) => {
-                        let v = *v;
-                        self.eval(v)
-                    }
-                    _ => V::Other,
+                match crate::engine::code::assigned_once(&self.assigned, &name) {
+                    Some(v) => self.eval(v),
+                    None => V::Other,
                 }
             }
             "binary_expression" => {

@@ -79,12 +79,9 @@ impl<'t> Walker<'t> {
         if name == "__dirname" {
             return V::Str(Text::lit("."));
         }
-        match self.assigned.get(&name).map(|v| v.as_slice()) {
-            Some([Some(v)]) => {
-                let v = *v;
-                self.eval(v)
-            }
-            _ => V::Other,
+        match crate::engine::code::assigned_once(&self.assigned, &name) {
+            Some(v) => self.eval(v),
+            None => V::Other,
         }
     }
 

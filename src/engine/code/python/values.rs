@@ -58,12 +58,9 @@ impl<'t> Walker<'t> {
                 return self.loop_value(r);
             }
         }
-        match self.assigned.get(&name).map(|v| v.as_slice()) {
-            Some([Some(value)]) => {
-                let value = *value;
-                self.eval(value)
-            }
-            _ => V::Other,
+        match crate::engine::code::assigned_once(&self.assigned, &name) {
+            Some(v) => self.eval(v),
+            None => V::Other,
         }
     }
 
