@@ -269,7 +269,7 @@ impl<'a> Matcher<'a> {
         let mut v = self.pick(rules.chain(code), &inv.display)?;
         // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
         // command one that a Forbidden rule denies: such a verdict is not relaxable.
-        if v.relaxable && args_unknown(inv) && self.forbidden_could_apply(inv) {
+        if v.relaxable && args_unknown(inv) && self.forbidden_could_apply(inv, &pos) {
             v.relaxable = false;
             v.reason = format!(
                 "{}, with arguments known only at run time that could make it a forbidden one",
@@ -281,14 +281,8 @@ impl<'a> Matcher<'a> {
 
     /// Whether a Forbidden rule for this program could match once its unknown arguments
     /// are known: one whose subcommand the known words do not already rule out.
-    fn forbidden_could_apply(&self, inv: &Invocation) -> bool {
-        let empty = crate::engine::policy::List::default();
-        let value_flags = self
-            .policy()
-            .effects(&inv.name)
-            .map(|e| &e.value_flags)
-            .unwrap_or(&empty);
-        let pos = positionals(&inv.args, value_flags);
+    /// `pos` are the command's positional words.
+    fn forbidden_could_apply(&self, inv: &Invocation, pos: &[&Word]) -> bool {
         let unknown = |w: &Word| !w.literal;
         self.policy()
             .command_rules(&inv.name)
