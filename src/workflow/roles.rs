@@ -1,9 +1,22 @@
-//! Agent roles: what each agent of the pack may do, as the hook enforces it.
+//! Agent roles: what each agent of the pack may do, as the hook enforces it, and which
+//! role holds each running subagent.
 //!
 //! The agent files in `agents/` declare a `tools:` list for Claude Code; this table is what
 //! the hook holds them to whatever their files say. A test checks that the two agree, so
 //! the markdown and the binary cannot drift apart. The main thread (no `agent_type`) is the
 //! orchestrator.
+//!
+//! Subagents may start subagents (the planner its exploration agents, the reviewer a
+//! second opinion). Claude Code's events name only the calling agent (`agent_id`,
+//! `agent_type`), never its parent, so [`Agents`] links them: an `Agent` call that passes
+//! the gate is a pending [`Spawn`] of its caller's role, and the `SubagentStart` that
+//! follows takes the role of the spawns it may belong to. An agent started by a
+//! planner or reviewer is held to that role however it is named; an agent no spawn
+//! explains gets the most restrictive role in play, never the main thread's.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use super::pack::PLUGIN;
 use crate::engine::tools::Tool;
@@ -64,7 +77,17 @@ pub const ROLES: &[Role] = &[
     Role {
         name: PLANNER,
         model: "sonnet",
-        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Write, Tool::Bash, Tool::WebSearch, Tool::WebFetch],
+        tools: &[
+            Tool::Read,
+            Tool::Glob,
+            Tool::Grep,
+            Tool::Write,
+            Tool::Bash,
+            Tool::Agent,
+            Tool::Skill,
+            Tool::WebSearch,
+            Tool::WebFetch,
+        ],
         writes: WriteScope::Plans,
         bash: BashScope::SafeOnly,
         may_commit: false,
@@ -82,7 +105,7 @@ pub const ROLES: &[Role] = &[
     Role {
         name: REVIEWER,
         model: "sonnet",
-        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Bash],
+        tools: &[Tool::Read, Tool::Glob, Tool::Grep, Tool::Bash, Tool::Agent],
         writes: WriteScope::Nothing,
         bash: BashScope::SafeOnly,
         may_commit: false,
@@ -112,6 +135,216 @@ pub fn role_of(agent_type: Option<&str>) -> Option<&'static Role> {
         Some(t) => pack_agent(t)?,
     };
     ROLES.iter().find(|r| r.name == name)
+}
+
+/// A role by its name in [`ROLES`].
+pub fn named(name: &str) -> Option<&'static Role> {
+    ROLES.iter().find(|r| r.name == name)
+}
+
+/// How much a role may do, least first: the reviewer writes nothing; the planner only
+/// plans; the implementer never commits; the orchestrator, and an agent with no role
+/// (the tiers alone), may do what the tiers and phases allow.
+fn latitude(role: Option<&Role>) -> u8 {
+    match role.map(|r| r.name) {
+        Some(REVIEWER) => 0,
+        Some(PLANNER) => 1,
+        Some(IMPLEMENTER) => 2,
+        Some(_) => 3,
+        None => 4,
+    }
+}
+
+/// The more restrictive of two roles (`None`: no role, only the tiers).
+pub fn stricter(a: Option<&'static Role>, b: Option<&'static Role>) -> Option<&'static Role> {
+    if latitude(b) < latitude(a) {
+        b
+    } else {
+        a
+    }
+}
+
+/// An `Agent` call that passed the gate and whose subagent has not started, or is
+/// still running (foreground spawns stay pending until their `PostToolUse`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spawn {
+    /// The call's `tool_use_id`.
+    pub call: String,
+    /// The `subagent_type` it asked for; `None` for the client's default agent.
+    #[serde(default)]
+    pub subagent_type: Option<String>,
+    /// The role that holds the caller; `None` for the main thread and agents without one.
+    #[serde(default)]
+    pub by_role: Option<String>,
+    /// Whether the main thread made the call.
+    #[serde(default)]
+    pub by_main: bool,
+}
+
+/// A subagent that started and has not stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Running {
+    pub agent_type: String,
+    /// The role it is held to (`None`: no role, only the tiers).
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Whether the main thread started it and nothing else could have: only such a
+    /// reviewer gives the verdict of a review.
+    #[serde(default)]
+    pub by_main: bool,
+}
+
+/// Who started which subagent, in a session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Agents {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawns: Vec<Spawn>,
+    /// Running subagents by `agent_id`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub running: BTreeMap<String, Running>,
+}
+
+/// The most pending spawns and running agents kept; beyond them the oldest spawns go
+/// (their agents then start unattributed, and get the most restrictive role in play).
+const MAX_TRACKED: usize = 64;
+
+/// Whether an agent reported as `agent_type` may be the one `subagent_type` asked for:
+/// the same name, or any agent for a call that names none (the client's default).
+fn may_be(subagent_type: Option<&str>, agent_type: &str) -> bool {
+    subagent_type.is_none_or(|s| s == agent_type)
+}
+
+impl Agents {
+    /// The role a running agent is held to; `None` (outer) when it is not known.
+    pub fn role_of(&self, agent_id: &str) -> Option<Option<&'static Role>> {
+        self.running
+            .get(agent_id)
+            .map(|r| r.role.as_deref().and_then(named))
+    }
+
+    /// The most restrictive role in play: of the running agents, and `also` (a role the
+    /// caller knows to be in play). `None` when none is.
+    pub fn strictest_in_play(&self, also: Option<&'static Role>) -> Option<&'static Role> {
+        let running = self
+            .running
+            .values()
+            .filter_map(|r| r.role.as_deref().and_then(named));
+        let strictest = running.chain(also).min_by_key(|r| latitude(Some(r)));
+        strictest
+    }
+
+    /// An `Agent` call `call` by an agent held to `by_role` (`by_main` for the main
+    /// thread) passed the gate. A call id seen again replaces its spawn.
+    pub fn spawned(
+        &mut self,
+        call: &str,
+        subagent_type: Option<&str>,
+        by_role: Option<&'static Role>,
+        by_main: bool,
+    ) {
+        self.spawns.retain(|s| s.call != call);
+        if self.spawns.len() >= MAX_TRACKED {
+            self.spawns.remove(0);
+        }
+        self.spawns.push(Spawn {
+            call: call.to_string(),
+            subagent_type: subagent_type.map(str::to_string),
+            by_role: by_role.map(|r| r.name.to_string()),
+            by_main,
+        });
+    }
+
+    /// The `Agent` call `call` finished (or failed): its spawn is no longer pending.
+    pub fn call_ended(&mut self, call: &str) {
+        self.spawns.retain(|s| s.call != call);
+    }
+
+    /// Subagent `agent_id` of `agent_type` started; records and returns the role it is
+    /// held to, the stricter of its own (a pack agent's) and its spawner's. The pending
+    /// spawns that may have started it decide the spawner; when several may have, the
+    /// most restrictive of their roles holds it, and it counts as the main thread's only
+    /// when all of them are the main thread's. When none may have, the agent cannot be
+    /// attributed, and the most restrictive role in play (see
+    /// [`Agents::strictest_in_play`]) holds it.
+    pub fn started(
+        &mut self,
+        agent_id: &str,
+        agent_type: &str,
+        also: Option<&'static Role>,
+    ) -> Running {
+        let own = role_of(Some(agent_type));
+        let candidates: Vec<&Spawn> = self
+            .spawns
+            .iter()
+            .filter(|s| may_be(s.subagent_type.as_deref(), agent_type))
+            .collect();
+        let (inherited, by_main) = if candidates.is_empty() {
+            (self.strictest_in_play(also), false)
+        } else {
+            let inherited = candidates
+                .iter()
+                .map(|s| {
+                    s.by_role
+                        .as_deref()
+                        .and_then(named)
+                        .filter(|r| r.name != ORCHESTRATOR)
+                })
+                .fold(None, |acc: Option<Option<&'static Role>>, r| {
+                    Some(match acc {
+                        None => r,
+                        Some(a) => stricter(a, r),
+                    })
+                })
+                .flatten();
+            (inherited, candidates.iter().all(|s| s.by_main))
+        };
+        let held = stricter(own, inherited);
+        let record = Running {
+            agent_type: agent_type.to_string(),
+            role: held.map(|r| r.name.to_string()),
+            by_main,
+        };
+        if self.running.len() >= MAX_TRACKED && !self.running.contains_key(agent_id) {
+            // Keep the most restrictive: an agent dropped here would later count as
+            // unattributed, which is held to the most restrictive role in play anyway.
+            if let Some(k) = self
+                .running
+                .iter()
+                .max_by_key(|(_, r)| latitude(r.role.as_deref().and_then(named)))
+                .map(|(k, _)| k.clone())
+            {
+                self.running.remove(&k);
+            }
+        }
+        self.running.insert(agent_id.to_string(), record.clone());
+        record
+    }
+
+    /// Subagent `agent_id` stopped; gives what was recorded of it.
+    pub fn stopped(&mut self, agent_id: &str) -> Option<Running> {
+        self.running.remove(agent_id)
+    }
+}
+
+/// The role that holds a calling agent: `agent_id` and `agent_type` as the event gives
+/// them, `agents` the session's record and `also` a role the caller knows to be in play. The main thread (no `agent_id`) has the role its type names (the orchestrator
+/// when none); a subagent the role recorded when it started; a subagent with no record
+/// the stricter of its own role and the most restrictive in play, never the main
+/// thread's.
+pub fn held_role(
+    agent_id: Option<&str>,
+    agent_type: Option<&str>,
+    agents: &Agents,
+    also: Option<&'static Role>,
+) -> Option<&'static Role> {
+    let Some(id) = agent_id else {
+        return role_of(agent_type);
+    };
+    if let Some(held) = agents.role_of(id) {
+        return held;
+    }
+    let own = agent_type.and_then(|t| role_of(Some(t)));
+    stricter(own, agents.strictest_in_play(also))
 }
 
 #[cfg(test)]
