@@ -397,4 +397,381 @@ mod tests {
             );
         }
     }
+
+    fn name(r: Option<&Role>) -> Option<&str> {
+        r.map(|r| r.name)
+    }
+
+    #[test]
+    fn stricter_is_the_one_that_may_do_less() {
+        let r = |n: &str| named(n);
+        let cases: &[(Option<&str>, Option<&str>, Option<&str>)] = &[
+            (Some(REVIEWER), Some(PLANNER), Some(REVIEWER)),
+            (Some(PLANNER), Some(REVIEWER), Some(REVIEWER)),
+            (Some(PLANNER), Some(IMPLEMENTER), Some(PLANNER)),
+            (Some(IMPLEMENTER), Some(ORCHESTRATOR), Some(IMPLEMENTER)),
+            (None, Some(ORCHESTRATOR), Some(ORCHESTRATOR)),
+            (None, Some(PLANNER), Some(PLANNER)),
+            (Some(REVIEWER), None, Some(REVIEWER)),
+            (None, None, None),
+        ];
+        for (a, b, want) in cases {
+            let got = stricter(a.and_then(r), b.and_then(r));
+            assert_eq!(name(got), *want, "{a:?} {b:?}");
+        }
+    }
+
+    /// One step of a session: a spawn (`by` is `main` or an agent id), a start, a call
+    /// ended, or a stop.
+    enum Step {
+        Spawn(&'static str, Option<&'static str>, &'static str),
+        Start(&'static str, &'static str),
+        Ended(&'static str),
+        Stop(&'static str),
+    }
+    use Step::*;
+
+    fn play(steps: &[Step]) -> Agents {
+        let mut a = Agents::default();
+        let mut types: BTreeMap<&str, &str> = BTreeMap::new();
+        for s in steps {
+            match s {
+                Spawn(call, sub, by) => {
+                    let (id, main) = if *by == "main" {
+                        (None, true)
+                    } else {
+                        (Some(*by), false)
+                    };
+                    let role = held_role(id, id.and_then(|i| types.get(i).copied()), &a, None);
+                    a.spawned(call, *sub, role, main);
+                }
+                Start(id, t) => {
+                    types.insert(id, t);
+                    a.started(id, t, None);
+                }
+                Ended(call) => a.call_ended(call),
+                Stop(id) => {
+                    a.stopped(id);
+                }
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn agents_are_held_to_the_role_of_who_started_them() {
+        // Steps, then: agent id, its type, the role it is held to, whether it is the main
+        // thread's.
+        let cases: &[(&[Step], &str, &str, Option<&str>, bool)] = &[
+            // The main thread's agents have their own roles, or none.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                ],
+                "p",
+                "code-planner",
+                Some(PLANNER),
+                true,
+            ),
+            (
+                &[Spawn("c1", Some("Explore"), "main"), Start("x", "Explore")],
+                "x",
+                "Explore",
+                None,
+                true,
+            ),
+            (
+                &[Spawn("c1", None, "main"), Start("x", "general-purpose")],
+                "x",
+                "general-purpose",
+                None,
+                true,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                ],
+                "r",
+                "code-reviewer",
+                Some(REVIEWER),
+                true,
+            ),
+            // What the planner starts is held to the planner, however it is named.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", Some("Explore"), "p"),
+                    Start("x", "Explore"),
+                ],
+                "x",
+                "Explore",
+                Some(PLANNER),
+                false,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", Some("code-implementer"), "p"),
+                    Start("i", "code-implementer"),
+                ],
+                "i",
+                "code-implementer",
+                Some(PLANNER),
+                false,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", None, "p"),
+                    Start("g", "general-purpose"),
+                ],
+                "g",
+                "general-purpose",
+                Some(PLANNER),
+                false,
+            ),
+            // ... and the agents those start, in turn.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", None, "p"),
+                    Start("g", "general-purpose"),
+                    Spawn("c3", Some("Explore"), "g"),
+                    Start("x", "Explore"),
+                ],
+                "x",
+                "Explore",
+                Some(PLANNER),
+                false,
+            ),
+            // A reviewer started by the planner is held to the stricter reviewer, and is not
+            // the main thread's.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", Some("code-reviewer"), "p"),
+                    Start("r", "code-reviewer"),
+                ],
+                "r",
+                "code-reviewer",
+                Some(REVIEWER),
+                false,
+            ),
+            // What the reviewer starts is held to the reviewer: a second opinion too.
+            (
+                &[
+                    Spawn("c1", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                    Spawn("c2", Some("superpowers:code-reviewer"), "r"),
+                    Start("h", "superpowers:code-reviewer"),
+                ],
+                "h",
+                "superpowers:code-reviewer",
+                Some(REVIEWER),
+                false,
+            ),
+            // The orchestrator's role is not inherited.
+            (
+                &[
+                    Spawn("c1", Some("Explore"), "main"),
+                    Start("x", "Explore"),
+                    Spawn("c2", Some("Explore"), "x"),
+                    Start("y", "Explore"),
+                ],
+                "y",
+                "Explore",
+                None,
+                false,
+            ),
+            // Two pending spawns of one type, by the main thread and the planner: the
+            // agent that starts could be either, so the planner holds it, and it is not
+            // the main thread's.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", Some("Explore"), "p"),
+                    Spawn("c3", Some("Explore"), "main"),
+                    Start("x", "Explore"),
+                ],
+                "x",
+                "Explore",
+                Some(PLANNER),
+                false,
+            ),
+            // Once the planner's call is over, the main thread's next agent is its own.
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", Some("Explore"), "p"),
+                    Start("x", "Explore"),
+                    Stop("x"),
+                    Ended("c2"),
+                    Spawn("c3", Some("Explore"), "main"),
+                    Start("y", "Explore"),
+                ],
+                "y",
+                "Explore",
+                None,
+                true,
+            ),
+            // No spawn explains an agent: the most restrictive role in play holds it.
+            (
+                &[
+                    Spawn("c1", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                    Start("u", "general-purpose"),
+                ],
+                "u",
+                "general-purpose",
+                Some(REVIEWER),
+                false,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Start("u", "code-implementer"),
+                ],
+                "u",
+                "code-implementer",
+                Some(PLANNER),
+                false,
+            ),
+            (
+                &[Start("u", "code-implementer")],
+                "u",
+                "code-implementer",
+                Some(IMPLEMENTER),
+                false,
+            ),
+            (&[Start("u", "Explore")], "u", "Explore", None, false),
+            // A spawn for another type explains nothing.
+            (
+                &[
+                    Spawn("c1", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                    Spawn("c2", Some("Explore"), "main"),
+                    Start("u", "Plan"),
+                ],
+                "u",
+                "Plan",
+                Some(REVIEWER),
+                false,
+            ),
+        ];
+        for (i, (steps, id, t, want, main)) in cases.iter().enumerate() {
+            let a = play(steps);
+            let rec = a
+                .running
+                .get(*id)
+                .unwrap_or_else(|| panic!("case {i}: {id} not running"));
+            assert_eq!(rec.role.as_deref(), *want, "case {i}");
+            assert_eq!(rec.by_main, *main, "case {i}");
+            assert_eq!(
+                name(held_role(Some(id), Some(t), &a, None)),
+                *want,
+                "case {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn unattributed_callers_get_the_strictest_role_in_play_never_the_main_threads() {
+        let planner_running = play(&[
+            Spawn("c1", Some("code-planner"), "main"),
+            Start("p", "code-planner"),
+        ]);
+        let reviewer_running = play(&[
+            Spawn("c1", Some("code-reviewer"), "main"),
+            Start("r", "code-reviewer"),
+        ]);
+        let nothing = Agents::default();
+        let reviewer = named(REVIEWER);
+        let cases: &[(
+            &Agents,
+            Option<&str>,
+            Option<&str>,
+            Option<&'static Role>,
+            Option<&str>,
+        )] = &[
+            // The main thread: its own type's role, the orchestrator when none.
+            (&nothing, None, None, None, Some(ORCHESTRATOR)),
+            (&planner_running, None, None, None, Some(ORCHESTRATOR)),
+            (&nothing, None, Some("code-reviewer"), None, Some(REVIEWER)),
+            // An agent id with no record: never the orchestrator's role.
+            (&planner_running, Some("ghost"), None, None, Some(PLANNER)),
+            (
+                &planner_running,
+                Some("ghost"),
+                Some("Explore"),
+                None,
+                Some(PLANNER),
+            ),
+            (
+                &planner_running,
+                Some("ghost"),
+                Some("programmer-orchestrator"),
+                None,
+                Some(PLANNER),
+            ),
+            (
+                &reviewer_running,
+                Some("ghost"),
+                Some("code-planner"),
+                None,
+                Some(REVIEWER),
+            ),
+            (
+                &nothing,
+                Some("ghost"),
+                Some("code-implementer"),
+                None,
+                Some(IMPLEMENTER),
+            ),
+            (&nothing, Some("ghost"), None, None, None),
+            // What the caller knows to be in play counts too (a state that cannot be read).
+            (&nothing, Some("ghost"), None, reviewer, Some(REVIEWER)),
+            (
+                &nothing,
+                Some("ghost"),
+                Some("code-implementer"),
+                reviewer,
+                Some(REVIEWER),
+            ),
+            // A recorded agent keeps its record.
+            (
+                &planner_running,
+                Some("p"),
+                Some("code-planner"),
+                None,
+                Some(PLANNER),
+            ),
+        ];
+        for (i, (agents, id, t, also, want)) in cases.iter().enumerate() {
+            assert_eq!(name(held_role(*id, *t, agents, *also)), *want, "case {i}");
+        }
+    }
+
+    #[test]
+    fn what_is_tracked_stays_bounded() {
+        let mut a = Agents::default();
+        for i in 0..200 {
+            a.spawned(&format!("c{i}"), Some("Explore"), None, true);
+            a.started(&format!("x{i}"), "Explore", None);
+        }
+        assert!(a.spawns.len() <= MAX_TRACKED);
+        assert!(a.running.len() <= MAX_TRACKED);
+        // A call id seen again replaces its spawn.
+        a.spawned("c199", Some("Plan"), None, true);
+        assert_eq!(a.spawns.iter().filter(|s| s.call == "c199").count(), 1);
+    }
 }
