@@ -17,6 +17,7 @@ use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{AccessKind, Policy, Tier};
 use crate::engine::tools::Tool;
+use crate::workflow::escalation;
 use crate::workflow::pack;
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
@@ -185,6 +186,8 @@ pub struct GateOutcome {
     /// What let a relaxable Confirm call run without asking (`autonomy`); its tier stays
     /// Confirm, the answer is `allow`.
     pub relaxed_by: Option<&'static str>,
+    /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
+    pub escalation: Option<String>,
 }
 
 impl GateOutcome {
@@ -200,8 +203,21 @@ impl GateOutcome {
 /// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
 pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
-/// Applies roles, phases, the review gate and autonomy to a gate decision.
+/// Applies roles, phases, the review gate and autonomy to a gate decision, and says
+/// where a call that needs escalating goes.
 pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
+    let mut out = decide(env, event, decision);
+    let v = &decision.verdict;
+    let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
+    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable) {
+        let places = env.places;
+        let to = escalation::target(event.cwd.as_deref(), &places.home, &places.config_dir);
+        out.escalation = Some(escalation::note(&to, event.agent_id.is_none()));
+    }
+    out
+}
+
+fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     let mut out = GateOutcome::default();
     // Forbidden already: nothing below could make it stricter, and its reason is the
     // most precise one.
