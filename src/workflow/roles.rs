@@ -12,7 +12,8 @@
 //! the gate is a pending [`Spawn`] of its caller's role, and the `SubagentStart` that
 //! follows takes the role of the spawns it may belong to. An agent started by a
 //! planner or reviewer is held to that role however it is named; an agent no spawn
-//! explains gets the most restrictive role in play, never the main thread's.
+//! explains gets the most restrictive role in play, and never more than the
+//! implementer's (never the main thread's).
 
 use std::collections::BTreeMap;
 
@@ -222,6 +223,13 @@ impl Agents {
             .map(|r| r.role.as_deref().and_then(named))
     }
 
+    /// The role an agent no spawn explains is held to: the most restrictive in play (of the
+    /// running agents, and `also`, a role the caller knows to be in play), and never more
+    /// than the implementer's, so that it never has the main thread's right to commit.
+    pub fn unattributed(&self, also: Option<&'static Role>) -> Option<&'static Role> {
+        stricter(self.strictest_in_play(also), named(IMPLEMENTER))
+    }
+
     /// The most restrictive role in play: of the running agents, and `also` (a role the
     /// caller knows to be in play). `None` when none is.
     pub fn strictest_in_play(&self, also: Option<&'static Role>) -> Option<&'static Role> {
@@ -229,8 +237,7 @@ impl Agents {
             .running
             .values()
             .filter_map(|r| r.role.as_deref().and_then(named));
-        let strictest = running.chain(also).min_by_key(|r| latitude(Some(r)));
-        strictest
+        running.chain(also).min_by_key(|r| latitude(Some(r)))
     }
 
     /// An `Agent` call `call` by an agent held to `by_role` (`by_main` for the main
@@ -264,8 +271,7 @@ impl Agents {
     /// spawns that may have started it decide the spawner; when several may have, the
     /// most restrictive of their roles holds it, and it counts as the main thread's only
     /// when all of them are the main thread's. When none may have, the agent cannot be
-    /// attributed, and the most restrictive role in play (see
-    /// [`Agents::strictest_in_play`]) holds it.
+    /// attributed, and [`Agents::unattributed`] says what holds it.
     pub fn started(
         &mut self,
         agent_id: &str,
@@ -279,7 +285,7 @@ impl Agents {
             .filter(|s| may_be(s.subagent_type.as_deref(), agent_type))
             .collect();
         let (inherited, by_main) = if candidates.is_empty() {
-            (self.strictest_in_play(also), false)
+            (self.unattributed(also), false)
         } else {
             let inherited = candidates
                 .iter()
@@ -327,10 +333,10 @@ impl Agents {
 }
 
 /// The role that holds a calling agent: `agent_id` and `agent_type` as the event gives
-/// them, `agents` the session's record and `also` a role the caller knows to be in play. The main thread (no `agent_id`) has the role its type names (the orchestrator
-/// when none); a subagent the role recorded when it started; a subagent with no record
-/// the stricter of its own role and the most restrictive in play, never the main
-/// thread's.
+/// them, `agents` the session's record and `also` a role the caller knows to be in play.
+/// The main thread (no `agent_id`) has the role its type names (the orchestrator when
+/// none); a subagent the role recorded when it started; a subagent with no record the
+/// stricter of its own role and [`Agents::unattributed`], never the main thread's.
 pub fn held_role(
     agent_id: Option<&str>,
     agent_type: Option<&str>,
@@ -344,7 +350,7 @@ pub fn held_role(
         return held;
     }
     let own = agent_type.and_then(|t| role_of(Some(t)));
-    stricter(own, agents.strictest_in_play(also))
+    stricter(own, agents.unattributed(also))
 }
 
 #[cfg(test)]
@@ -462,7 +468,8 @@ mod tests {
     fn agents_are_held_to_the_role_of_who_started_them() {
         // Steps, then: agent id, its type, the role it is held to, whether it is the main
         // thread's.
-        let cases: &[(&[Step], &str, &str, Option<&str>, bool)] = &[
+        type Case<'a> = (&'a [Step], &'a str, &'a str, Option<&'a str>, bool);
+        let cases: &[Case] = &[
             // The main thread's agents have their own roles, or none.
             (
                 &[
@@ -653,7 +660,21 @@ mod tests {
                 Some(IMPLEMENTER),
                 false,
             ),
-            (&[Start("u", "Explore")], "u", "Explore", None, false),
+            // With nothing in play, at most the implementer's: it never commits.
+            (
+                &[Start("u", "Explore")],
+                "u",
+                "Explore",
+                Some(IMPLEMENTER),
+                false,
+            ),
+            (
+                &[Start("u", "programmer-orchestrator")],
+                "u",
+                "programmer-orchestrator",
+                Some(IMPLEMENTER),
+                false,
+            ),
             // A spawn for another type explains nothing.
             (
                 &[
@@ -696,13 +717,14 @@ mod tests {
         ]);
         let nothing = Agents::default();
         let reviewer = named(REVIEWER);
-        let cases: &[(
-            &Agents,
-            Option<&str>,
-            Option<&str>,
+        type Case<'a> = (
+            &'a Agents,
+            Option<&'a str>,
+            Option<&'a str>,
             Option<&'static Role>,
-            Option<&str>,
-        )] = &[
+            Option<&'a str>,
+        );
+        let cases: &[Case] = &[
             // The main thread: its own type's role, the orchestrator when none.
             (&nothing, None, None, None, Some(ORCHESTRATOR)),
             (&planner_running, None, None, None, Some(ORCHESTRATOR)),
@@ -737,7 +759,14 @@ mod tests {
                 None,
                 Some(IMPLEMENTER),
             ),
-            (&nothing, Some("ghost"), None, None, None),
+            (&nothing, Some("ghost"), None, None, Some(IMPLEMENTER)),
+            (
+                &nothing,
+                Some("ghost"),
+                Some("programmer-orchestrator"),
+                None,
+                Some(IMPLEMENTER),
+            ),
             // What the caller knows to be in play counts too (a state that cannot be read).
             (&nothing, Some("ghost"), None, reviewer, Some(REVIEWER)),
             (
