@@ -307,9 +307,9 @@ fn record_spawn(env: &Env, event: &Event, role: Option<&'static Role>) -> Result
         .tool_input
         .get("subagent_type")
         .and_then(Value::as_str);
-    let by_main = event.agent_id.is_none();
     state::update_session(env.state_dir(), &event.session_id, |s| {
-        s.agents.spawned(call, subagent_type, role, by_main);
+        s.agents
+            .spawned(call, subagent_type, role, event.agent_id.as_deref());
     })
 }
 
@@ -465,7 +465,11 @@ pub fn other(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
 /// A session starts or resumes in a new client: no subagent of before runs any more.
 fn session_start(env: &Env, event: &Event) -> Result<Value> {
     let source = event.raw.get("source").and_then(Value::as_str);
-    if matches!(source, Some("startup" | "resume")) && !event.session_id.is_empty() {
+    if matches!(source, Some("startup" | "resume"))
+        && !event.session_id.is_empty()
+        && state::load_session(env.state_dir(), &event.session_id)?.agents
+            != roles::Agents::default()
+    {
         state::update_session(env.state_dir(), &event.session_id, |s| {
             s.agents = roles::Agents::default();
         })?;
@@ -513,6 +517,19 @@ fn session_context(env: &Env, event: &Event, role: Option<&Role>) -> String {
 }
 
 fn prompt(env: &Env, event: &Event) -> Result<Value> {
+    // A prompt starts a new turn of the main thread: its earlier calls are over.
+    if !event.session_id.is_empty()
+        && event.kind() == Some(EventName::UserPromptSubmit)
+        && state::load_session(env.state_dir(), &event.session_id)?
+            .agents
+            .spawns
+            .iter()
+            .any(roles::Spawn::by_main)
+    {
+        state::update_session(env.state_dir(), &event.session_id, |s| {
+            s.agents.main_turn_ended();
+        })?;
+    }
     let source = event.raw.get("source").and_then(Value::as_str);
     if !matches!(source, None | Some("user")) {
         return Ok(json!({}));

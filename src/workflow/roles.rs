@@ -177,9 +177,16 @@ pub struct Spawn {
     /// The role that holds the caller; `None` for the main thread and agents without one.
     #[serde(default)]
     pub by_role: Option<String>,
-    /// Whether the main thread made the call.
+    /// The `agent_id` of the caller; `None` for the main thread.
     #[serde(default)]
-    pub by_main: bool,
+    pub by_agent: Option<String>,
+}
+
+impl Spawn {
+    /// Whether the main thread made the call.
+    pub fn by_main(&self) -> bool {
+        self.by_agent.is_none()
+    }
 }
 
 /// A subagent that started and has not stopped.
@@ -240,14 +247,14 @@ impl Agents {
         running.chain(also).min_by_key(|r| latitude(Some(r)))
     }
 
-    /// An `Agent` call `call` by an agent held to `by_role` (`by_main` for the main
-    /// thread) passed the gate. A call id seen again replaces its spawn.
+    /// An `Agent` call `call` by agent `by_agent` (`None`: the main thread), held to
+    /// `by_role`, passed the gate. A call id seen again replaces its spawn.
     pub fn spawned(
         &mut self,
         call: &str,
         subagent_type: Option<&str>,
         by_role: Option<&'static Role>,
-        by_main: bool,
+        by_agent: Option<&str>,
     ) {
         self.spawns.retain(|s| s.call != call);
         if self.spawns.len() >= MAX_TRACKED {
@@ -257,7 +264,7 @@ impl Agents {
             call: call.to_string(),
             subagent_type: subagent_type.map(str::to_string),
             by_role: by_role.map(|r| r.name.to_string()),
-            by_main,
+            by_agent: by_agent.map(str::to_string),
         });
     }
 
@@ -302,7 +309,7 @@ impl Agents {
                     })
                 })
                 .flatten();
-            (inherited, candidates.iter().all(|s| s.by_main))
+            (inherited, candidates.iter().all(|s| s.by_main()))
         };
         let held = stricter(own, inherited);
         let record = Running {
@@ -326,8 +333,18 @@ impl Agents {
         record
     }
 
-    /// Subagent `agent_id` stopped; gives what was recorded of it.
+    /// The main thread's turn ended (a new prompt came): its calls are over, so none of
+    /// its spawns is pending any more (one left by a call that never ran would otherwise
+    /// make every later agent of that type look ambiguous).
+    pub fn main_turn_ended(&mut self) {
+        self.spawns.retain(|s| !s.by_main());
+    }
+
+    /// Subagent `agent_id` stopped; gives what was recorded of it. Its own calls are
+    /// over, so its spawns are no longer pending either.
     pub fn stopped(&mut self, agent_id: &str) -> Option<Running> {
+        self.spawns
+            .retain(|s| s.by_agent.as_deref() != Some(agent_id));
         self.running.remove(agent_id)
     }
 }
@@ -434,6 +451,8 @@ mod tests {
         Start(&'static str, &'static str),
         Ended(&'static str),
         Stop(&'static str),
+        /// A new prompt: the main thread's turn ended.
+        Prompt,
     }
     use Step::*;
 
@@ -443,13 +462,9 @@ mod tests {
         for s in steps {
             match s {
                 Spawn(call, sub, by) => {
-                    let (id, main) = if *by == "main" {
-                        (None, true)
-                    } else {
-                        (Some(*by), false)
-                    };
+                    let id = (*by != "main").then_some(*by);
                     let role = held_role(id, id.and_then(|i| types.get(i).copied()), &a, None);
-                    a.spawned(call, *sub, role, main);
+                    a.spawned(call, *sub, role, id);
                 }
                 Start(id, t) => {
                     types.insert(id, t);
@@ -459,6 +474,7 @@ mod tests {
                 Stop(id) => {
                     a.stopped(id);
                 }
+                Prompt => a.main_turn_ended(),
             }
         }
         a
@@ -630,6 +646,61 @@ mod tests {
                 None,
                 true,
             ),
+            // A spawn whose call never ran is dropped when its caller is done: at the
+            // main thread's next prompt, or when the agent that made it stops.
+            (
+                &[
+                    Spawn("c1", None, "main"),
+                    Prompt,
+                    Spawn("c2", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                ],
+                "r",
+                "code-reviewer",
+                Some(REVIEWER),
+                true,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                    Spawn("c2", Some("Explore"), "r"),
+                    Stop("r"),
+                    Ended("c1"),
+                    Spawn("c3", Some("Explore"), "main"),
+                    Start("y", "Explore"),
+                ],
+                "y",
+                "Explore",
+                None,
+                true,
+            ),
+            // ... but not while it may still run.
+            (
+                &[
+                    Spawn("c1", None, "main"),
+                    Spawn("c2", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                ],
+                "r",
+                "code-reviewer",
+                Some(REVIEWER),
+                true,
+            ),
+            (
+                &[
+                    Spawn("c1", Some("code-planner"), "main"),
+                    Start("p", "code-planner"),
+                    Spawn("c2", None, "p"),
+                    Prompt,
+                    Spawn("c3", Some("code-reviewer"), "main"),
+                    Start("r", "code-reviewer"),
+                ],
+                "r",
+                "code-reviewer",
+                Some(REVIEWER),
+                false,
+            ),
             // No spawn explains an agent: the most restrictive role in play holds it.
             (
                 &[
@@ -794,13 +865,13 @@ mod tests {
     fn what_is_tracked_stays_bounded() {
         let mut a = Agents::default();
         for i in 0..200 {
-            a.spawned(&format!("c{i}"), Some("Explore"), None, true);
+            a.spawned(&format!("c{i}"), Some("Explore"), None, None);
             a.started(&format!("x{i}"), "Explore", None);
         }
         assert!(a.spawns.len() <= MAX_TRACKED);
         assert!(a.running.len() <= MAX_TRACKED);
         // A call id seen again replaces its spawn.
-        a.spawned("c199", Some("Plan"), None, true);
+        a.spawned("c199", Some("Plan"), None, None);
         assert_eq!(a.spawns.iter().filter(|s| s.call == "c199").count(), 1);
     }
 }
