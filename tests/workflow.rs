@@ -1031,3 +1031,37 @@ fn escalation_says_whether_the_master_orchestrator_or_the_user_decides() {
         );
     }
 }
+
+/// The bypass for trivial changes: `/programmer quick` skips the plan, and nothing else.
+/// The commit waits for the test gate and an approving review, in a default session and
+/// under autonomy `auto` alike.
+#[test]
+fn the_quick_bypass_skips_only_the_plan() {
+    for auto in [false, true] {
+        let w = World::new(Some("cargo test"));
+        if auto {
+            w.prompt("/programmer autonomy auto");
+        }
+        let ctx = w.prompt("/programmer quick fix the typo in the greeting");
+        assert!(ctx.contains("no plan"), "{ctx}");
+        assert_eq!(w.phase(), "implement");
+        assert_eq!(w.status()["plan"], Value::Null);
+        let want = if auto { "allow" } else { "ask" };
+        assert_eq!(w.write_file(Some("code-implementer"), "src/lib.rs").0, want);
+        assert_denied(
+            w.bash(None, "git commit -am typo"),
+            "phase.implement-no-commit",
+        );
+        assert_denied(w.spawn("code-reviewer"), "gate.tests-before-review");
+        w.bash_ran(Some("code-implementer"), "cargo test", true);
+        assert_eq!(w.spawn("code-reviewer").0, "allow");
+        w.reviewer_starts("r1");
+        assert_denied(
+            w.bash(None, "git commit -am typo"),
+            "phase.review-read-only",
+        );
+        w.reviewer_says("r1", "## Review\nStatus: APPROVE\n", false);
+        assert_eq!(w.phase(), "commit");
+        assert_eq!(w.bash(None, "git commit -am typo").0, want);
+    }
+}
