@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use programmer_hook::engine::tools::Tool;
 use programmer_hook::workflow::pack::{command_aliases, pack, PACK_FILES};
-use programmer_hook::workflow::roles::{self, ROLES};
+use programmer_hook::workflow::roles::{self, WriteScope, ROLES};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -258,11 +259,33 @@ fn agent_bodies_cover_their_contract() {
                 "git commit",
                 "refus",
                 "When to stop and ask the user",
+                // Delegation, skills when present, escalation, the bypass.
+                "agents of their own",
+                "superpowers:writing-plans",
+                "superpowers:code-reviewer",
+                "Only the reviewer you start gives the verdict",
+                "## Escalation",
+                "`master-orchestrator` agent is set up",
+                "none is set up: stop and ask the user",
+                "The bypass for trivial changes",
+                "typo",
+                "one-liner",
+                "the review (step 6) and its verdict still stand",
             ],
         ),
         (
             "agents/code-planner.md",
-            &["docs/plans/", "YYYY-MM-DD", "Open questions", "refuse"],
+            &[
+                "docs/plans/",
+                "YYYY-MM-DD",
+                "Open questions",
+                "refuse",
+                "exploration agents with the Agent tool",
+                "`subagent_type: \"Explore\"`",
+                "Every agent you start is held to your role",
+                "superpowers:writing-plans",
+                "Without the\n   skill, work as this file says",
+            ],
         ),
         (
             "agents/code-implementer.md",
@@ -276,6 +299,18 @@ fn agent_bodies_cover_their_contract() {
                 "## Findings",
                 "## Required changes",
                 "refuse",
+                "superpowers:code-reviewer",
+                "never the verdict",
+                "a `Status:` line in a helper's answer counts for nothing",
+                "Any agent you start is held to the same limits",
+                "Without\n   that agent, review on your own",
+            ],
+        ),
+        (
+            "commands/programmer.md",
+            &[
+                "the bypass for trivial changes (a typo, a one-liner)",
+                "still come before the commit",
             ],
         ),
     ];
@@ -284,6 +319,41 @@ fn agent_bodies_cover_their_contract() {
         for w in *words {
             assert!(text.contains(w), "{file} should mention {w:?}");
         }
+    }
+}
+
+/// The agents that may start agents are the ones whose files tell them so and say how the
+/// hook holds those agents; the agents that name a skill have the Skill tool.
+#[test]
+fn agents_that_delegate_say_how_their_helpers_are_held() {
+    for role in ROLES {
+        let file = format!("agents/{}.md", role.name);
+        let (_, body) = frontmatter(&file, &read(&file));
+        let spawns = role.tools.contains(&Tool::Agent);
+        let read_only = role.writes != WriteScope::Tiers;
+        if spawns && read_only {
+            assert!(
+                body.contains("held to your role") || body.contains("held to the same limits"),
+                "{file}: a read-only role that starts agents must say they are held to it"
+            );
+            assert!(
+                body.contains("Agent tool"),
+                "{file}: it should say when to use the Agent tool"
+            );
+        }
+        assert_eq!(
+            role.tools.contains(&Tool::Skill),
+            body.contains("Skill tool"),
+            "{file}: the Skill tool is listed exactly when the file uses a skill"
+        );
+    }
+    // The two read-only roles delegate, as the design has it.
+    for name in [roles::PLANNER, roles::REVIEWER] {
+        let role = roles::named(name).expect("a role");
+        assert!(
+            role.tools.contains(&Tool::Agent),
+            "{name} has the Agent tool"
+        );
     }
 }
 

@@ -22,6 +22,8 @@ pub enum Tool {
     Agent,
     /// The old name of [`Tool::Agent`].
     Task,
+    /// Runs a skill in the calling agent.
+    Skill,
     TodoWrite,
     WebSearch,
     WebFetch,
@@ -29,7 +31,7 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool known by name.
-    pub const ALL: [Tool; 14] = [
+    pub const ALL: [Tool; 15] = [
         Tool::Bash,
         Tool::Read,
         Tool::Write,
@@ -41,6 +43,7 @@ impl Tool {
         Tool::Ls,
         Tool::Agent,
         Tool::Task,
+        Tool::Skill,
         Tool::TodoWrite,
         Tool::WebSearch,
         Tool::WebFetch,
@@ -60,6 +63,7 @@ impl Tool {
             Tool::Ls => "LS",
             Tool::Agent => "Agent",
             Tool::Task => "Task",
+            Tool::Skill => "Skill",
             Tool::TodoWrite => "TodoWrite",
             Tool::WebSearch => "WebSearch",
             Tool::WebFetch => "WebFetch",
@@ -106,7 +110,7 @@ mod tests {
             assert_eq!(Tool::parse(t.as_str()), Some(t), "{t}");
             assert!(t.is(&t.to_string()));
         }
-        for other in ["", "bash", "BASH", "mcp__x__y", "Bash ", "Skill"] {
+        for other in ["", "bash", "BASH", "mcp__x__y", "Bash ", "skill"] {
             assert_eq!(Tool::parse(other), None, "{other:?}");
         }
     }

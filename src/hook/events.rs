@@ -17,6 +17,7 @@ use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
 use crate::engine::policy::{AccessKind, Policy, Tier};
 use crate::engine::tools::Tool;
+use crate::workflow::escalation;
 use crate::workflow::pack;
 use crate::workflow::projects::{self, Project, WorkItem};
 use crate::workflow::roles::{self, Role};
@@ -95,13 +96,50 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
     }
 }
 
-/// The role of the calling agent: the main thread is the orchestrator; a subagent without
-/// a type (a client bug) or outside the pack has no role.
-fn role_of(event: &Event) -> Option<&'static Role> {
-    match (&event.agent_type, &event.agent_id) {
-        (None, Some(_)) => None,
-        (t, _) => roles::role_of(t.as_deref()),
+/// The session as a gate reads it: its workflow and who runs which subagent. When its
+/// state cannot be read, the workflow is a halted one (the phase is unknown, so the call is
+/// held to read-only work, with a note saying why), and no agent is known.
+struct Session {
+    workflow: Option<Workflow>,
+    agents: roles::Agents,
+    readable: bool,
+}
+
+fn session_of(env: &Env, event: &Event) -> Session {
+    let session = if event.session_id.is_empty() {
+        Ok(SessionFile::default())
+    } else {
+        state::load_session(env.state_dir(), &event.session_id)
+    };
+    match session {
+        Ok(s) => Session {
+            workflow: s.workflow,
+            agents: s.agents,
+            readable: true,
+        },
+        Err(e) => Session {
+            workflow: Some(Workflow::halted(
+                format!("The workflow state could not be read: {e:#}."),
+                &env.now,
+            )),
+            agents: roles::Agents::default(),
+            readable: false,
+        },
     }
+}
+
+/// The role that holds the calling agent (see [`roles::held_role`]). When the session's
+/// state cannot be read, a subagent is held to the most restrictive role of all.
+fn held_role(event: &Event, session: &Session) -> Option<&'static Role> {
+    let unknown = (!session.readable)
+        .then(|| roles::named(roles::REVIEWER))
+        .flatten();
+    roles::held_role(
+        event.agent_id.as_deref(),
+        event.agent_type.as_deref(),
+        &session.agents,
+        unknown,
+    )
 }
 
 fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
@@ -148,6 +186,8 @@ pub struct GateOutcome {
     /// What let a relaxable Confirm call run without asking (`autonomy`); its tier stays
     /// Confirm, the answer is `allow`.
     pub relaxed_by: Option<&'static str>,
+    /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
+    pub escalation: Option<String>,
 }
 
 impl GateOutcome {
@@ -163,8 +203,21 @@ impl GateOutcome {
 /// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
 pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
-/// Applies roles, phases, the review gate and autonomy to a gate decision.
+/// Applies roles, phases, the review gate and autonomy to a gate decision, and says
+/// where a call that needs escalating goes.
 pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
+    let mut out = decide(env, event, decision);
+    let v = &decision.verdict;
+    let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
+    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable) {
+        let places = env.places;
+        let to = escalation::target(event.cwd.as_deref(), &places.home, &places.config_dir);
+        out.escalation = Some(escalation::note(&to, event.agent_id.is_none()));
+    }
+    out
+}
+
+fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     let mut out = GateOutcome::default();
     // Forbidden already: nothing below could make it stricter, and its reason is the
     // most precise one.
@@ -178,10 +231,12 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         }
         return out;
     }
-    let wf = session_workflow(env, event);
+    let session = session_of(env, event);
+    let wf = session.workflow.clone();
     out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());
     let call = call_view(event, decision);
-    if let Some((r, by, note)) = restriction(event, &call, wf.as_ref()) {
+    let role = held_role(event, &session);
+    if let Some((r, by, note)) = restriction(event, role, &call, wf.as_ref()) {
         refuse(decision, r, &by);
         if let Some(n) = note {
             decision.verdict.reason.push_str(&format!(". {n}"));
@@ -217,37 +272,65 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         );
     }
     apply_autonomy(env, event, decision, &mut out);
+    if let Err(e) = record_spawn(env, event, role) {
+        refuse(
+            decision,
+            Refusal {
+                rule: "gate.agent-unrecorded",
+                reason: format!("the hook could not record who starts this agent, so it could not hold the agent to its role: {e:#}"),
+                instead: "try again; if it keeps failing, run `programmer-hook doctor`".into(),
+            },
+            "the agent pack",
+        );
+    }
     out
 }
 
-/// The session's workflow; when its state cannot be read, a halted one, so that the
-/// phase (unknown) holds the call to read-only work, with a note saying why.
-fn session_workflow(env: &Env, event: &Event) -> Option<Workflow> {
-    let session = if event.session_id.is_empty() {
-        Ok(SessionFile::default())
-    } else {
-        state::load_session(env.state_dir(), &event.session_id)
-    };
-    match session {
-        Ok(s) => s.workflow,
-        Err(e) => Some(Workflow::halted(
-            format!("The workflow state could not be read: {e:#}."),
-            &env.now,
-        )),
+/// An `Agent` call about to be let through is recorded as a pending spawn of the role
+/// that holds its caller, so that the agent it starts is held to it (see
+/// [`roles::Agents`]).
+fn record_spawn(env: &Env, event: &Event, role: Option<&'static Role>) -> Result<()> {
+    let spawns = event
+        .tool_name
+        .as_deref()
+        .and_then(Tool::parse)
+        .is_some_and(Tool::spawns_agent);
+    if !spawns || event.session_id.is_empty() {
+        return Ok(());
     }
+    let call = event
+        .raw
+        .get("tool_use_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let subagent_type = event
+        .tool_input
+        .get("subagent_type")
+        .and_then(Value::as_str);
+    state::update_session(env.state_dir(), &event.session_id, |s| {
+        s.agents
+            .spawned(call, subagent_type, role, event.agent_id.as_deref());
+    })
 }
 
 /// The role or phase restriction the call breaks, if any: the refusal, who or what
 /// refuses it (`role code-reviewer`, `phase plan`), and the workflow's note.
 fn restriction(
     event: &Event,
+    role: Option<&'static Role>,
     call: &Call,
     wf: Option<&Workflow>,
 ) -> Option<(Refusal, String, Option<String>)> {
-    let role = role_of(event);
     let r = workflow::restrict(call, role, wf)?;
     let by = if r.rule.starts_with("role.") {
+        let own = roles::role_of(event.agent_type.as_deref()).map(|r| r.name);
         match (role, &event.agent_type) {
+            (Some(r), Some(t)) if own != Some(r.name) => {
+                format!("agent {t}, held to role {}", r.name)
+            }
+            (Some(r), None) if event.agent_id.is_some() => {
+                format!("unknown subagent, held to role {}", r.name)
+            }
             (Some(r), _) => format!("role {}", r.name),
             (None, Some(t)) => format!("agent {t}"),
             (None, None) => "unknown subagent".into(),
@@ -369,10 +452,7 @@ fn is_registered_test(env: &Env, event: &Event, wf: Option<&Workflow>) -> bool {
 pub fn other(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) -> Result<Value> {
     match event.kind() {
         Some(EventName::UserPromptSubmit | EventName::UserPromptExpansion) => prompt(env, event),
-        Some(EventName::SessionStart) => Ok(context_answer(
-            &event.name,
-            &session_context(env, event, None),
-        )),
+        Some(EventName::SessionStart) => session_start(env, event),
         Some(EventName::SubagentStart) => subagent_start(env, event),
         Some(EventName::SubagentStop) => subagent_stop(env, event),
         Some(EventName::PostToolUse | EventName::PostToolUseFailure) => {
@@ -380,6 +460,24 @@ pub fn other(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
         }
         _ => Ok(json!({})),
     }
+}
+
+/// A session starts or resumes in a new client: no subagent of before runs any more.
+fn session_start(env: &Env, event: &Event) -> Result<Value> {
+    let source = event.raw.get("source").and_then(Value::as_str);
+    if matches!(source, Some("startup" | "resume"))
+        && !event.session_id.is_empty()
+        && state::load_session(env.state_dir(), &event.session_id)?.agents
+            != roles::Agents::default()
+    {
+        state::update_session(env.state_dir(), &event.session_id, |s| {
+            s.agents = roles::Agents::default();
+        })?;
+    }
+    Ok(context_answer(
+        &event.name,
+        &session_context(env, event, None),
+    ))
 }
 
 fn context_answer(event_name: &str, text: &str) -> Value {
@@ -419,6 +517,19 @@ fn session_context(env: &Env, event: &Event, role: Option<&Role>) -> String {
 }
 
 fn prompt(env: &Env, event: &Event) -> Result<Value> {
+    // A prompt starts a new turn of the main thread: its earlier calls are over.
+    if !event.session_id.is_empty()
+        && event.kind() == Some(EventName::UserPromptSubmit)
+        && state::load_session(env.state_dir(), &event.session_id)?
+            .agents
+            .spawns
+            .iter()
+            .any(roles::Spawn::by_main)
+    {
+        state::update_session(env.state_dir(), &event.session_id, |s| {
+            s.agents.main_turn_ended();
+        })?;
+    }
     let source = event.raw.get("source").and_then(Value::as_str);
     if !matches!(source, None | Some("user")) {
         return Ok(json!({}));
@@ -497,54 +608,98 @@ pub fn apply_to_session(
 }
 
 fn subagent_start(env: &Env, event: &Event) -> Result<Value> {
-    let role = event
-        .agent_type
-        .as_deref()
-        .and_then(|t| roles::role_of(Some(t)));
-    if role.map(|r| r.name) == Some(roles::REVIEWER) {
-        if let Some(id) = &event.agent_id {
-            let id = id.clone();
-            let _ = state::update_session(env.state_dir(), &event.session_id, |s| {
+    let (Some(id), Some(agent_type)) = (event.agent_id.clone(), event.agent_type.clone()) else {
+        return Ok(context_answer(
+            &event.name,
+            &session_context(env, event, None),
+        ));
+    };
+    let own = roles::role_of(Some(&agent_type));
+    let held = if event.session_id.is_empty() {
+        own
+    } else {
+        state::update_session(env.state_dir(), &event.session_id, |s| {
+            let started = s.agents.started(&id, &agent_type, None);
+            // Only a reviewer the main thread started gives the verdict of a review.
+            let is_reviewer = own.map(|r| r.name) == Some(roles::REVIEWER)
+                && started.role.as_deref() == Some(roles::REVIEWER);
+            if is_reviewer && started.by_main {
                 if let Some(w) = s.workflow.as_mut().filter(|w| w.phase == Phase::Review) {
-                    w.reviewer = Some(id);
+                    w.reviewer = Some(id.clone());
                 }
-            });
-        }
+            }
+            started.role.as_deref().and_then(roles::named)
+        })?
+    };
+    let mut context = session_context(env, event, held);
+    if let Some(r) = held.filter(|r| own.map(|o| o.name) != Some(r.name)) {
+        context.push_str(&format!("\nYou were started by an agent in the role {0} (or the hook cannot tell who started you), so you are held to that role: the hook refuses you what it refuses the {0}.", r.name));
     }
-    Ok(context_answer(
-        &event.name,
-        &session_context(env, event, role),
-    ))
+    Ok(context_answer(&event.name, &context))
 }
 
 fn subagent_stop(env: &Env, event: &Event) -> Result<Value> {
-    let role = event
+    if event.session_id.is_empty() {
+        return Ok(json!({}));
+    }
+    let record = match &event.agent_id {
+        Some(id) => state::load_session(env.state_dir(), &event.session_id)?
+            .agents
+            .running
+            .get(id)
+            .cloned(),
+        None => None,
+    };
+    let own = event
         .agent_type
         .as_deref()
         .and_then(|t| roles::role_of(Some(t)));
-    if role.map(|r| r.name) != Some(roles::REVIEWER) || event.session_id.is_empty() {
-        return Ok(json!({}));
+    let answer = if own.map(|r| r.name) == Some(roles::REVIEWER) {
+        let message = event
+            .raw
+            .get("last_assistant_message")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let retrying = event
+            .raw
+            .get("stop_hook_active")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        // The main thread's own reviewer: not a helper another agent started.
+        let trusted = record
+            .as_ref()
+            .is_some_and(|r| r.by_main && r.role.as_deref() == Some(roles::REVIEWER));
+        review_result(
+            env,
+            event,
+            message,
+            event.agent_id.as_deref(),
+            trusted,
+            !retrying,
+        )?
+    } else {
+        json!({})
+    };
+    // A reviewer sent back for its verdict goes on running.
+    let sent_back = answer.get("decision").and_then(Value::as_str) == Some("block");
+    if let (Some(id), false, Some(_)) = (&event.agent_id, sent_back, &record) {
+        state::update_session(env.state_dir(), &event.session_id, |s| {
+            s.agents.stopped(id);
+        })?;
     }
-    let message = event
-        .raw
-        .get("last_assistant_message")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let retrying = event
-        .raw
-        .get("stop_hook_active")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    review_result(env, event, message, event.agent_id.as_deref(), !retrying)
+    Ok(answer)
 }
 
-/// Applies a reviewer's final message. With `ask_again`, a message without a verdict
-/// sends the reviewer back to give one.
+/// Applies a reviewer's final message. Only the reviewer of the current review decides
+/// it: the one recorded when it started, or, when none was, one `trusted` to be the one the
+/// main thread started. With `ask_again`, a message without a verdict sends the
+/// reviewer back to give one.
 fn review_result(
     env: &Env,
     event: &Event,
     message: &str,
     agent_id: Option<&str>,
+    trusted: bool,
     ask_again: bool,
 ) -> Result<Value> {
     let verdict = workflow::parse_verdict(message);
@@ -555,11 +710,10 @@ fn review_result(
         if w.phase != Phase::Review {
             return None;
         }
-        // Only the reviewer of this review may decide it.
-        if let (Some(expected), Some(got)) = (&w.reviewer, &agent_id) {
-            if expected != got {
-                return None;
-            }
+        match &w.reviewer {
+            Some(expected) if agent_id.as_ref() != Some(expected) => return None,
+            None if !trusted => return None,
+            _ => {}
         }
         let v = verdict?;
         let o = workflow::apply_verdict(w, v, env.max_rounds, &now);
@@ -568,7 +722,7 @@ fn review_result(
     })?;
     match (outcome, verdict) {
         (Some(m), _) => Ok(json!({"systemMessage": m})),
-        (None, None) if ask_again && in_review(env, event) => Ok(json!({
+        (None, None) if ask_again && trusted && in_review(env, event) => Ok(json!({
             "decision": "block",
             "reason": "programmer-hook: your review has no verdict. End your final message with exactly one line `Status: APPROVE` or `Status: CHANGES_REQUESTED`."
         })),
@@ -587,11 +741,19 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
     if event.session_id.is_empty() {
         return Ok(json!({}));
     }
-    let session = state::load_session(env.state_dir(), &event.session_id)?;
+    let tool = event.tool_name.as_deref().and_then(Tool::parse);
+    let call = event.raw.get("tool_use_id").and_then(Value::as_str);
+    let session = match (tool.is_some_and(Tool::spawns_agent), call) {
+        // The Agent call is over: its spawn is no longer pending.
+        (true, Some(call)) => state::update_session(env.state_dir(), &event.session_id, |s| {
+            s.agents.call_ended(call);
+            s.clone()
+        })?,
+        _ => state::load_session(env.state_dir(), &event.session_id)?,
+    };
     let Some(w) = session.workflow.filter(|w| w.active()) else {
         return Ok(json!({}));
     };
-    let tool = event.tool_name.as_deref().and_then(Tool::parse);
     let failed = event.kind() == Some(EventName::PostToolUseFailure);
     match tool {
         Some(t) if t.writes_files() && !failed => {
@@ -623,12 +785,14 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
             Ok(json!({}))
         }
         Some(Tool::Bash) => post_bash(env, event, &w, failed, policy),
-        Some(t) if t.spawns_agent() && !failed => {
+        // The main thread's reviewer came back; a reviewer any subagent started is a
+        // helper, whose verdict never counts.
+        Some(t) if t.spawns_agent() && !failed && event.agent_id.is_none() => {
             let sub = event
                 .tool_input
                 .get("subagent_type")
                 .and_then(Value::as_str)
-                .map(|s| s.rsplit(':').next().unwrap_or(s));
+                .and_then(roles::pack_agent);
             if sub != Some(roles::REVIEWER) {
                 return Ok(json!({}));
             }
@@ -647,7 +811,7 @@ fn post_tool(env: &Env, event: &Event, policy: impl FnOnce() -> Result<Policy>) 
                 })
                 .unwrap_or_default();
             let agent = resp.and_then(|r| r.get("agentId")).and_then(Value::as_str);
-            review_result(env, event, &text, agent, false)
+            review_result(env, event, &text, agent, true, false)
         }
         _ => Ok(json!({})),
     }

@@ -143,7 +143,11 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     };
     let mut decision = decision;
     let outcome = events::gate(&env, event, &mut decision);
-    let reason = reason_text(&decision, None);
+    let mut reason = reason_text(&decision, None);
+    if let Some(e) = &outcome.escalation {
+        reason.push_str(". ");
+        reason.push_str(e);
+    }
     let took = started.elapsed();
     let problem = record(&places, event, &decision, &outcome, took, &policy);
     // The process ends right after this answer: freeing the policy would only cost time.

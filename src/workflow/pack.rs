@@ -4,7 +4,8 @@
 //! installed copies with them; and before the planner, implementer or reviewer starts, the
 //! hook checks that the definition Claude Code will load for that name is the pack's own
 //! ([`definition_problem`]), since a project's `.claude/agents/` can replace a user's agent
-//! of the same name. Reading those definitions is the only I/O here.
+//! of the same name. Reading those definitions (and where plugins are installed, for
+//! agents like the master-orchestrator) is the only I/O here.
 
 use std::path::{Path, PathBuf};
 
@@ -156,6 +157,50 @@ fn agent_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
             out.push(p);
         }
     }
+}
+
+/// Whether a folder of `dirs` holds an agent file whose frontmatter names `name`.
+pub fn agent_defined(name: &str, dirs: &[PathBuf]) -> bool {
+    dirs.iter().any(|dir| {
+        let mut files = Vec::new();
+        agent_files(dir, &mut files, 0);
+        files.iter().any(|f| {
+            let small = std::fs::metadata(f).is_ok_and(|m| m.len() <= MAX_DEFINITION_BYTES);
+            small && std::fs::read_to_string(f).is_ok_and(|t| frontmatter_name(&t) == Some(name))
+        })
+    })
+}
+
+/// The `agents/` folders of the plugins Claude Code records as installed
+/// (`CONFIG/plugins/installed_plugins.json`), each with the plugin's name (the part of its
+/// id before `@`), which namespaces its agents. A record that cannot be read names none.
+pub fn plugin_agent_dirs(config_dir: &Path) -> Vec<(String, PathBuf)> {
+    let file = config_dir.join("plugins").join("installed_plugins.json");
+    let Ok(bytes) = std::fs::read(&file) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Vec::new();
+    };
+    let Some(plugins) = v.get("plugins").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (id, entries) in plugins {
+        let name = id.split('@').next().unwrap_or(id).to_string();
+        // Version 2 lists one entry per scope; version 1 had a single object.
+        let list: Vec<&serde_json::Value> = match entries {
+            serde_json::Value::Array(a) => a.iter().collect(),
+            v @ serde_json::Value::Object(_) => vec![v],
+            _ => Vec::new(),
+        };
+        for e in list {
+            if let Some(path) = e.get("installPath").and_then(|p| p.as_str()) {
+                out.push((name.clone(), Path::new(path).join("agents")));
+            }
+        }
+    }
+    out
 }
 
 /// Why the definition Claude Code would load for the pack's agent `name` cannot be

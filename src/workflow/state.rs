@@ -201,6 +201,9 @@ pub struct SessionFile {
     /// UserPromptSubmit and UserPromptExpansion of one prompt count once.
     #[serde(default)]
     pub last_prompt: Option<String>,
+    /// Which subagents run and which role holds each.
+    #[serde(default)]
+    pub agents: crate::workflow::roles::Agents,
 }
 
 /// A file-name-safe form of a session id.
@@ -245,6 +248,7 @@ pub fn load_session(state_dir: &Path, id: &str) -> Result<SessionFile> {
                 session: id.to_string(),
                 workflow: Some(w),
                 last_prompt: None,
+                agents: Default::default(),
             };
             write_json(&path, &s)?;
             s
