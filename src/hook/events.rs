@@ -15,7 +15,8 @@ use super::protocol::{Event, EventName};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
-use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::engine::policy::{AccessKind, PathLists, Policy, Tier};
+use crate::engine::sandbox;
 use crate::engine::tools::Tool;
 use crate::workflow::escalation;
 use crate::workflow::pack;
@@ -27,6 +28,8 @@ use crate::workflow::{self, Autonomy, Call, Phase, Plan, PromptCommand, Refusal,
 /// Everything an event handler needs from the environment.
 pub struct Env<'a> {
     pub places: &'a Places,
+    /// The policy's path lists, for the sandbox decision (gate events only).
+    pub lists: Option<&'a PathLists>,
     pub now: String,
     /// Rounds of requested changes before the workflow halts.
     pub max_rounds: u32,
@@ -150,6 +153,7 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         instead: Some(r.instead),
         subject: decision.verdict.subject.clone(),
         relaxable: false,
+        contained: false,
     };
 }
 
@@ -183,8 +187,9 @@ pub struct GateOutcome {
     pub context: Option<String>,
     /// The workflow phase the call was judged in, when a workflow is active.
     pub phase: Option<&'static str>,
-    /// What let a relaxable Confirm call run without asking (`autonomy`); its tier stays
-    /// Confirm, the answer is `allow`.
+    /// What let a Confirm call run without asking: `autonomy` for a relaxable one,
+    /// `sandbox` for a contained one in Claude Code's sandbox; its tier stays Confirm, the
+    /// answer is `allow`.
     pub relaxed_by: Option<&'static str>,
     /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
     pub escalation: Option<String>,
@@ -194,7 +199,11 @@ impl GateOutcome {
     /// The tier the answer is given for: Safe for a Confirm call that was relaxed.
     pub fn answer_tier(&self, decision: &Decision) -> Tier {
         match (decision.verdict.tier, self.relaxed_by) {
-            (Tier::Confirm, Some(_)) if decision.verdict.relaxable => Tier::Safe,
+            (Tier::Confirm, Some(_))
+                if decision.verdict.relaxable || decision.verdict.contained =>
+            {
+                Tier::Safe
+            }
             (t, _) => t,
         }
     }
@@ -259,13 +268,14 @@ fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
             }
         }
     }
-    // The project's test command, run exactly as registered, is a test run: relaxable
-    // however little of it the hook can see (`sh test.sh`), never when a part is Forbidden.
+    // The project's test command, run exactly as registered, is a test run: it runs
+    // project code, so it is contained however little of it the hook can see (`sh
+    // test.sh`), never when a part is Forbidden.
     if decision.verdict.tier == Tier::Confirm
         && !decision.verdict.relaxable
         && is_registered_test(env, event, wf.as_ref())
     {
-        decision.verdict.relaxable = true;
+        decision.verdict.contained = true;
         decision.verdict.reason = format!(
             "{} (the project's registered test command)",
             decision.verdict.reason
@@ -402,8 +412,9 @@ fn start_review(
     }
 }
 
-/// Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
-/// (the hook could not see what it runs) is still asked; Forbidden never changes.
+/// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
+/// (code inside the project the hook cannot read) runs without asking only inside Claude
+/// Code's sandbox; any other opaque one is still asked; Forbidden never changes.
 fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut GateOutcome) {
     if decision.verdict.tier != Tier::Confirm
         || event.session_id.is_empty()
@@ -418,8 +429,46 @@ fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut G
             "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
             v.reason
         );
+    } else if v.contained {
+        // Read only now: this is the one verdict the settings can change.
+        match sandboxed(env, event) {
+            Ok(()) => {
+                out.relaxed_by = Some("sandbox");
+                v.reason = format!("{} ({SANDBOXED})", v.reason);
+            }
+            Err(why) => v.reason = format!("{} ({NOT_SANDBOXED}: {why}; {TURN_ON})", v.reason),
+        }
     } else {
         v.reason = format!("{} ({STILL_ASKED})", v.reason);
+    }
+}
+
+/// Why a contained call ran without asking.
+pub const SANDBOXED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox";
+/// Why a contained call is still asked in an `auto` session.
+pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code the hook cannot read, which auto lets run only inside Claude Code's sandbox, and this call would not run in it";
+/// How to turn the sandbox on.
+pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
+
+/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
+/// leave it, in a project whose effective settings contain it. Else why not.
+fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
+    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
+        || event.kind() != Some(EventName::PreToolUse)
+    {
+        return Err("only Bash calls run in the sandbox".into());
+    }
+    if sandbox::call_leaves_sandbox(&event.tool_input) {
+        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
+    }
+    let lists = env.lists.ok_or("the policy's paths are not known here")?;
+    let project = super::sandbox_settings::project_dir(event.cwd.as_deref())
+        .ok_or("the call has no working folder")?;
+    let c = super::sandbox_settings::containment(env.places, lists, &project);
+    match c.problems.as_slice() {
+        [] => Ok(()),
+        [one] => Err(one.clone()),
+        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
     }
 }
 

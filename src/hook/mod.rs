@@ -15,6 +15,7 @@ pub mod outcomes;
 pub mod protocol;
 pub mod report;
 mod run;
+pub mod sandbox_settings;
 pub mod suggest;
 
 pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};

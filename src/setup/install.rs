@@ -41,6 +41,11 @@ pub struct InstallHooksArgs {
     /// Also add the pack's agents (and their models) to this model-policy.json, if it exists.
     #[arg(long, value_name = "FILE")]
     pub model_policy: Option<PathBuf>,
+    /// Also turn on Claude Code's sandbox in the settings (no unsandboxed fallback, fail when
+    /// unavailable, the policy's secrets unreadable and protected paths unwritable), so that
+    /// autonomy `auto` runs project code the hook cannot read, confined.
+    #[arg(long)]
+    pub sandbox: bool,
     /// Print what would change and change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -93,6 +98,10 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     if args.dry_run && outcome.changed() {
         println!("  each handler: {}", hook_handler(&binary_text));
     }
+    if args.sandbox {
+        let policy = crate::hook::load_policy(&places, None)?;
+        super::sandbox::install(&settings, &places, &policy.paths, args.dry_run)?;
+    }
     if let Some(mp) = &args.model_policy {
         if mp.exists() {
             let o = edit_json_file(mp, args.dry_run, false, add_models)?;
@@ -125,6 +134,7 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
             "removed the programmer-hook handlers",
             "no programmer-hook handlers",
         );
+        super::sandbox::uninstall(&settings, &places, args.dry_run)?;
     } else {
         println!("{}: not there, nothing to remove", settings.display());
     }
