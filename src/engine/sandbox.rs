@@ -407,7 +407,8 @@ pub fn judge(files: &[SettingsFile], scope: &Scope) -> Containment {
             ));
         }
     }
-    if paths::is_home_folder(&project, &scope.places.home) || project == "/" {
+    let home = paths::normalize(&scope.places.home);
+    if project == "/" || home == project || home.starts_with(&format!("{project}/")) {
         problems.push(format!(
             "the project folder {project} is the home folder or above it, so sandboxed code could write all of it"
         ));

@@ -154,6 +154,8 @@ fn settings_table() {
         ("project is the home folder", vec![file(User, &on)], "/home/u", Some("home folder or above")),
         ("project is the root", vec![file(User, &on)], "/", Some("home folder or above")),
         ("project outside home", vec![file(User, &on)], "/srv/app", None),
+        ("project beside the home folder", vec![file(User, &on)], "/home/proj", None),
+        ("project above the home folder", vec![file(User, &on)], "/home", Some("home folder or above")),
     ];
     let mut wrong = Vec::new();
     for (what, files, project, want) in &cases {
