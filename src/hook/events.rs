@@ -11,6 +11,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
+use super::managed::{self, ManagedAutonomy};
 use super::protocol::{Event, EventName};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
@@ -414,7 +415,8 @@ fn start_review(
 
 /// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
 /// (code inside the project the hook cannot read) runs without asking only inside Claude
-/// Code's sandbox; any other opaque one is still asked; Forbidden never changes.
+/// Code's sandbox; any other opaque one is still asked; Forbidden never changes. The
+/// managed policy may allow less ([`managed`]): nothing, or only calls in the sandbox.
 fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut GateOutcome) {
     if decision.verdict.tier != Tier::Confirm
         || event.session_id.is_empty()
@@ -423,23 +425,40 @@ fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut G
         return;
     }
     let v = &mut decision.verdict;
-    if v.relaxable {
+    if !(v.relaxable || v.contained) {
+        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        return;
+    }
+    // Read only now: these are the verdicts the managed policy and the settings can change.
+    let managed = managed::load();
+    if let ManagedAutonomy::Never(why) = &managed {
+        v.reason = format!("{} (asked even under autonomy auto: {why})", v.reason);
+        return;
+    }
+    if v.relaxable && managed == ManagedAutonomy::Allowed {
         out.relaxed_by = Some("autonomy");
         v.reason = format!(
             "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
             v.reason
         );
-    } else if v.contained {
-        // Read only now: this is the one verdict the settings can change.
-        match sandboxed(env, event) {
-            Ok(()) => {
-                out.relaxed_by = Some("sandbox");
-                v.reason = format!("{} ({SANDBOXED})", v.reason);
-            }
-            Err(why) => v.reason = format!("{} ({NOT_SANDBOXED}: {why}; {TURN_ON})", v.reason),
+        return;
+    }
+    // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
+    match (sandboxed(env, event), v.contained) {
+        (Ok(()), true) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} ({SANDBOXED})", v.reason);
         }
-    } else {
-        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        (Ok(()), false) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} (relaxable Confirm, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox, where the managed policy allows auto)", v.reason);
+        }
+        (Err(why), true) => {
+            v.reason = format!("{} ({NOT_SANDBOXED}: {why}; {TURN_ON})", v.reason)
+        }
+        (Err(why), false) => {
+            v.reason = format!("{} (asked even under autonomy auto: the managed policy allows auto only inside Claude Code's sandbox, and this call would not run in it: {why}; {TURN_ON})", v.reason)
+        }
     }
 }
 
@@ -628,6 +647,12 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
     if let PromptCommand::Autonomy(a) = cmd {
         if let Err(e) = state::set_autonomy(&state_dir, &event.session_id, a) {
             message = format!("programmer-hook: the autonomy setting could not be saved: {e:#}");
+        } else if a == Autonomy::Auto {
+            match managed::load() {
+                ManagedAutonomy::Allowed => {}
+                ManagedAutonomy::SandboxOnly => message.push_str(" The managed policy of this machine allows auto only for calls that run in Claude Code's sandbox."),
+                ManagedAutonomy::Never(why) => message.push_str(&format!(" But {why}: every Confirm call is still asked.")),
+            }
         }
     }
     Ok(json!({

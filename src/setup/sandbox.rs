@@ -300,6 +300,13 @@ pub fn report(places: &Places, lists: &PathLists, project: &Path) -> (String, Op
             c.problems.join("; ")
         )
     };
+    match crate::hook::managed::load() {
+        crate::hook::managed::ManagedAutonomy::Allowed => {}
+        crate::hook::managed::ManagedAutonomy::SandboxOnly => {
+            detail.push_str("; the managed policy allows `auto` only for calls in the sandbox")
+        }
+        crate::hook::managed::ManagedAutonomy::Never(why) => detail.push_str(&format!("; {why}")),
+    }
     if sandbox_settings::is_test_build() {
         detail.push_str(&format!(
             "; this is a test build: its managed folder is {} (moved by ${} in test builds only)",
