@@ -46,6 +46,10 @@ pub struct InstallHooksArgs {
     /// autonomy `auto` runs project code the hook cannot read, confined.
     #[arg(long)]
     pub sandbox: bool,
+    /// Write only Claude Code's sandbox settings, not the hook entries (for the plugin,
+    /// which brings its own hooks).
+    #[arg(long)]
+    pub sandbox_only: bool,
     /// Print what would change and change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -87,18 +91,20 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     } else {
         Some(state::lock(&lock_at)?)
     };
-    let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
-        add_hooks(v, &binary_text)
-    })?;
-    let what = format!(
-        "programmer-hook handlers for {} events, running {binary_text}",
-        EVENTS.len()
-    );
-    report(&settings, &outcome, args.dry_run, &what, &what);
-    if args.dry_run && outcome.changed() {
-        println!("  each handler: {}", hook_handler(&binary_text));
+    if !args.sandbox_only {
+        let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
+            add_hooks(v, &binary_text)
+        })?;
+        let what = format!(
+            "programmer-hook handlers for {} events, running {binary_text}",
+            EVENTS.len()
+        );
+        report(&settings, &outcome, args.dry_run, &what, &what);
+        if args.dry_run && outcome.changed() {
+            println!("  each handler: {}", hook_handler(&binary_text));
+        }
     }
-    if args.sandbox {
+    if args.sandbox || args.sandbox_only {
         let policy = crate::hook::load_policy(&places, None)?;
         super::sandbox::install(&settings, &places, &policy.paths, args.dry_run)?;
     }
