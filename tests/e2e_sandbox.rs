@@ -36,6 +36,30 @@ fn script() -> String {
     format!("use strict;\neval pack('H*', '{hex}');\ndie $@ if $@;\n")
 }
 
+/// The project's files whose change would run code later, outside the sandbox, or change
+/// what Claude Code loads: Claude Code's sandbox keeps them read-only by itself.
+const PROTECTED_IN_PROJECT: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/agents/x.md",
+    ".claude/commands/x.md",
+    ".claude/skills/x/SKILL.md",
+    ".claude/hooks/x.sh",
+    ".git/hooks/pre-commit",
+    ".git/config",
+];
+
+/// A Perl program, hidden from the hook as [`script`] hides [`BODY`], that tries to append
+/// to each of [`PROTECTED_IN_PROJECT`] and says `W path` or `RO path` for each.
+fn probe() -> String {
+    let body = format!(
+        "for my $p (qw({})) {{ if (open(my $f, '>>', $p)) {{ print \"W $p\\n\"; close $f }} else {{ print \"RO $p\\n\" }} }}\n",
+        PROTECTED_IN_PROJECT.join(" ")
+    );
+    let hex: String = body.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("eval pack('H*', '{hex}');\ndie $@ if $@;\n")
+}
+
 fn scenario(turns: Vec<Value>) -> Value {
     json!({"threads": [{"name": "main", "turns": turns}]})
 }
@@ -135,12 +159,18 @@ fn unreadable_project_code_runs_unasked_only_inside_the_sandbox() -> Result<()> 
     let home = e2e.home.path().to_path_buf();
     fs::write(home.join("victim.txt"), "keep me\n")?;
     let gen = proj.join("gen.pl").to_string_lossy().into_owned();
+    for p in PROTECTED_IN_PROJECT {
+        let dir = proj.join(p);
+        fs::create_dir_all(dir.parent().expect("a folder"))?;
+    }
+    fs::write(proj.join("probe.pl"), probe())?;
 
     // Session 1, autonomy auto, the sandbox on.
     e2e.set_scenario(&scenario(vec![
         say("autonomy noted"),
         turn(&[write("write_script", &gen, &script())]),
         turn(&[bash("run_inside", "perl gen.pl")]),
+        turn(&[bash("probe", "perl probe.pl")]),
         turn(&[bash_out("run_outside", "perl gen.pl")]),
         say("sandboxed runs done"),
         turn(&[bash("run_sandbox_off", "perl gen.pl")]),
@@ -172,6 +202,15 @@ fn unreadable_project_code_runs_unasked_only_inside_the_sandbox() -> Result<()> 
         .expect("the audit log has the sandboxed run");
     assert_eq!(inside["relaxed_by"], "sandbox", "{inside}");
     assert_eq!(inside["rule"], "code.opaque", "{inside}");
+    // What in the project would run later or change what Claude Code loads stays read-only.
+    let probed = e2e.assert_ran(&run, "probe");
+    for p in PROTECTED_IN_PROJECT {
+        assert!(
+            probed.contains(&format!("RO {p}")),
+            "{p} was writable in the sandbox: {probed}"
+        );
+        assert!(!proj.join(p).exists(), "{p} was created in the sandbox");
+    }
     // Asking to leave the sandbox is asked, refused in -p: nothing ran.
     e2e.assert_asked(&run, "run_outside", "code.opaque");
     let why = e2e.content_of("run_outside");

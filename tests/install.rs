@@ -97,7 +97,10 @@ impl Sandbox {
             .env_remove("PROGRAMMER_STATE_DIR")
             .env_remove("CARGO_TARGET_DIR")
             .env_remove("CLAUDE_PROJECT_DIR")
-            .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", self.dir.path().join("managed"))
+            .env(
+                "PROGRAMMER_HOOK_TEST_MANAGED_DIR",
+                self.dir.path().join("managed"),
+            )
             .current_dir(self.dir.path());
         c
     }
