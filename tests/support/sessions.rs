@@ -263,14 +263,19 @@ fn scratch_root() -> PathBuf {
 }
 
 /// Runs every case in the `auto` session, on two threads, and returns those not denied
-/// there, with what they got.
+/// there, with what they got: on the plain machine and on the one with Claude Code's
+/// sandbox on, where `auto` relaxes more (and Forbidden must not change).
 pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
-    let m = Machine::get();
     let half = cases.len().div_ceil(2).max(1);
+    let machines = [
+        (Machine::get(), "auto"),
+        (Machine::sandboxed(), "sandboxed auto"),
+    ];
     std::thread::scope(|s| {
-        let handles: Vec<_> = cases
-            .chunks(half)
-            .map(|chunk| {
+        let handles: Vec<_> = machines
+            .iter()
+            .flat_map(|&(m, name)| cases.chunks(half).map(move |chunk| (m, name, chunk)))
+            .map(|(m, name, chunk)| {
                 s.spawn(move || {
                     chunk
                         .iter()
@@ -279,7 +284,7 @@ pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
                             (a.decision != "deny").then(|| {
                                 let head: String = c.chars().take(120).collect();
                                 format!(
-                                    "{head:?}: {} in the auto session ({})",
+                                    "{head:?}: {} in the {name} session ({})",
                                     a.decision, a.reason
                                 )
                             })
