@@ -395,9 +395,10 @@ pub fn judge(files: &[SettingsFile], scope: &Scope) -> Containment {
             .filter_map(Value::as_str)
             .filter_map(|e| ctx.absolute(e, Level::Managed, ""))
             .filter(|e| {
-                !have
-                    .iter()
-                    .any(|h| h == e || e.starts_with(&format!("{h}/")))
+                !have.iter().any(|h| {
+                    e.strip_prefix(h.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
             })
             .collect();
         if let Some(first) = missing.first() {

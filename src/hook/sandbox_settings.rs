@@ -14,6 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use crate::engine::paths::Places;
 use crate::engine::policy::PathLists;
 use crate::engine::sandbox::{self, Containment, Content, Level, Scope, SettingsFile};
@@ -57,11 +59,49 @@ pub fn project_dir(cwd: Option<&Path>) -> Option<PathBuf> {
         .or_else(|| cwd.map(Path::to_path_buf))
 }
 
+/// The keys of a settings file that bear on the sandbox; the rest (hook entries and the
+/// like) is checked to be JSON but not kept.
+#[derive(serde::Deserialize)]
+struct Wanted {
+    #[serde(default)]
+    sandbox: Option<Value>,
+    #[serde(default)]
+    permissions: Option<Value>,
+}
+
+/// A settings file's wanted keys as a JSON object, or why it is not a settings object.
+fn wanted(bytes: &[u8]) -> Result<Value, String> {
+    // A struct would also be read from a list: only an object is a settings file.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err("not a valid settings object: it is not a JSON object".into());
+    }
+    let w: Wanted =
+        serde_json::from_slice(bytes).map_err(|e| format!("not a valid settings object: {e}"))?;
+    let mut o = serde_json::Map::new();
+    if let Some(sb) = w.sandbox {
+        o.insert("sandbox".into(), sb);
+    }
+    match w.permissions {
+        None => {}
+        Some(Value::Object(p)) => {
+            let keep: serde_json::Map<String, Value> = p
+                .into_iter()
+                .filter(|(k, _)| k == "allow" || k == "additionalDirectories")
+                .collect();
+            o.insert("permissions".into(), Value::Object(keep));
+        }
+        Some(_) => {
+            return Err("not a valid settings object: `permissions` is not an object".into())
+        }
+    }
+    Ok(Value::Object(o))
+}
+
 fn read(level: Level, path: PathBuf) -> SettingsFile {
     let content = match std::fs::read(&path) {
-        Ok(bytes) => match serde_json::from_slice(&bytes) {
+        Ok(bytes) => match wanted(&bytes) {
             Ok(v) => Content::Json(v),
-            Err(e) => Content::Malformed(format!("not valid JSON: {e}")),
+            Err(e) => Content::Malformed(e),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Content::Missing,
         Err(e) => Content::Malformed(e.to_string()),
@@ -112,4 +152,35 @@ pub fn containment(places: &Places, lists: &PathLists, project: &Path) -> Contai
             lists,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Only the sandbox keys are kept; anything that is not a settings object is
+    /// malformed, so the sandbox counts as off.
+    #[test]
+    fn wanted_keys() {
+        #[rustfmt::skip]
+        let cases: &[(&str, Result<Value, &str>)] = &[
+            (r#"{"hooks": {"PreToolUse": []}, "sandbox": {"enabled": true}}"#, Ok(json!({"sandbox": {"enabled": true}}))),
+            (r#"{"permissions": {"allow": ["Edit(~/**)"], "deny": ["Read(.env)"]}}"#, Ok(json!({"permissions": {"allow": ["Edit(~/**)"]}}))),
+            (r#"{"sandbox": null}"#, Ok(json!({}))),
+            ("{}", Ok(json!({}))),
+            ("[]", Err("not a valid settings object")),
+            ("{", Err("not a valid settings object")),
+            ("", Err("not a valid settings object")),
+            (r#"{"sandbox": {"enabled": true}, "sandbox": {"enabled": false}}"#, Err("duplicate field")),
+            (r#"{"permissions": []}"#, Err("not a valid settings object")),
+        ];
+        for (text, want) in cases {
+            match (wanted(text.as_bytes()), want) {
+                (Ok(v), Ok(w)) => assert_eq!(&v, w, "{text}"),
+                (Err(e), Err(part)) => assert!(e.contains(part), "{text}: {e}"),
+                (got, _) => panic!("{text}: want {want:?}, got {got:?}"),
+            }
+        }
+    }
 }
