@@ -814,7 +814,13 @@ fn install_sandbox_shows_backs_up_and_uninstall_restores() {
     assert_eq!(s.read("settings.json"), original, "a dry run wrote");
 
     let out = ok(&s.install(&["--sandbox"]));
-    assert!(out.contains("changed: Claude Code's sandbox:"), "{out}");
+    // The change is shown, then written.
+    let shown = out.find("will change: Claude Code's sandbox:");
+    let written = out.find("  changed; kept the old file as ");
+    assert!(
+        shown.is_some() && written.is_some() && shown < written,
+        "{out}"
+    );
     assert!(
         out.contains("sandbox.failIfUnavailable: (not set) -> true"),
         "{out}"

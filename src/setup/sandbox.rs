@@ -180,30 +180,45 @@ pub fn install(settings: &Path, places: &Places, lists: &PathLists, dry_run: boo
     let want = sandbox::recommended(lists, places);
     let rec_path = record_path(places);
     let mut record = read_record(&rec_path)?.unwrap_or(json!({}));
+    // First what would change, shown before anything is written.
     let mut lines = Vec::new();
-    let outcome = edit_json_file(settings, dry_run, true, |v| {
-        lines = apply(v, &want, &mut record)?;
+    let mut preview_record = record.clone();
+    let preview = edit_json_file(settings, true, true, |v| {
+        lines = apply(v, &want, &mut preview_record)?;
         Ok(())
     })?;
-    let verb = if dry_run { "would change" } else { "changed" };
-    match outcome {
-        FileChange::Unchanged => println!(
+    if let FileChange::Unchanged = preview {
+        println!(
             "{}: unchanged (Claude Code's sandbox settings are already in place)",
             settings.display()
-        ),
-        FileChange::Changed { backup } => {
-            println!("{}: {verb}: Claude Code's sandbox:", settings.display());
-            for l in &lines {
-                println!("  {l}");
+        );
+        return Ok(());
+    }
+    let verb = if dry_run {
+        "would change"
+    } else {
+        "will change"
+    };
+    println!("{}: {verb}: Claude Code's sandbox:", settings.display());
+    for l in &lines {
+        println!("  {l}");
+    }
+    if dry_run {
+        if let FileChange::Changed { backup: Some(b) } = preview {
+            println!("  would keep the old file as {}", b.display());
+        }
+    } else {
+        let outcome = edit_json_file(settings, false, true, |v| {
+            apply(v, &want, &mut record)?;
+            Ok(())
+        })?;
+        if let FileChange::Changed { backup } = outcome {
+            match backup {
+                Some(b) => println!("  changed; kept the old file as {}", b.display()),
+                None => println!("  changed"),
             }
-            if let Some(b) = backup {
-                let v = if dry_run { "would keep" } else { "kept" };
-                println!("  {v} the old file as {}", b.display());
-            }
-            if !dry_run {
-                record["settings"] = json!(settings.display().to_string());
-                state::write_atomic(&rec_path, &serde_json::to_vec_pretty(&record)?)?;
-            }
+            record["settings"] = json!(settings.display().to_string());
+            state::write_atomic(&rec_path, &serde_json::to_vec_pretty(&record)?)?;
         }
     }
     if cfg!(target_os = "linux") {
