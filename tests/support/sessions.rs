@@ -82,10 +82,8 @@ impl Machine {
             managed,
         };
         if sandbox {
-            let out = m
-                .command()
-                .args(["install-hooks", "--sandbox"])
-                .output()
+            // The binary was just copied here: retried while another thread's fork holds it.
+            let out = retry_busy(|| m.command().args(["install-hooks", "--sandbox"]).output())
                 .expect("install-hooks runs");
             assert!(
                 out.status.success(),
