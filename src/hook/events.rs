@@ -219,7 +219,9 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     let mut out = decide(env, event, decision);
     let v = &decision.verdict;
     let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
-    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable) {
+    // A contained call is a routine confirmation too: a build or test run, which the
+    // sandbox lets `auto` run.
+    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable || v.contained) {
         let places = env.places;
         let to = escalation::target(event.cwd.as_deref(), &places.home, &places.config_dir);
         out.escalation = Some(escalation::note(&to, event.agent_id.is_none()));
