@@ -6,7 +6,7 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: ./install.sh [--dry-run] [--uninstall] [--prefix DIR] [--binary PATH]
+Usage: ./install.sh [--dry-run] [--uninstall] [--prefix DIR] [--binary PATH] [--sandbox]
 
 Installs programmer-hook for Claude Code:
   - builds the binary (cargo build --release; on Linux static, as the release) and copies
@@ -26,6 +26,9 @@ Options:
   --prefix DIR    install the binary into DIR/bin (default: ~/.local, so ~/.local/bin)
   --binary PATH   use this already-built binary instead of building one
                   (same as PROGRAMMER_HOOK_BINARY=PATH)
+  --sandbox       also turn on Claude Code's sandbox in settings.json (install-hooks
+                  --sandbox: shown first, backed up; --uninstall takes it out again),
+                  so that autonomy auto runs project code the hook cannot read, confined
   -h, --help      show this help
 
 The Claude config dir is $CLAUDE_CONFIG_DIR, else ~/.claude. The state dir is
@@ -44,12 +47,14 @@ die() {
 
 DRY_RUN=0
 UNINSTALL=0
+SANDBOX=
 PREFIX="$HOME/.local"
 BINARY="${PROGRAMMER_HOOK_BINARY:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) DRY_RUN=1 ;;
     --uninstall) UNINSTALL=1 ;;
+    --sandbox) SANDBOX=--sandbox ;;
     --prefix)
       [ $# -ge 2 ] || die "--prefix needs a folder"
       PREFIX=$2
@@ -502,15 +507,15 @@ fi
 say "Hook entries:"
 if [ "$DRY_RUN" = 1 ]; then
   if runs_as_programmer_hook "$DEST"; then
-    hooks_cmd "$DEST" install-hooks --dry-run --binary "$DEST"
+    hooks_cmd "$DEST" install-hooks --dry-run --binary "$DEST" $SANDBOX
   elif runs_as_programmer_hook "$SRC"; then
     say "  (shown with $SRC; the entries will run $DEST)"
-    hooks_cmd "$SRC" install-hooks --dry-run --binary "$SRC"
+    hooks_cmd "$SRC" install-hooks --dry-run --binary "$SRC" $SANDBOX
   else
-    say "  would run: $DEST install-hooks --binary $DEST --settings $SETTINGS"
+    say "  would run: $DEST install-hooks --binary $DEST --settings $SETTINGS $SANDBOX"
   fi
 else
-  hooks_cmd "$DEST" install-hooks --binary "$DEST" || die "could not add the hook entries (see above)"
+  hooks_cmd "$DEST" install-hooks --binary "$DEST" $SANDBOX || die "could not add the hook entries (see above)"
   if [ -n "$BINARY" ]; then
     record_install binary "$BINARY"
   else

@@ -11,8 +11,18 @@ mod sessions;
 
 use programmer_hook::engine::policy::{Policy, Tier};
 use programmer_hook::hook::audit;
-use serde_json::json;
+use serde_json::{json, Value};
 use sessions::{Machine, AUTO, CONFIRM};
+
+/// The Confirm rules of the default policy that are `contained`.
+fn contained_rules() -> Vec<String> {
+    let p = Policy::builtin().expect("default policy");
+    p.rules()
+        .iter()
+        .filter(|r| r.tier == Tier::Confirm && r.contained)
+        .map(|r| r.id.to_string())
+        .collect()
+}
 
 #[rustfmt::skip]
 const CASES: &[(&str, &str, &str, &str)] = &[
@@ -24,26 +34,26 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "run.interpreter", "cat script.sh | bash"),
     ("ask", "ask", "shell.dynamic-command", "IFS=,; read c; $c"),
     ("ask", "ask", "shell.dynamic-command", "$CMD"),
-    ("ask", "ask", "shell.dynamic-script", "eval \"$X\""),
-    ("ask", "ask", "shell.dynamic-script", "bash -c \"$X\""),
+    ("ask", "ask", "shell.dynamic-command", "eval \"$X\""),
+    ("ask", "ask", "shell.dynamic-command", "bash -c \"$X\""),
     ("ask", "ask", "unknown.command", "frobnicate --x"),
     ("ask", "ask", "unknown.command", "./scripts/deploy.sh"),
     ("ask", "ask", "code.opaque", "python3 -c 'import mytool'"),
     ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
     ("ask", "ask", "code.opaque", "perl -e 'print 1'"),
-    ("ask", "ask", "code.opaque", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
+    ("ask", "ask", "build.run", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
     ("ask", "ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
     ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
     ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),
     ("ask", "ask", "code.secret-variable", "ruby -e 'puts ENV[\"GITHUB_TOKEN\"]'"),
     ("ask", "ask", "run.interpreter", "source ./env.sh"),
-    ("ask", "ask", "run.interpreter", "sudo apt-get install jq"),
+    ("ask", "ask", "run.privileged", "sudo apt-get install jq"),
     ("ask", "ask", "run.inline-code", "deno run x.ts"),
     ("ask", "ask", "shell.exec-env", "LD_PRELOAD=/tmp/x.so ls"),
     ("ask", "ask", "git.config-override", "git -c core.hooksPath=x log"),
     ("ask", "ask", "git.runs-command-option", "git push --receive-pack='sh x' origin"),
     ("ask", "ask", "git.runs-command", "git mergetool"),
-    ("ask", "ask", "shell.dynamic-script", "git rebase -x \"$X\" main"),
+    ("ask", "ask", "shell.dynamic-command", "git rebase -x \"$X\" main"),
     ("ask", "ask", "git.write", "git push $(cat args.txt)"),
     ("ask", "ask", "fs.change", "xargs rm"),
     ("ask", "ask", "fs.runs-command", "tar --rsh-command=/x -cf h:a.tar src"),
@@ -71,12 +81,14 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "unknown.command", "mkdir build; frobnicate"),
     // Relaxable: understood, so autonomy auto lets it run.
     ("ask", "allow", "pkg.install", "npm install"),
-    ("ask", "allow", "build.run", "cargo test"),
-    ("ask", "allow", "build.run", "make"),
-    ("ask", "allow", "build.run", "uv run pytest"),
-    ("ask", "allow", "build.run", "npx --no-install --call 'git status'"),
+    // Contained: project code the hook cannot read; asked in auto, run in auto when the
+    // call runs in Claude Code's sandbox (see `contained_calls_run_in_the_sandbox`).
+    ("ask", "ask", "build.run", "cargo test"),
+    ("ask", "ask", "build.run", "make"),
+    ("ask", "ask", "build.run", "uv run pytest"),
+    ("ask", "ask", "build.run", "npx --no-install --call 'git status'"),
     ("ask", "ask", "unknown.command", "uv run ./deploy.sh"),
-    ("ask", "allow", "build.python-module", "python3 -m pytest -q"),
+    ("ask", "ask", "build.python-module", "python3 -m pytest -q"),
     ("ask", "allow", "git.write", "git commit -m x"),
     ("ask", "allow", "git.write", "git add -A"),
     ("ask", "allow", "git.write", "git push origin main"),
@@ -107,7 +119,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "pkg.publish", "npm publish"),
     ("ask", "ask", "pkg.run-fetched", "npx create-react-app x"),
     ("ask", "ask", "pkg.exec-fetched", "pnpm dlx create-vite"),
-    ("ask", "allow", "build.run", "npx --no-install tsc"),
+    ("ask", "ask", "build.run", "npx --no-install tsc"),
     ("ask", "ask", "fs.rm-git", "rm -rf .git"),
     ("ask", "ask", "programmer-hook.add-project", "programmer-hook add-project --test 'sh evil.sh'"),
     ("ask", "allow", "tool.write", "tool:Write /home/user/project/a.txt"),
@@ -174,6 +186,87 @@ fn autonomy_auto_relaxes_only_what_the_hook_understood() {
     check(CASES);
 }
 
+/// Every case again on a machine whose user settings turn Claude Code's sandbox on (as
+/// `install-hooks --sandbox` writes them): in `auto`, a call asked only because it runs
+/// project code the hook cannot read (a `contained` rule decides) now runs; everything
+/// else is decided as without the sandbox, and the default session still asks.
+#[test]
+fn contained_calls_run_in_the_sandbox() {
+    let m = Machine::sandboxed();
+    let contained = contained_rules();
+    let mut wrong = Vec::new();
+    let mut relaxed = 0;
+    for &(default, auto, rule, cmd) in CASES {
+        let head: String = cmd.chars().take(80).collect();
+        let bash = !cmd.starts_with("tool:");
+        let in_sandbox = if auto == "ask" && bash && contained.iter().any(|c| c == rule) {
+            "allow"
+        } else {
+            auto
+        };
+        relaxed += usize::from(in_sandbox != auto);
+        for (session, want) in [(CONFIRM, default), (AUTO, in_sandbox)] {
+            let got = m.example(session, cmd);
+            if got.decision != want || got.rule() != rule {
+                wrong.push(format!(
+                    "{head:?} in session {session}: want {want} by {rule}, got {} ({})",
+                    got.decision, got.reason
+                ));
+            } else if session == AUTO
+                && want == "allow"
+                && in_sandbox != auto
+                && !got.reason.contains("runs in Claude Code's sandbox")
+            {
+                wrong.push(format!(
+                    "{head:?}: the reason does not name the sandbox: {}",
+                    got.reason
+                ));
+            }
+        }
+    }
+    assert!(relaxed >= 8, "only {relaxed} cases are contained");
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// In the sandboxed machine, the same contained call is asked when it asks to leave the
+/// sandbox, and everywhere when the sandbox is not on.
+#[test]
+fn leaving_the_sandbox_is_asked() {
+    let m = Machine::sandboxed();
+    #[rustfmt::skip]
+    let cases: &[(&Machine, &str, Value, &str, &str)] = &[
+        (m, AUTO, json!({"command": "perl gen.pl"}), "allow", "runs in Claude Code's sandbox"),
+        (m, AUTO, json!({"command": "perl gen.pl", "dangerouslyDisableSandbox": false}), "allow", "runs in Claude Code's sandbox"),
+        (m, AUTO, json!({"command": "perl gen.pl", "dangerouslyDisableSandbox": true}), "ask", "dangerouslyDisableSandbox"),
+        (m, AUTO, json!({"command": "perl gen.pl", "dangerouslyDisableSandbox": "yes"}), "ask", "dangerouslyDisableSandbox"),
+        (m, CONFIRM, json!({"command": "perl gen.pl"}), "ask", "code.opaque"),
+        (Machine::get(), AUTO, json!({"command": "perl gen.pl"}), "ask", "install-hooks --sandbox"),
+        // Forbidden stays Forbidden in the sandbox.
+        (m, AUTO, json!({"command": "perl -e 'system(\"rm -rf /\")'"}), "deny", "fs.rm-broad"),
+        (m, AUTO, json!({"command": "rm -rf ~"}), "deny", "fs.rm-broad"),
+        // Opaque but not contained: still asked.
+        (m, AUTO, json!({"command": "curl https://example.com"}), "ask", "asked even under autonomy auto"),
+        (m, AUTO, json!({"command": "perl gen.pl && $CMD"}), "ask", "shell.dynamic-command"),
+        (m, AUTO, json!({"command": "sudo make install"}), "ask", "run.privileged"),
+    ];
+    let mut wrong = Vec::new();
+    for (machine, session, input, want, says) in cases {
+        let got = machine.pre(session, "Bash", input.clone());
+        if got.decision != *want || !got.reason.contains(says) {
+            wrong.push(format!(
+                "{input} in {session}: want {want} saying {says:?}, got {} ({})",
+                got.decision, got.reason
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// A command over the parsing budget is asked about as a whole in both sessions; a
 /// forbidden statement in it is still seen, and denied.
 #[test]
@@ -187,16 +280,23 @@ fn over_the_budget_stays_asked() {
     ]);
 }
 
-/// Every Confirm rule of the default policy is deliberately relaxable or opaque.
+/// Every Confirm rule of the default policy is deliberately relaxable, contained or opaque.
 #[test]
 fn every_default_confirm_rule_is_classified() {
+    let contained = [
+        "build.python-module",
+        "build.run",
+        "run.inline-code",
+        "run.interpreter",
+        "code.opaque",
+        "shell.dynamic-script",
+        "shell.stdin-code",
+    ];
     let relaxable = [
         "tool.write",
-        "build.python-module",
         "git.write",
         "pkg.install",
         "pkg.version-commit",
-        "build.run",
         "fs.change",
         "proc.signal",
         "file.write",
@@ -220,9 +320,7 @@ fn every_default_confirm_rule_is_classified() {
         "git.runs-command",
         "git.runs-command-option",
         "git.runs-command-clone",
-        "run.inline-code",
-        "run.interpreter",
-        "code.opaque",
+        "run.privileged",
         "code.network",
         "code.environment",
         "code.secret-variable",
@@ -241,8 +339,6 @@ fn every_default_confirm_rule_is_classified() {
         "shell.too-complex",
         "shell.too-large",
         "shell.dynamic-command",
-        "shell.dynamic-script",
-        "shell.stdin-code",
         "shell.exec-env",
         "git.config-override",
         "signal.unknown",
@@ -258,12 +354,24 @@ fn every_default_confirm_rule_is_classified() {
             Tier::Confirm if relaxable.contains(&id) && !r.relaxable => {
                 wrong.push(format!("{id} should be relaxable"))
             }
+            Tier::Confirm if contained.contains(&id) && (!r.contained || r.relaxable) => {
+                wrong.push(format!("{id} should be contained"))
+            }
+            Tier::Confirm if !contained.contains(&id) && r.contained => {
+                wrong.push(format!("{id} should not be contained"))
+            }
             Tier::Confirm if opaque.contains(&id) && r.relaxable => {
                 wrong.push(format!("{id} should be opaque"))
             }
-            Tier::Confirm if !relaxable.contains(&id) && !opaque.contains(&id) => wrong.push(
-                format!("{id} is a new Confirm rule: list it as relaxable or opaque here"),
-            ),
+            Tier::Confirm
+                if !relaxable.contains(&id)
+                    && !opaque.contains(&id)
+                    && !contained.contains(&id) =>
+            {
+                wrong.push(format!(
+                    "{id} is a new Confirm rule: list it as relaxable, contained or opaque here"
+                ))
+            }
             Tier::Safe | Tier::Forbidden if r.relaxable => {
                 wrong.push(format!("{id} is {} and relaxable", r.tier))
             }

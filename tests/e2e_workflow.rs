@@ -10,7 +10,9 @@
 //!
 //! The sessions run in autonomy `auto` (the user's `/programmer autonomy
 //! auto`), because `-p` turns every `ask` into a denial: so a Confirm call
-//! runs, and every refusal seen here is the workflow's, not an ask.
+//! runs, and every refusal seen here is the workflow's, not an ask. The
+//! product is installed with `--sandbox`, so every Bash call runs in Claude
+//! Code's sandbox, where `auto` also runs the project's test script.
 
 #[path = "e2e/harness.rs"]
 mod harness;
@@ -52,7 +54,9 @@ fn whole_workflow_from_request_to_commit() -> Result<()> {
     let Some(e2e) = E2e::start(&json!({"threads": []})) else {
         return Ok(());
     };
-    e2e.install_product()?;
+    // With Claude Code's sandbox on: the registered test command runs project code,
+    // which `auto` runs unasked only there.
+    e2e.install_product_with(&["--sandbox"])?;
     e2e.init_repo(&[("greet.sh", GREET), ("test.sh", TEST_SH)])?;
     let proj = e2e.project_path();
     let p = |rel: &str| proj.join(rel).to_string_lossy().into_owned();
@@ -314,7 +318,9 @@ fn review_loop_halts_and_continue_resumes() -> Result<()> {
     let Some(e2e) = E2e::start(&json!({"threads": []})) else {
         return Ok(());
     };
-    e2e.install_product()?;
+    // With Claude Code's sandbox on: the registered test command runs project code,
+    // which `auto` runs unasked only there.
+    e2e.install_product_with(&["--sandbox"])?;
     e2e.init_repo(&[("greet.sh", GREET), ("test.sh", TEST_SH)])?;
     let proj = e2e.project_path();
     // Registered by the user in a terminal this time.

@@ -96,6 +96,11 @@ impl Sandbox {
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("PROGRAMMER_STATE_DIR")
             .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env(
+                "PROGRAMMER_HOOK_TEST_MANAGED_DIR",
+                self.dir.path().join("managed"),
+            )
             .current_dir(self.dir.path());
         c
     }
@@ -782,4 +787,175 @@ fn doctor_names_the_temporary_files_it_removes() {
     );
     assert!(!text.contains(&fresh.display().to_string()), "{text}");
     assert!(!stale.exists() && fresh.exists());
+}
+
+/// `./install.sh --sandbox` shows the sandbox settings it writes before writing them, keeps
+/// a backup, writes what the hook counts as containing, and `--uninstall` gives back the
+/// user's settings exactly, their own sandbox keys included.
+#[test]
+fn install_sandbox_shows_backs_up_and_uninstall_restores() {
+    let s = Sandbox::new();
+    let mut user = parse(USER_SETTINGS);
+    user["sandbox"] = json!({"autoAllowBashIfSandboxed": true, "enabled": false,
+                             "filesystem": {"allowWrite": ["~/.cache/go-build"], "denyRead": ["~/.ssh"]}});
+    let original = serde_json::to_string_pretty(&user).expect("json");
+    s.write("settings.json", &original);
+
+    let dry = ok(&s.install(&["--sandbox", "--dry-run"]));
+    assert!(
+        dry.contains("would change: Claude Code's sandbox:"),
+        "{dry}"
+    );
+    assert!(dry.contains("sandbox.enabled: false -> true"), "{dry}");
+    assert!(
+        dry.contains("sandbox.allowUnsandboxedCommands: (not set) -> false"),
+        "{dry}"
+    );
+    assert_eq!(s.read("settings.json"), original, "a dry run wrote");
+
+    let out = ok(&s.install(&["--sandbox"]));
+    // The change is shown, then written.
+    let shown = out.find("will change: Claude Code's sandbox:");
+    let written = out.find("  changed; kept the old file as ");
+    assert!(
+        shown.is_some() && written.is_some() && shown < written,
+        "{out}"
+    );
+    assert!(
+        out.contains("sandbox.failIfUnavailable: (not set) -> true"),
+        "{out}"
+    );
+    assert!(out.contains("sandbox.filesystem.denyWrite: add "), "{out}");
+    let v = parse(&s.read("settings.json"));
+    let sb = &v["sandbox"];
+    assert_eq!(sb["enabled"], true);
+    assert_eq!(sb["failIfUnavailable"], true);
+    assert_eq!(sb["allowUnsandboxedCommands"], false);
+    assert_eq!(sb["autoAllowBashIfSandboxed"], true, "a user key was lost");
+    assert_eq!(sb["filesystem"]["allowWrite"], json!(["~/.cache/go-build"]));
+    let deny_read: Vec<&str> = sb["filesystem"]["denyRead"]
+        .as_array()
+        .expect("denyRead")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        deny_read.iter().filter(|e| **e == "~/.ssh").count(),
+        1,
+        "{deny_read:?}"
+    );
+    assert!(deny_read.contains(&"~/.aws"), "{deny_read:?}");
+    let settings_dir = s.config().to_string_lossy().to_string();
+    assert!(
+        sb["filesystem"]["denyWrite"]
+            .as_array()
+            .expect("denyWrite")
+            .iter()
+            .any(|e| e == &json!(format!("{settings_dir}/settings.json"))),
+        "{sb}"
+    );
+    // The first backup holds the user's own file.
+    let backups = backups(&s);
+    assert!(
+        backups
+            .iter()
+            .any(|b| fs::read_to_string(s.dir.path().join(b)).ok().as_deref() == Some(&original)),
+        "no backup of the original: {backups:?}"
+    );
+    // Running it again changes nothing more.
+    let again = ok(&s.install(&["--sandbox"]));
+    assert!(
+        again.contains("unchanged (Claude Code's sandbox settings are already in place)"),
+        "{again}"
+    );
+
+    ok(&s.install(&["--uninstall"]));
+    assert_eq!(
+        parse(&s.read("settings.json")),
+        user,
+        "uninstall did not restore the settings"
+    );
+}
+
+/// `install-hooks --sandbox-only` writes the sandbox settings and no hook entries.
+#[test]
+fn install_hooks_sandbox_only_writes_no_hooks() {
+    let s = Sandbox::new();
+    let out = ok(&s
+        .command(Path::new(BIN))
+        .args(["install-hooks", "--sandbox-only"])
+        .output()
+        .expect("runs"));
+    assert!(out.contains("sandbox.enabled: (not set) -> true"), "{out}");
+    let v = parse(&s.read("settings.json"));
+    assert!(v.get("hooks").is_none(), "{v}");
+    assert_eq!(v["sandbox"]["enabled"], true);
+    ok(&s
+        .command(Path::new(BIN))
+        .arg("uninstall-hooks")
+        .output()
+        .expect("runs"));
+    assert_eq!(parse(&s.read("settings.json")), json!({}));
+}
+
+/// `doctor` reports the sandbox for the folder it runs in: off (not a problem) with how to
+/// turn it on, or on with what `auto` relaxes, and on Linux whether bubblewrap and socat
+/// are there.
+#[test]
+fn doctor_reports_the_sandbox() {
+    let s = Sandbox::new();
+    let project = s.dir.path().join("proj");
+    fs::create_dir_all(&project).expect("project");
+    let sandbox_check = |s: &Sandbox| -> Value {
+        let out = s
+            .command(Path::new(BIN))
+            .args(["doctor", "--json"])
+            .current_dir(&project)
+            .output()
+            .expect("doctor runs");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+        v["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .find(|c| c["check"] == "sandbox")
+            .cloned()
+            .expect("a sandbox check")
+    };
+    let off = sandbox_check(&s);
+    let detail = off["detail"].as_str().unwrap_or("");
+    assert_eq!(off["ok"], true, "{off}");
+    assert!(
+        detail.contains("not containing") && detail.contains("install-hooks --sandbox"),
+        "{off}"
+    );
+    ok(&s
+        .command(Path::new(BIN))
+        .args(["install-hooks", "--sandbox-only"])
+        .output()
+        .expect("runs"));
+    let on = sandbox_check(&s);
+    let detail = on["detail"].as_str().unwrap_or("");
+    assert!(detail.contains("on and containing"), "{on}");
+    assert!(
+        detail.contains("builds, tests, scripts, interpreters"),
+        "{on}"
+    );
+    if cfg!(target_os = "linux") {
+        let both = ["bwrap", "socat"].iter().all(|t| {
+            Command::new("sh")
+                .args(["-c", &format!("command -v {t}")])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+        assert_eq!(on["ok"], both, "{on}");
+        assert!(
+            detail.contains(if both {
+                "bubblewrap and socat are installed"
+            } else {
+                "missing:"
+            }),
+            "{on}"
+        );
+    }
 }

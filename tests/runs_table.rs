@@ -47,8 +47,8 @@ fn git_settings_whose_value_is_a_command() {
         ("deny", "fs.rm-broad", "git config set core.sshCommand 'rm -rf ~'"),
         ("deny", "fs.rm-broad", "git clone -c core.fsmonitor='rm -rf ~' https://x/r"),
         ("deny", "path.protected-write", "git config --system core.editor vim"),
-        ("ask", "shell.dynamic-script", "git --config-env=core.pager=PAGER_CMD log"),
-        ("ask", "shell.dynamic-script", "git -c core.editor=\"$E\" commit"),
+        ("ask", "shell.dynamic-command", "git --config-env=core.pager=PAGER_CMD log"),
+        ("ask", "shell.dynamic-command", "git -c core.editor=\"$E\" commit"),
         ("ask", "git.config-override", "git -c core.hooksPath=.hooks commit -m x"),
         ("ask", "git.config-override", "git -c include.path=x.cfg log"),
         ("ask", "git.config-override", "git -c protocol.ext.allow=always fetch origin"),
@@ -113,7 +113,7 @@ fn git_subcommands_that_run_commands() {
         ("deny", "fs.rm-broad", "git grep --open-files='rm -rf ~' x"),
         ("deny", "fs.rm-broad", "git clone 'ext::sh -c rm% -rf% ~' x"),
         ("deny", "fs.rm-broad", "git -c protocol.ext.allow=always ls-remote 'ext::sh -c rm% -rf% ~'"),
-        ("ask", "shell.dynamic-script", "git rebase -x \"$CMD\" main"),
+        ("ask", "shell.dynamic-command", "git rebase -x \"$CMD\" main"),
         ("ask", "git.runs-command", "git difftool HEAD~1"),
         ("ask", "git.runs-command", "git mergetool"),
         // Benign neighbours.
@@ -227,9 +227,10 @@ fn understood_ones_are_relaxable() {
     let cases: &[(&str, bool)] = &[
         ("git config user.name me", true),
         ("git -c alias.ci=commit ci", true),
-        ("git rebase -x 'cargo test' main", true),
+        // Runs project code (a test run, the version scripts): contained, not relaxable.
+        ("git rebase -x 'cargo test' main", false),
         ("tar -I zstd -xf a.tar", true),
-        ("npm version patch", true),
+        ("npm version patch", false),
         ("git --config-env=core.pager=X log", false),
         ("git -c core.hooksPath=h commit", false),
         ("git -c diff.x.textconv=rm diff", false),
@@ -326,13 +327,15 @@ fn phase_gates_hold_for_tools_acting_on_git_s_behalf() {
             "{cmd}: {reason}"
         );
     }
-    // Their neighbours that do not touch history still run.
+    // Their neighbours that do not touch history are not refused by the phase (they run
+    // project code, so without Claude Code's sandbox `auto` still asks).
     for cmd in [
         "npm version patch --no-git-tag-version",
         "cargo release --dry-run",
     ] {
         let (d, reason) = w.pre("Bash", json!({ "command": cmd }));
-        assert_eq!(d, "allow", "{cmd}: {reason}");
+        assert_eq!(d, "ask", "{cmd}: {reason}");
+        assert!(reason.contains("[build.run]"), "{cmd}: {reason}");
     }
 }
 

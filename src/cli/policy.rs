@@ -204,6 +204,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
                 "tier": p.tier,
                 "rule": p.rule,
                 "relaxable": p.relaxable,
+                "contained": p.contained,
                 "reason": p.reason,
             })
         })
@@ -214,6 +215,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
         "tier": d.verdict.tier,
         "rule": d.verdict.rule,
         "relaxable": d.verdict.relaxable,
+        "contained": d.verdict.contained,
         "reason": d.verdict.reason,
         "instead": d.verdict.instead,
         "message": hook::reason_text(d, None),
@@ -236,6 +238,8 @@ fn print_decision(what: &str, d: &Decision) {
             "  autonomy auto: {}",
             if v.relaxable {
                 "allowed without asking (relaxable)"
+            } else if v.contained {
+                "allowed without asking only inside Claude Code's sandbox (contained: project code the hook cannot read), else still asked"
             } else {
                 "still asked (not relaxable: the hook could not see what this runs, or it reaches outside the project)"
             }

@@ -39,6 +39,11 @@ pub struct Verdict {
     /// autonomy `auto` may let run without asking. Always false for Safe and Forbidden,
     /// and for a whole call with any opaque Confirm part.
     pub relaxable: bool,
+    /// A Confirm verdict on code inside the project the hook cannot read (its rule is
+    /// `contained`), which autonomy `auto` may let run without asking when the call runs
+    /// in Claude Code's sandbox. For a whole call: every Confirm part is relaxable or
+    /// contained, and at least one is contained.
+    pub contained: bool,
 }
 
 /// The decision on a tool call: the deciding verdict and the verdict of each part.
@@ -90,22 +95,24 @@ fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Fact
             instead: None,
             subject: tool.to_string(),
             relaxable: false,
+            contained: false,
         });
     // The first part with the highest tier decides, so messages name the earliest culprit;
-    // among Confirm parts the first opaque one, so a relaxable part never hides it. A call
+    // among Confirm parts the first opaque one that is not contained, then the first
+    // contained one, so a relaxable or contained part never hides a stricter one. A call
     // is relaxable only when every Confirm part is.
     let top = verdict.tier;
     let mut verdict = parts
         .iter()
-        .find(|p| p.tier == top && !p.relaxable)
+        .find(|p| p.tier == top && !p.relaxable && !p.contained)
+        .or_else(|| parts.iter().find(|p| p.tier == top && !p.relaxable))
         .or_else(|| parts.iter().find(|p| p.tier == top))
         .cloned()
         .unwrap_or(verdict);
-    verdict.relaxable = top == Tier::Confirm
-        && parts
-            .iter()
-            .filter(|p| p.tier == Tier::Confirm)
-            .all(|p| p.relaxable);
+    let confirm = || parts.iter().filter(|p| p.tier == Tier::Confirm);
+    verdict.relaxable = top == Tier::Confirm && confirm().all(|p| p.relaxable);
+    verdict.contained =
+        top == Tier::Confirm && !verdict.relaxable && confirm().all(|p| p.relaxable || p.contained);
     Decision {
         verdict,
         parts,
@@ -480,6 +487,7 @@ impl<'a> Matcher<'a> {
             instead: r.instead.as_deref().map(str::to_string),
             subject: subject.to_string(),
             relaxable: r.tier == Tier::Confirm && r.relaxable,
+            contained: r.tier == Tier::Confirm && r.contained,
         })
     }
 

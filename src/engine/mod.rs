@@ -16,6 +16,7 @@ pub mod examples;
 pub mod mounts;
 pub mod paths;
 pub mod policy;
+pub mod sandbox;
 pub mod shell;
 pub mod tools;
 

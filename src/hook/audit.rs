@@ -37,6 +37,10 @@ pub struct Entry {
     /// Whether the decision was a relaxable Confirm (one autonomy `auto` may let run).
     #[serde(default)]
     pub relaxable: bool,
+    /// Whether the decision was a contained Confirm (project code the hook cannot read,
+    /// which `auto` lets run inside Claude Code's sandbox).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub contained: bool,
     /// What let a Confirm call run without asking (`autonomy`); the tier stays Confirm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relaxed_by: Option<String>,
@@ -336,6 +340,7 @@ mod tests {
                 tier: String::new(),
                 rule: "r".into(),
                 relaxable: false,
+                contained: false,
                 relaxed_by: None,
                 phase: None,
                 cwd: None,

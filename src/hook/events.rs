@@ -11,11 +11,13 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
+use super::managed::{self, ManagedAutonomy};
 use super::protocol::{Event, EventName};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{self, Decision, Verdict};
 use crate::engine::paths::{Places, RealFs};
-use crate::engine::policy::{AccessKind, Policy, Tier};
+use crate::engine::policy::{AccessKind, PathLists, Policy, Tier};
+use crate::engine::sandbox;
 use crate::engine::tools::Tool;
 use crate::workflow::escalation;
 use crate::workflow::pack;
@@ -27,6 +29,8 @@ use crate::workflow::{self, Autonomy, Call, Phase, Plan, PromptCommand, Refusal,
 /// Everything an event handler needs from the environment.
 pub struct Env<'a> {
     pub places: &'a Places,
+    /// The policy's path lists, for the sandbox decision (gate events only).
+    pub lists: Option<&'a PathLists>,
     pub now: String,
     /// Rounds of requested changes before the workflow halts.
     pub max_rounds: u32,
@@ -150,6 +154,7 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         instead: Some(r.instead),
         subject: decision.verdict.subject.clone(),
         relaxable: false,
+        contained: false,
     };
 }
 
@@ -183,8 +188,9 @@ pub struct GateOutcome {
     pub context: Option<String>,
     /// The workflow phase the call was judged in, when a workflow is active.
     pub phase: Option<&'static str>,
-    /// What let a relaxable Confirm call run without asking (`autonomy`); its tier stays
-    /// Confirm, the answer is `allow`.
+    /// What let a Confirm call run without asking: `autonomy` for a relaxable one,
+    /// `sandbox` for a contained one in Claude Code's sandbox; its tier stays Confirm, the
+    /// answer is `allow`.
     pub relaxed_by: Option<&'static str>,
     /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
     pub escalation: Option<String>,
@@ -194,7 +200,11 @@ impl GateOutcome {
     /// The tier the answer is given for: Safe for a Confirm call that was relaxed.
     pub fn answer_tier(&self, decision: &Decision) -> Tier {
         match (decision.verdict.tier, self.relaxed_by) {
-            (Tier::Confirm, Some(_)) if decision.verdict.relaxable => Tier::Safe,
+            (Tier::Confirm, Some(_))
+                if decision.verdict.relaxable || decision.verdict.contained =>
+            {
+                Tier::Safe
+            }
             (t, _) => t,
         }
     }
@@ -209,7 +219,9 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     let mut out = decide(env, event, decision);
     let v = &decision.verdict;
     let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
-    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable) {
+    // A contained call is a routine confirmation too: a build or test run, which the
+    // sandbox lets `auto` run.
+    if asked_or_denied && escalation::needed(v.tier, &v.rule, v.relaxable || v.contained) {
         let places = env.places;
         let to = escalation::target(event.cwd.as_deref(), &places.home, &places.config_dir);
         out.escalation = Some(escalation::note(&to, event.agent_id.is_none()));
@@ -259,13 +271,14 @@ fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
             }
         }
     }
-    // The project's test command, run exactly as registered, is a test run: relaxable
-    // however little of it the hook can see (`sh test.sh`), never when a part is Forbidden.
+    // The project's test command, run exactly as registered, is a test run: it runs
+    // project code, so it is contained however little of it the hook can see (`sh
+    // test.sh`), never when a part is Forbidden.
     if decision.verdict.tier == Tier::Confirm
         && !decision.verdict.relaxable
         && is_registered_test(env, event, wf.as_ref())
     {
-        decision.verdict.relaxable = true;
+        decision.verdict.contained = true;
         decision.verdict.reason = format!(
             "{} (the project's registered test command)",
             decision.verdict.reason
@@ -402,8 +415,10 @@ fn start_review(
     }
 }
 
-/// Session autonomy `auto`: a relaxable Confirm call runs without asking; an opaque one
-/// (the hook could not see what it runs) is still asked; Forbidden never changes.
+/// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
+/// (code inside the project the hook cannot read) runs without asking only inside Claude
+/// Code's sandbox; any other opaque one is still asked; Forbidden never changes. The
+/// managed policy may allow less ([`managed`]): nothing, or only calls in the sandbox.
 fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut GateOutcome) {
     if decision.verdict.tier != Tier::Confirm
         || event.session_id.is_empty()
@@ -412,14 +427,69 @@ fn apply_autonomy(env: &Env, event: &Event, decision: &mut Decision, out: &mut G
         return;
     }
     let v = &mut decision.verdict;
-    if v.relaxable {
+    if !(v.relaxable || v.contained) {
+        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        return;
+    }
+    // Read only now: these are the verdicts the managed policy and the settings can change.
+    let managed = managed::load();
+    if let ManagedAutonomy::Never(why) = &managed {
+        v.reason = format!("{} (asked even under autonomy auto: {why})", v.reason);
+        return;
+    }
+    if v.relaxable && managed == ManagedAutonomy::Allowed {
         out.relaxed_by = Some("autonomy");
         v.reason = format!(
             "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
             v.reason
         );
-    } else {
-        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        return;
+    }
+    // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
+    match (sandboxed(env, event), v.contained) {
+        (Ok(()), true) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} ({SANDBOXED})", v.reason);
+        }
+        (Ok(()), false) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} (relaxable Confirm, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox, where the managed policy allows auto)", v.reason);
+        }
+        (Err(why), true) => {
+            v.reason = format!("{} ({NOT_SANDBOXED}: {why}; {TURN_ON})", v.reason)
+        }
+        (Err(why), false) => {
+            v.reason = format!("{} (asked even under autonomy auto: the managed policy allows auto only inside Claude Code's sandbox, and this call would not run in it: {why}; {TURN_ON})", v.reason)
+        }
+    }
+}
+
+/// Why a contained call ran without asking.
+pub const SANDBOXED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox";
+/// Why a contained call is still asked in an `auto` session.
+pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code the hook cannot read, which auto lets run only inside Claude Code's sandbox, and this call would not run in it";
+/// How to turn the sandbox on.
+pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
+
+/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
+/// leave it, in a project whose effective settings contain it. Else why not.
+fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
+    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
+        || event.kind() != Some(EventName::PreToolUse)
+    {
+        return Err("only Bash calls run in the sandbox".into());
+    }
+    if sandbox::call_leaves_sandbox(&event.tool_input) {
+        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
+    }
+    let lists = env.lists.ok_or("the policy's paths are not known here")?;
+    let project = super::sandbox_settings::project_dir(event.cwd.as_deref())
+        .ok_or("the call has no working folder")?;
+    let c = super::sandbox_settings::containment(env.places, lists, &project);
+    match c.problems.as_slice() {
+        [] => Ok(()),
+        [one] => Err(one.clone()),
+        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
     }
 }
 
@@ -579,6 +649,12 @@ fn prompt(env: &Env, event: &Event) -> Result<Value> {
     if let PromptCommand::Autonomy(a) = cmd {
         if let Err(e) = state::set_autonomy(&state_dir, &event.session_id, a) {
             message = format!("programmer-hook: the autonomy setting could not be saved: {e:#}");
+        } else if a == Autonomy::Auto {
+            match managed::load() {
+                ManagedAutonomy::Allowed => {}
+                ManagedAutonomy::SandboxOnly => message.push_str(" The managed policy of this machine allows auto only for calls that run in Claude Code's sandbox."),
+                ManagedAutonomy::Never(why) => message.push_str(&format!(" But {why}: every Confirm call is still asked.")),
+            }
         }
     }
     Ok(json!({

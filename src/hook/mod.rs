@@ -4,6 +4,8 @@
 //! ([`events`]) and renders the answer; [`audit`] records each decision and [`outcomes`]
 //! what became of each ask; [`code_store`] keeps judgements of large snippets of code
 //! between calls. [`report`] and [`suggest`] read that log back for the CLI.
+//! [`sandbox_settings`] reads Claude Code's settings for the sandbox decision and
+//! [`managed`] the administrator's autonomy policy, both only when `auto` could relax a call.
 //! Every failure while deciding a tool call becomes a blocking answer (exit 2): nothing
 //! here may fail open.
 //! This layer may use the workflow and the engine, never the setup or the CLI.
@@ -11,10 +13,12 @@
 pub mod audit;
 pub mod code_store;
 pub mod events;
+pub mod managed;
 pub mod outcomes;
 pub mod protocol;
 pub mod report;
 mod run;
+pub mod sandbox_settings;
 pub mod suggest;
 
 pub use protocol::{decision_word, read_input, reason_text, Answer, Event, EventName};

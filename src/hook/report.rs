@@ -364,6 +364,7 @@ mod tests {
             tier: String::new(),
             rule: rule.into(),
             relaxable: true,
+            contained: false,
             relaxed_by: None,
             subject: format!("cmd {id}"),
             phase: None,

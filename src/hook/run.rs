@@ -97,6 +97,7 @@ fn workflow_event(event: &Event, places: &Places) -> Result<Value> {
         .unwrap_or(WorkflowSettings::DEFAULT_REVIEW_ROUNDS);
     let env = events::Env {
         places,
+        lists: None,
         now: clock::now(),
         max_rounds,
     };
@@ -138,6 +139,7 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     };
     let env = events::Env {
         places: &places,
+        lists: Some(&policy.paths),
         now: clock::now(),
         max_rounds: policy.workflow.max_review_rounds,
     };
@@ -253,6 +255,7 @@ fn log_decision(
         tier: d.verdict.tier.to_string(),
         rule: d.verdict.rule.clone(),
         relaxable: d.verdict.relaxable,
+        contained: d.verdict.contained,
         relaxed_by: (answer != d.verdict.tier)
             .then_some(outcome.relaxed_by)
             .flatten()
@@ -287,6 +290,7 @@ fn log_blocked(event: Option<&Event>, bytes: &[u8], reason: &str, took: std::tim
         tier: "Forbidden".into(),
         rule: "hook.blocked".into(),
         relaxable: false,
+        contained: false,
         relaxed_by: None,
         subject: event
             .map(|e| audit::subject(&subject_of(e)))

@@ -7,8 +7,9 @@
 //! user's policy: `command`, `subcommand` and a `line_regex` that matches exactly that
 //! shape, with `match` examples from the log and `not_match` examples that keep its
 //! neighbours out (the examples of the program's Forbidden and Confirm rules, the calls of
-//! it that were denied or refused). Only relaxable Confirm asks of one Bash command count:
-//! never a Forbidden verdict, never an opaque one, never a write or read the file rules
+//! it that were denied or refused). Only relaxable or contained Confirm asks of one Bash
+//! command count (a contained one is a build or test run the user kept approving by
+//! name): never a Forbidden verdict, never another opaque one, never a write or read the file rules
 //! judge (they still apply: a command rule cannot allow a write outside the project or a
 //! secret read). A rule is kept only when its examples pass (`policy test`) and re-deciding
 //! the logged denials with it changes none of them.
@@ -270,7 +271,7 @@ pub fn replayable(d: &Decided) -> bool {
 
 /// The one relaxable Confirm command of an asked call, if that is all that asked.
 fn asked_invocation(d: &Decision) -> Option<&Invocation> {
-    if d.verdict.tier != Tier::Confirm || !d.verdict.relaxable {
+    if d.verdict.tier != Tier::Confirm || !(d.verdict.relaxable || d.verdict.contained) {
         return None;
     }
     let mut confirm = d.parts.iter().filter(|p| p.tier == Tier::Confirm);
@@ -294,7 +295,8 @@ fn groups(input: &Input, judge: &mut Judge) -> (BTreeMap<Shape, Group>, Unshaped
     for d in input.decided {
         let e = &d.entry;
         let answered = matches!(d.outcome, Some(Outcome::Approved | Outcome::Refused));
-        if e.decision != "ask" || e.tier != "Confirm" || !e.relaxable || !answered {
+        if e.decision != "ask" || e.tier != "Confirm" || !(e.relaxable || e.contained) || !answered
+        {
             continue;
         }
         if !replayable(d) {
@@ -521,9 +523,13 @@ fn neighbours(
         .cloned()
         .collect();
     let mut candidates = from_rules(&|r| r.tier == Tier::Forbidden);
-    candidates.extend(from_rules(&|r| r.tier == Tier::Confirm && !r.relaxable));
+    candidates.extend(from_rules(&|r| {
+        r.tier == Tier::Confirm && !r.relaxable && !r.contained
+    }));
     candidates.extend(logged);
-    candidates.extend(from_rules(&|r| r.tier == Tier::Confirm && r.relaxable));
+    candidates.extend(from_rules(&|r| {
+        r.tier == Tier::Confirm && (r.relaxable || r.contained)
+    }));
     let mut out: Vec<String> = Vec::new();
     for ex in candidates {
         if out.len() == EXAMPLES || out.contains(&ex) {
@@ -683,8 +689,9 @@ mod tests {
                 tool: "Bash".into(),
                 decision: "ask".into(),
                 tier: "Confirm".into(),
-                rule: "build.run".into(),
+                rule: "pkg.install".into(),
                 relaxable: true,
+                contained: false,
                 relaxed_by: None,
                 subject: cmd.into(),
                 phase: None,
@@ -698,8 +705,8 @@ mod tests {
     }
 
     fn shapes(approved: usize, refused: usize) -> (Vec<String>, Vec<Skipped>) {
-        let mut decided = vec![asked("cargo test", Outcome::Approved); approved];
-        decided.extend(vec![asked("cargo test", Outcome::Refused); refused]);
+        let mut decided = vec![asked("npm install", Outcome::Approved); approved];
+        decided.extend(vec![asked("npm install", Outcome::Refused); refused]);
         let policy = Policy::builtin().expect("policy");
         let places = examples::example_places();
         let input = Input {
@@ -714,7 +721,7 @@ mod tests {
 
     #[test]
     fn refused_at_most_once_for_every_nine_approvals() {
-        assert_eq!(shapes(9, 1).0, ["cargo test"]);
+        assert_eq!(shapes(9, 1).0, ["npm install"]);
         let (got, skipped) = shapes(8, 1);
         assert!(got.is_empty());
         assert_eq!(skipped[0].why, "it was also refused 1 times");

@@ -141,6 +141,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks.push(check_definitions(places));
     checks.extend(check_state(&places.state_dir, by_plugin.is_some(), &fixes));
     checks.push(check_policy(places, &fixes));
+    checks.push(check_sandbox(places));
     checks.push(check_claude());
     checks
 }
@@ -653,6 +654,27 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
                 fix,
             )
         }
+    }
+}
+
+/// Claude Code's sandbox for the current folder: on or not, the programs it needs, and
+/// what autonomy `auto` relaxes because of it. Off is not a problem; on without the
+/// programs it needs is.
+fn check_sandbox(places: &Places) -> Check {
+    let project = std::env::current_dir().unwrap_or_else(|_| places.home.clone());
+    let policy = match hook::load_policy(places, Some(&project)) {
+        Ok(p) => p,
+        Err(e) => {
+            return Check::fail(
+                "sandbox",
+                format!("cannot judge the sandbox: {e:#}"),
+                "fix the policy (see the policy check above)",
+            )
+        }
+    };
+    match crate::setup::sandbox::report(places, &policy.paths, &project) {
+        (detail, None) => Check::ok("sandbox", detail),
+        (detail, Some(fix)) => Check::fail("sandbox", detail, fix),
     }
 }
 

@@ -41,6 +41,15 @@ pub struct InstallHooksArgs {
     /// Also add the pack's agents (and their models) to this model-policy.json, if it exists.
     #[arg(long, value_name = "FILE")]
     pub model_policy: Option<PathBuf>,
+    /// Also turn on Claude Code's sandbox in the settings (no unsandboxed fallback, fail when
+    /// unavailable, the policy's secrets unreadable and protected paths unwritable), so that
+    /// autonomy `auto` runs project code the hook cannot read, confined.
+    #[arg(long)]
+    pub sandbox: bool,
+    /// Write only Claude Code's sandbox settings, not the hook entries (for the plugin,
+    /// which brings its own hooks).
+    #[arg(long)]
+    pub sandbox_only: bool,
     /// Print what would change and change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -82,16 +91,22 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     } else {
         Some(state::lock(&lock_at)?)
     };
-    let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
-        add_hooks(v, &binary_text)
-    })?;
-    let what = format!(
-        "programmer-hook handlers for {} events, running {binary_text}",
-        EVENTS.len()
-    );
-    report(&settings, &outcome, args.dry_run, &what, &what);
-    if args.dry_run && outcome.changed() {
-        println!("  each handler: {}", hook_handler(&binary_text));
+    if !args.sandbox_only {
+        let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
+            add_hooks(v, &binary_text)
+        })?;
+        let what = format!(
+            "programmer-hook handlers for {} events, running {binary_text}",
+            EVENTS.len()
+        );
+        report(&settings, &outcome, args.dry_run, &what, &what);
+        if args.dry_run && outcome.changed() {
+            println!("  each handler: {}", hook_handler(&binary_text));
+        }
+    }
+    if args.sandbox || args.sandbox_only {
+        let policy = crate::hook::load_policy(&places, None)?;
+        super::sandbox::install(&settings, &places, &policy.paths, args.dry_run)?;
     }
     if let Some(mp) = &args.model_policy {
         if mp.exists() {
@@ -125,6 +140,7 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
             "removed the programmer-hook handlers",
             "no programmer-hook handlers",
         );
+        super::sandbox::uninstall(&settings, &places, args.dry_run)?;
     } else {
         println!("{}: not there, nothing to remove", settings.display());
     }

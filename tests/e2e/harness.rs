@@ -433,7 +433,18 @@ impl E2e {
             ("http_proxy", base),
             ("NO_PROXY", "127.0.0.1,localhost".into()),
             ("no_proxy", "127.0.0.1,localhost".into()),
+            // A test build of the hook reads its managed folder here (empty unless a
+            // test writes there), not in /etc/claude-code.
+            (
+                "PROGRAMMER_HOOK_TEST_MANAGED_DIR",
+                self.managed_dir().to_string_lossy().into_owned(),
+            ),
         ]
+    }
+
+    /// The managed folder the product's test build reads (see `client_env`).
+    pub fn managed_dir(&self) -> PathBuf {
+        self.work.path().join("managed")
     }
 
     /// `claude -p PROMPT --output-format json [--resume ID]` in the project
@@ -665,6 +676,7 @@ impl E2e {
             .env("LANG", "C.UTF-8")
             .env("TMPDIR", self.work.path().join("tmp"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", self.managed_dir())
             .current_dir(self.work.path())
             .stdin(Stdio::null());
         cmd
@@ -674,11 +686,17 @@ impl E2e {
     /// scratch home, as a user would (with `~/.local/bin` on `PATH`). It must
     /// succeed, `doctor` included. Returns its output.
     pub fn install_product(&self) -> Result<String> {
+        self.install_product_with(&[])
+    }
+
+    /// [`E2e::install_product`] with more options for `install.sh` (`--sandbox`).
+    pub fn install_product_with(&self, options: &[&str]) -> Result<String> {
         let out = self
             .user_command(Path::new("bash"))
             .arg(repo().join("install.sh"))
             .arg("--binary")
             .arg(built_binary())
+            .args(options)
             .output()
             .context("running install.sh")?;
         let text = format!(

@@ -5,12 +5,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The binary, run with `home` as its home and working folder, and without the variables
-/// that would point it at another state or config dir.
+/// that would point it at another state, config or project dir; its managed folder (a
+/// test build's, see `hook::sandbox_settings::managed_dir`) is `home/managed`.
 pub fn command(home: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_programmer-hook"));
     c.env("HOME", home)
         .env_remove("PROGRAMMER_STATE_DIR")
         .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", home.join("managed"))
         .current_dir(home);
     c
 }

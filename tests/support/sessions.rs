@@ -25,6 +25,9 @@ pub struct Machine {
     pub home: PathBuf,
     pub project: PathBuf,
     pub bin: PathBuf,
+    /// The managed folder of this machine (see `hook::sandbox_settings::managed_dir`):
+    /// empty unless a test writes there.
+    pub managed: PathBuf,
 }
 
 /// One answer of the hook.
@@ -50,22 +53,48 @@ impl Machine {
     /// The machine of this test binary, made once.
     pub fn get() -> &'static Machine {
         static M: OnceLock<Machine> = OnceLock::new();
-        M.get_or_init(|| {
-            let root = scratch_root().join(format!("sessions-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&root);
-            let home = root.join("home/user");
-            let project = home.join("project");
-            std::fs::create_dir_all(&project).expect("scratch project");
-            let bin_dir = home.join(".local/bin");
-            std::fs::create_dir_all(&bin_dir).expect("scratch bin dir");
-            let bin = bin_dir.join("programmer-hook");
-            std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
-            let m = Machine { home, project, bin };
-            // As the user does it: the prompt, typed in the session.
-            m.prompt(AUTO, "/programmer autonomy auto");
-            m.prompt(CONFIRM, "hello");
-            m
-        })
+        M.get_or_init(|| Machine::make("sessions", false))
+    }
+
+    /// A second machine, the same but with Claude Code's sandbox on in the user's settings
+    /// as `install-hooks --sandbox` writes it: there `auto` also runs contained calls.
+    pub fn sandboxed() -> &'static Machine {
+        static M: OnceLock<Machine> = OnceLock::new();
+        M.get_or_init(|| Machine::make("sandboxed", true))
+    }
+
+    fn make(name: &str, sandbox: bool) -> Machine {
+        let root = scratch_root().join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let home = root.join("home/user");
+        let project = home.join("project");
+        std::fs::create_dir_all(&project).expect("scratch project");
+        let bin_dir = home.join(".local/bin");
+        std::fs::create_dir_all(&bin_dir).expect("scratch bin dir");
+        let managed = root.join("managed");
+        std::fs::create_dir_all(&managed).expect("scratch managed folder");
+        let bin = bin_dir.join("programmer-hook");
+        std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
+        let m = Machine {
+            home,
+            project,
+            bin,
+            managed,
+        };
+        if sandbox {
+            // The binary was just copied here: retried while another thread's fork holds it.
+            let out = retry_busy(|| m.command().args(["install-hooks", "--sandbox"]).output())
+                .expect("install-hooks runs");
+            assert!(
+                out.status.success(),
+                "install-hooks --sandbox: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        // As the user does it: the prompt, typed in the session.
+        m.prompt(AUTO, "/programmer autonomy auto");
+        m.prompt(CONFIRM, "hello");
+        m
     }
 
     pub fn command(&self) -> Command {
@@ -73,6 +102,8 @@ impl Machine {
         c.env("HOME", &self.home)
             .env_remove("PROGRAMMER_STATE_DIR")
             .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", &self.managed)
             .current_dir(&self.project);
         c
     }
@@ -230,14 +261,19 @@ fn scratch_root() -> PathBuf {
 }
 
 /// Runs every case in the `auto` session, on two threads, and returns those not denied
-/// there, with what they got.
+/// there, with what they got: on the plain machine and on the one with Claude Code's
+/// sandbox on, where `auto` relaxes more (and Forbidden must not change).
 pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
-    let m = Machine::get();
     let half = cases.len().div_ceil(2).max(1);
+    let machines = [
+        (Machine::get(), "auto"),
+        (Machine::sandboxed(), "sandboxed auto"),
+    ];
     std::thread::scope(|s| {
-        let handles: Vec<_> = cases
-            .chunks(half)
-            .map(|chunk| {
+        let handles: Vec<_> = machines
+            .iter()
+            .flat_map(|&(m, name)| cases.chunks(half).map(move |chunk| (m, name, chunk)))
+            .map(|(m, name, chunk)| {
                 s.spawn(move || {
                     chunk
                         .iter()
@@ -246,7 +282,7 @@ pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
                             (a.decision != "deny").then(|| {
                                 let head: String = c.chars().take(120).collect();
                                 format!(
-                                    "{head:?}: {} in the auto session ({})",
+                                    "{head:?}: {} in the {name} session ({})",
                                     a.decision, a.reason
                                 )
                             })

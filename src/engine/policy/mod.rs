@@ -231,6 +231,12 @@ pub struct Rule {
     /// it without asking. Without it a Confirm rule is opaque: always asked.
     #[serde(default, skip_serializing_if = "is_false")]
     pub relaxable: bool,
+    /// For a Confirm rule: what it matches runs code inside the project that the hook
+    /// cannot read (a build, a test run, a script, an interpreter), whose effects the hook
+    /// cannot see but Claude Code's sandbox confines. A session whose autonomy is `auto` runs
+    /// it without asking only when the call runs in that sandbox; otherwise it is asked.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub contained: bool,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -758,6 +764,17 @@ impl Policy {
                 r.tier
             ));
         }
+        if r.contained && r.tier != Tier::Confirm {
+            out.push(format!(
+                "rule {id:?} is {} but sets `contained = true`; only Confirm rules may be contained",
+                r.tier
+            ));
+        }
+        if r.contained && r.relaxable {
+            out.push(format!(
+                "rule {id:?} sets both `relaxable` and `contained`; a rule is one or the other"
+            ));
+        }
         if let Some(s) = r.signal.as_deref().filter(|s| !schema::SIGNALS.contains(s)) {
             out.push(format!(
                 "rule {id:?} names the signal {s:?}, which the analysis never raises (one of: {})",
@@ -936,6 +953,9 @@ fn project_rule_problem(r: &Rule, exists: bool) -> Option<String> {
     }
     if r.relaxable {
         return Some(format!("rule {id:?} sets `relaxable = true`, which would let autonomy auto run it without asking; a project policy may only make the policy stricter"));
+    }
+    if r.contained {
+        return Some(format!("rule {id:?} sets `contained = true`, which would let autonomy auto run it without asking inside the sandbox; a project policy may only make the policy stricter"));
     }
     if r.disabled || r.tier == Tier::Safe || r.fallback {
         return Some(format!("rule {id:?} would relax the policy; a project policy may only add Confirm or Forbidden rules"));

@@ -31,7 +31,7 @@ pub const RULE_LISTS: &[&str] = &[
 pub const RULE_TEXTS: &[&str] = &["instead", "line_regex", "line_not_regex", "signal"];
 
 /// The keys of a rule that hold true or false (all false unless given).
-pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable"];
+pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable", "contained"];
 
 /// Every key a rule may have.
 pub const RULE_KEYS: &[&str] = &[
@@ -42,6 +42,7 @@ pub const RULE_KEYS: &[&str] = &[
     "fallback",
     "disabled",
     "relaxable",
+    "contained",
     "tool",
     "command",
     "subcommand",

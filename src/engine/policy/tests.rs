@@ -27,6 +27,7 @@ fn serde_types_have_the_schema_keys() {
         instead: t(),
         fallback: true,
         relaxable: true,
+        contained: true,
         disabled: true,
         tool: l.clone(),
         command: l.clone(),
