@@ -249,6 +249,8 @@ fn every_default_confirm_rule_is_classified() {
         "pager.commands",
         "man.pager",
         "fs.find-delete-outside",
+        "path.secret-named",
+        "path.protected-named",
     ];
     let p = Policy::builtin().expect("default policy");
     let mut wrong = Vec::new();

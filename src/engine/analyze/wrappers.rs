@@ -380,8 +380,7 @@ impl Analyzer<'_> {
         };
         let command = command.to_vec();
         let extra = inv.extra_args_unknown;
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
         self.words(&command, if moved { None } else { cwd }, ctx, extra);
     }
 
@@ -394,8 +393,7 @@ impl Analyzer<'_> {
         };
         let runs = runs.map_err(<[Word]>::to_vec);
         let extra = inv.extra_args_unknown;
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
         match runs {
             Ok(script) => self.script(&script, cwd, ctx.depth + 1),
             Err(command) => {
