@@ -153,7 +153,10 @@ impl Analyzer<'_> {
                         out.sent.extend(at_files(&v));
                     }
                     if !data {
+                        // `-oFILE`, or `-files0-from FILE` of a program whose long
+                        // options take one dash.
                         out.unknown.extend(candidates(&v));
+                        value_next = true;
                     }
                 }
                 Cluster::Send(v) => {
