@@ -265,7 +265,11 @@ impl<'a> Matcher<'a> {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
             let shown = res.lexical.as_deref().unwrap_or(&res.raw);
             if res.lexical.is_none() {
-                if only_secret_or_protected {
+                // A literal word Bash leaves as it is (`~50%`) names no known place.
+                if only_secret_or_protected || w.literal {
+                    if !only_secret_or_protected && out.unrelaxable.is_none() {
+                        out.unrelaxable = Some(format!("`{}`", res.raw));
+                    }
                     continue;
                 }
                 out.signals.push(Signal {
@@ -322,6 +326,18 @@ impl<'a> Matcher<'a> {
                 name: "secret-named",
                 detail: format!(
                     "{} may send `{}`, known only at run time, off the machine",
+                    s.by, res.raw
+                ),
+            }
+        } else if res.dynamic
+            && has_glob(&res.raw)
+            && self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+        {
+            // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
+            Signal {
+                name: "secret-named",
+                detail: format!(
+                    "{} may send what `{}` matches, which could hold secrets, off the machine",
                     s.by, res.raw
                 ),
             }

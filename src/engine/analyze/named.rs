@@ -89,9 +89,13 @@ impl Analyzer<'_> {
                     out.sent.extend(candidates(a));
                 }
                 let known = known_read || is_in(&written, a) || is_in(&looked_up, a);
-                if known && value_next {
-                    out.maybe.extend(candidates(a));
-                } else if value_next || !(known || described) {
+                if value_next && (known || described) {
+                    // It may be the value of the unknown option before it. A read is
+                    // judged as one already.
+                    if !known_read {
+                        out.maybe.extend(candidates(a));
+                    }
+                } else if !(known || described) {
                     out.unknown.extend(candidates(a));
                 }
                 // `-d @f`, `x=@f` are files even where the program reads words as data.
