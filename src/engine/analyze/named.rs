@@ -182,7 +182,17 @@ impl Analyzer<'_> {
             }
         }
         if network && sends_here {
-            out.sent.extend(out.unknown.iter().cloned());
+            // A `file://` URL is read here, not sent (`curl file:///etc/hosts`).
+            let local: Vec<&str> = args
+                .iter()
+                .filter_map(|a| a.text.split_once("file://").map(|(_, p)| p))
+                .collect();
+            let sent = out.unknown.iter().filter(|w| {
+                !local
+                    .iter()
+                    .any(|p| *p == w.text || p.strip_prefix("localhost") == Some(&w.text))
+            });
+            out.sent.extend(sent.cloned().collect::<Vec<_>>());
         }
         out
     }
