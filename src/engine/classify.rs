@@ -163,6 +163,9 @@ struct Matcher<'a> {
     lists: OnceCell<ExpandedLists<'a>>,
     /// The call's folder, as given and with its symlinks followed.
     workspace: OnceCell<Vec<String>>,
+    /// Whether the call's folder lies outside every tree the path lists name (see
+    /// `plain_name`).
+    plain_folder: OnceCell<bool>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -199,6 +202,7 @@ impl<'a> Matcher<'a> {
             matched: RefCell::new(Vec::new()),
             lists: OnceCell::new(),
             workspace: OnceCell::new(),
+            plain_folder: OnceCell::new(),
         }
     }
 
@@ -259,7 +263,7 @@ impl<'a> Matcher<'a> {
         let cwd = inv.cwd.as_deref();
         let maybe = inv.maybe_named.iter().map(|w| (w, true));
         for (w, only_secret_or_protected) in inv.named.iter().map(|w| (w, false)).chain(maybe) {
-            if w.literal && is_harmless_device(&w.text) {
+            if w.literal && is_harmless_device(&w.text) || self.plain_name(w, cwd) {
                 continue;
             }
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
@@ -302,6 +306,47 @@ impl<'a> Matcher<'a> {
             }
         }
         out
+    }
+
+    /// Whether a word is a plain name (`status`, `install`, `src`) in the call's own folder
+    /// that no class can hold, found without resolving it: no `/`, `~`, glob or expansion,
+    /// no name-only secret pattern (`.env`, `*.pem`, `credentials`) matches it, it is no
+    /// symbolic link, and the call's folder lies in none of the trees the path lists name
+    /// (no component of it starts with a dot or is `Library`, and it is not under a system
+    /// folder). Most words of everyday commands are such names.
+    fn plain_name(&self, w: &Word, cwd: Option<&Path>) -> bool {
+        let t = w.text.as_str();
+        if !w.literal
+            || t.is_empty()
+            || t.contains('/')
+            || t.starts_with('~')
+            || t == "."
+            || t == ".."
+            || has_glob(t)
+            || !self.plain_folder(cwd)
+        {
+            return false;
+        }
+        let name_only = |l: &List| {
+            l.iter()
+                .filter(|p| !p.contains('/') && !p.starts_with('{'))
+                .any(|p| component_match(p, t))
+        };
+        let lists = &self.policy().paths;
+        !name_only(&lists.sensitive)
+            && !name_only(&lists.protected)
+            && cwd.is_none_or(|c| self.ctx.fs.read_link(&c.join(t)).is_none())
+    }
+
+    /// Whether `cwd` is the call's folder, or a folder in it, and lies outside the trees
+    /// the path lists name (see [`plain_folder`]).
+    fn plain_folder(&self, cwd: Option<&Path>) -> bool {
+        let (Some(cwd), Some(start)) = (cwd, self.ctx.cwd) else {
+            return false;
+        };
+        cwd.starts_with(start)
+            && *self.plain_folder.get_or_init(|| plain_folder(start))
+            && (cwd == start || plain_folder(cwd))
     }
 
     /// A file a network program may send: a secret is a signal of its own, and so is a
@@ -681,6 +726,18 @@ struct NamedClasses {
     signals: Vec<Signal>,
     /// Why its verdict may not be relaxed, if it may not.
     unrelaxable: Option<String>,
+}
+
+/// Whether a folder lies outside the trees the default path lists name: no component starts
+/// with a dot (`~/.ssh`, `.git`, `.claude`) or is `Library`, and it is under no system folder.
+fn plain_folder(dir: &Path) -> bool {
+    const SYSTEM: &[&str] = &[
+        "etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "dev", "proc", "sys",
+        "System", "private",
+    ];
+    let mut parts = dir.iter().filter_map(|c| c.to_str()).filter(|c| *c != "/");
+    let first_ok = parts.clone().next().is_none_or(|f| !SYSTEM.contains(&f));
+    first_ok && parts.all(|c| !c.starts_with('.') && c != "Library")
 }
 
 /// Devices a word may name that hold nothing: `/dev/null`, `-` (standard input).

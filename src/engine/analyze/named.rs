@@ -272,7 +272,7 @@ impl Analyzer<'_> {
 }
 
 fn in_list(l: &List, f: &str) -> bool {
-    l.iter().any(|x| x == f)
+    l.contains(f)
 }
 
 /// `--opt=VALUE` as the option and its value; any other word as itself.
