@@ -166,6 +166,8 @@ struct Matcher<'a> {
     /// Whether the call's folder lies outside every tree the path lists name (see
     /// `plain_name`).
     plain_folder: OnceCell<bool>,
+    /// The secret and protected patterns that name a file by its name alone (`.env`).
+    name_patterns: OnceCell<Vec<&'a str>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -203,6 +205,7 @@ impl<'a> Matcher<'a> {
             lists: OnceCell::new(),
             workspace: OnceCell::new(),
             plain_folder: OnceCell::new(),
+            name_patterns: OnceCell::new(),
         }
     }
 
@@ -327,14 +330,16 @@ impl<'a> Matcher<'a> {
         {
             return false;
         }
-        let name_only = |l: &List| {
-            l.iter()
+        let name_only = self.name_patterns.get_or_init(|| {
+            let lists = &self.ctx.policy.paths;
+            lists
+                .sensitive
+                .iter()
+                .chain(lists.protected.iter())
                 .filter(|p| !p.contains('/') && !p.starts_with('{'))
-                .any(|p| component_match(p, t))
-        };
-        let lists = &self.policy().paths;
-        !name_only(&lists.sensitive)
-            && !name_only(&lists.protected)
+                .collect()
+        });
+        !name_only.iter().any(|p| component_match(p, t))
             && cwd.is_none_or(|c| self.ctx.fs.read_link(&c.join(t)).is_none())
     }
 
@@ -356,7 +361,9 @@ impl<'a> Matcher<'a> {
         if w.literal && (is_harmless_device(&w.text) || w.text.starts_with("/dev/")) {
             return None;
         }
-        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)" | "$(…)") {
+        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)" | "$(…)")
+            || self.plain_name(w, s.cwd.as_deref())
+        {
             return None;
         }
         let res = paths::resolve(
