@@ -310,10 +310,16 @@ fn effects_code(v: &Value) -> R<String> {
             ))
         }
     };
+    let complete = match t.get("complete") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(other) => return Err(format!("`complete` must be true or false, found {other:?}")),
+    };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, into_folder: {into_folder}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, ",
         selection(t.get("reads"))?,
-        selection(t.get("writes"))?
+        selection(t.get("writes"))?,
+        selection(t.get("names"))?
     );
     for k in EFFECT_LISTS {
         write!(c, "{k}: {}, ", list(t.get(*k))?).ok();

@@ -216,6 +216,84 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
+// Every word is a possible path.
+
+/// Secrets and protected paths, as a command may name them.
+const NAMED_PATHS: &[&str] = &[
+    "~/.ssh/id_ed25519",
+    "$HOME/.aws/credentials",
+    ".env",
+    "/home/user/.ssh/authorized_keys",
+    "~/.claude/settings.json",
+    ".git/hooks/pre-commit",
+    "/etc/shadow",
+    "~/.bashrc",
+    "/home/user/project/../.profile",
+    "\"$F\"",
+];
+
+/// How a word may name a path: as an operand, an option's value, `@FILE`, `key=FILE`,
+/// `file://FILE`. (`@`, `key=` and `file://` as an operand are names of files in the working
+/// folder to most programs, and may rightly move `cp`'s destination into the project.)
+const NAMED_FORMS: &[&str] = &[
+    " {p}",
+    " --zz-unknown={p}",
+    " --zz-unknown {p}",
+    " -Z{p}",
+    " -Z {p}",
+    " --zz-unknown=@{p}",
+    " --zz-unknown=zz={p}",
+    " --zz-unknown=file://{p}",
+];
+
+/// How permissive a decision is: Safe, a relaxable Confirm, an opaque Confirm, Forbidden.
+fn permission(cmd: &str) -> u8 {
+    let d = run_example(policy(), cmd).expect("a Bash command always classifies");
+    match (d.verdict.tier, d.verdict.relaxable) {
+        (Tier::Safe, _) => 3,
+        (Tier::Confirm, true) => 2,
+        (Tier::Confirm, false) => 1,
+        (Tier::Forbidden, _) => 0,
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Adding a word that names a secret or a protected path to a command never makes it
+    /// more permitted: not allowed where it was asked, not relaxable where it was opaque.
+    #[test]
+    fn naming_a_secret_or_protected_path_is_never_more_permitted(
+        x in simple(),
+        path in prop::sample::select(NAMED_PATHS),
+        form in prop::sample::select(NAMED_FORMS),
+    ) {
+        // Only a command whose last word the new one follows: no comment, heredoc or
+        // trailing backslash, and one that parses.
+        prop_assume!(!x.contains('#') && !x.contains("<<") && !x.ends_with('\\'));
+        prop_assume!(shell::parse(&x).unparsed.is_none());
+        // After `--` every form is an operand, which may rightly move `cp`'s destination.
+        prop_assume!(!x.split_whitespace().any(|w| w == "--"));
+        let with = format!("{x}{}", form.replace("{p}", path));
+        let (before, after) = (permission(&x), permission(&with));
+        prop_assert!(
+            after <= before,
+            "{with:?} is more permitted ({after}) than {x:?} ({before})"
+        );
+        // A secret or protected path named where the program's use of it is unknown is
+        // never Safe (`cd` only moves: it opens nothing).
+        let parsed = shell::parse(&x);
+        let first = parsed.commands.first().and_then(|c| c.words.first());
+        let moves = first.is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd"));
+        // After an option the word may be its value, which the program's table may know.
+        let operands = x.split_whitespace().last().is_some_and(|w| w.starts_with('-'));
+        if !moves && !operands && permission(&format!("{x} --zz-unknown={path}")) == 3 {
+            prop_assert!(false, "{x:?} --zz-unknown={path} is allowed");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Container mounts of a home folder that is not under /home.
 
 /// Folders a home may lie in, other than `/home` and `/Users`.

@@ -170,6 +170,11 @@ struct Matcher<'a> {
     lists: OnceCell<ExpandedLists<'a>>,
     /// The call's folder, as given and with its symlinks followed.
     workspace: OnceCell<Vec<String>>,
+    /// Whether the call's folder lies outside every tree the path lists name (see
+    /// `plain_name`).
+    plain_folder: OnceCell<bool>,
+    /// The secret and protected patterns that name a file by its name alone (`.env`).
+    name_patterns: OnceCell<Vec<&'a str>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -206,6 +211,8 @@ impl<'a> Matcher<'a> {
             matched: RefCell::new(Vec::new()),
             lists: OnceCell::new(),
             workspace: OnceCell::new(),
+            plain_folder: OnceCell::new(),
+            name_patterns: OnceCell::new(),
         }
     }
 
@@ -219,8 +226,28 @@ impl<'a> Matcher<'a> {
     }
 
     fn judge_facts(&self, facts: &Facts, parts: &mut Vec<Verdict>) {
+        // What words name in unknown places is judged last, so that a more specific
+        // verdict of the same tier names the call.
+        let mut named_parts = Vec::new();
         for inv in &facts.invocations {
-            parts.extend(self.invocation_verdict(inv));
+            let named = self.named_classes(inv);
+            let mut v = self.invocation_verdict(inv);
+            if let (Some(v), Some(why)) = (v.as_mut(), &named.unrelaxable) {
+                if v.relaxable {
+                    v.relaxable = false;
+                    v.reason = format!(
+                        "{}, naming {why} where the policy does not know what it does with it",
+                        v.reason
+                    );
+                }
+            }
+            parts.extend(v);
+            for s in &named.signals {
+                named_parts.extend(self.signal_verdict(s));
+            }
+        }
+        for s in &facts.sent {
+            parts.extend(self.sent_verdict(s));
         }
         for a in &facts.accesses {
             parts.extend(self.access_verdict(a));
@@ -228,6 +255,7 @@ impl<'a> Matcher<'a> {
         for s in &facts.signals {
             parts.extend(self.signal_verdict(s));
         }
+        parts.extend(named_parts);
         // Project scripts a build tool runs: what is forbidden there is denied; the rest
         // leaves the tool's own verdict as it is.
         for sub in &facts.within {
@@ -235,6 +263,156 @@ impl<'a> Matcher<'a> {
             self.judge_facts(sub, &mut inner);
             parts.extend(inner.into_iter().filter(|v| v.tier == Tier::Forbidden));
         }
+    }
+
+    /// What the words of an invocation in positions the policy does not know name (see
+    /// `analyze::named`): a secret or a protected path is a signal of its own; a path
+    /// outside the project, or one known only at run time, makes its verdict opaque.
+    fn named_classes(&self, inv: &Invocation) -> NamedClasses {
+        let mut out = NamedClasses::default();
+        let cwd = inv.cwd.as_deref();
+        let maybe = inv.maybe_named.iter().map(|w| (w, true));
+        for (w, only_secret_or_protected) in inv.named.iter().map(|w| (w, false)).chain(maybe) {
+            if w.literal && is_harmless_device(&w.text) || self.plain_name(w, cwd) {
+                continue;
+            }
+            let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
+            let shown = res.lexical.as_deref().unwrap_or(&res.raw);
+            if res.lexical.is_none() {
+                // A literal word Bash leaves as it is (`~50%`) names no known place.
+                if only_secret_or_protected || w.literal {
+                    if !only_secret_or_protected && out.unrelaxable.is_none() {
+                        out.unrelaxable = Some(format!("`{}`", res.raw));
+                    }
+                    continue;
+                }
+                out.signals.push(Signal {
+                    name: "secret-named",
+                    detail: format!(
+                        "{}: `{}`, known only at run time, may name a file that holds secrets",
+                        inv.display, res.raw
+                    ),
+                });
+                continue;
+            }
+            let secret = self.in_class(&res, PathClass::Sensitive, cwd);
+            if secret {
+                out.signals.push(Signal {
+                    name: "secret-named",
+                    detail: format!("{}: names {shown}, which may hold secrets", inv.display),
+                });
+            }
+            if self.in_class(&res, PathClass::Protected, cwd) {
+                out.signals.push(Signal {
+                    name: "protected-named",
+                    detail: format!("{}: names {shown}, a protected path", inv.display),
+                });
+            } else if !secret
+                && !only_secret_or_protected
+                && out.unrelaxable.is_none()
+                && self.in_class(&res, PathClass::Outside, cwd)
+            {
+                out.unrelaxable = Some(format!("{shown}, outside the working folder"));
+            }
+        }
+        out
+    }
+
+    /// Whether a word is a plain name (`status`, `install`, `src`) in the call's own folder
+    /// that no class can hold, found without resolving it: no `/`, `~`, glob or expansion,
+    /// no name-only secret pattern (`.env`, `*.pem`, `credentials`) matches it, it is no
+    /// symbolic link, and the call's folder lies in none of the trees the path lists name
+    /// (no component of it starts with a dot or is `Library`, and it is not under a system
+    /// folder). Most words of everyday commands are such names.
+    fn plain_name(&self, w: &Word, cwd: Option<&Path>) -> bool {
+        let t = w.text.as_str();
+        if !w.literal
+            || t.is_empty()
+            || t.contains('/')
+            || t.starts_with('~')
+            || t == "."
+            || t == ".."
+            || has_glob(t)
+            || !self.plain_folder(cwd)
+        {
+            return false;
+        }
+        let name_only = self.name_patterns.get_or_init(|| {
+            let lists = &self.ctx.policy.paths;
+            lists
+                .sensitive
+                .iter()
+                .chain(lists.protected.iter())
+                .filter(|p| !p.contains('/') && !p.starts_with('{'))
+                .collect()
+        });
+        !name_only.iter().any(|p| component_match(p, t))
+            && cwd.is_none_or(|c| self.ctx.fs.read_link(&c.join(t)).is_none())
+    }
+
+    /// Whether `cwd` is the call's folder, or a folder in it, and lies outside the trees
+    /// the path lists name (see [`plain_folder`]).
+    fn plain_folder(&self, cwd: Option<&Path>) -> bool {
+        let (Some(cwd), Some(start)) = (cwd, self.ctx.cwd) else {
+            return false;
+        };
+        cwd.starts_with(start)
+            && *self.plain_folder.get_or_init(|| plain_folder(start))
+            && (cwd == start || plain_folder(cwd))
+    }
+
+    /// A file a network program may send: a secret is a signal of its own, and so is a
+    /// name known only at run time (it may be one).
+    fn sent_verdict(&self, s: &analyze::Sent) -> Option<Verdict> {
+        let w = &s.word;
+        if w.literal && (is_harmless_device(&w.text) || w.text.starts_with("/dev/")) {
+            return None;
+        }
+        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)" | "$(…)")
+            || self.plain_name(w, s.cwd.as_deref())
+        {
+            return None;
+        }
+        let res = paths::resolve(
+            &w.text,
+            w.literal,
+            s.cwd.as_deref(),
+            self.ctx.places,
+            self.ctx.fs,
+        );
+        let signal = if res.lexical.is_none() {
+            Signal {
+                name: "secret-named",
+                detail: format!(
+                    "{} may send `{}`, known only at run time, off the machine",
+                    s.by, res.raw
+                ),
+            }
+        } else if res.dynamic
+            && has_glob(&res.raw)
+            && self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+        {
+            // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
+            Signal {
+                name: "secret-named",
+                detail: format!(
+                    "{} may send what `{}` matches, which could hold secrets, off the machine",
+                    s.by, res.raw
+                ),
+            }
+        } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref()) {
+            Signal {
+                name: "secret-sent",
+                detail: format!(
+                    "{} may send {}, which may hold secrets, off the machine",
+                    s.by,
+                    res.lexical.as_deref().unwrap_or(&res.raw)
+                ),
+            }
+        } else {
+            return None;
+        };
+        self.signal_verdict(&signal)
     }
 
     fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
@@ -554,6 +732,35 @@ impl<'a> Matcher<'a> {
         });
         cwd.iter().any(|c| c == path || inside(c)) || TEMP_FOLDERS.iter().any(|t| inside(t))
     }
+}
+
+/// What an invocation's words in unknown positions name.
+#[derive(Default)]
+struct NamedClasses {
+    /// `secret-named`, `protected-named`.
+    signals: Vec<Signal>,
+    /// Why its verdict may not be relaxed, if it may not.
+    unrelaxable: Option<String>,
+}
+
+/// Whether a folder lies outside the trees the default path lists name: no component starts
+/// with a dot (`~/.ssh`, `.git`, `.claude`) or is `Library`, and it is under no system folder.
+fn plain_folder(dir: &Path) -> bool {
+    const SYSTEM: &[&str] = &[
+        "etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "dev", "proc", "sys",
+        "System", "private",
+    ];
+    let mut parts = dir.iter().filter_map(|c| c.to_str()).filter(|c| *c != "/");
+    let first_ok = parts.clone().next().is_none_or(|f| !SYSTEM.contains(&f));
+    first_ok && parts.all(|c| !c.starts_with('.') && c != "Library")
+}
+
+/// Devices a word may name that hold nothing: `/dev/null`, `-` (standard input).
+fn is_harmless_device(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "-"
+    ) || t.starts_with("/dev/fd/")
 }
 
 /// Folders outside the project where writes are still ordinary work.

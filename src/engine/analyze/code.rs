@@ -96,8 +96,7 @@ impl Analyzer<'_> {
             Read::Nothing => self.stdin_code(&inv, ctx, false),
         }
         self.dynamic_code_check_remote(ctx);
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
     }
 
     /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.

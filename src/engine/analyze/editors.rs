@@ -11,8 +11,7 @@ impl Analyzer<'_> {
     /// `sed`: what its script writes and runs, and its declared effects (`sed -i`).
     pub(super) fn sed(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         self.sed_commands(&inv, cwd, ctx);
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
     }
 
     /// The files a sed script writes (`w FILE`, `s/a/b/w FILE`) and the commands it runs
@@ -47,13 +46,16 @@ impl Analyzer<'_> {
                         text: rest.trim().to_string(),
                         literal: script.literal,
                     };
-                    if arg.text.is_empty() {
-                        continue;
-                    }
-                    if kind == 'e' {
-                        self.code_string(&arg, cwd.clone(), ctx);
-                    } else {
-                        self.access(AccessKind::Write, &arg, cwd.as_deref(), "sed");
+                    match kind {
+                        // `e` alone, or the `e` flag of `s`: the text read is run.
+                        'e' if arg.text.is_empty() => self.facts.signal(
+                            "stdin-code",
+                            format!("`{}` runs the text it reads as commands", inv.display),
+                        ),
+                        _ if arg.text.is_empty() => {}
+                        'e' => self.code_string(&arg, cwd.clone(), ctx),
+                        'r' => self.access(AccessKind::Read, &arg, cwd.as_deref(), "sed"),
+                        _ => self.access(AccessKind::Write, &arg, cwd.as_deref(), "sed"),
                     }
                 }
             }
@@ -61,14 +63,15 @@ impl Analyzer<'_> {
     }
 }
 
-/// The `w`/`W` (write a file) and `e` (run a command) commands of one line of a sed script,
-/// with the rest of the line, which is their argument. A letter counts when it starts a
-/// command (after an address, `;`, `{`, `}` or `!`) or ends an `s` command's flags.
+/// The `w`/`W` (write a file), `r`/`R` (read a file) and `e` (run a command, or alone the
+/// text read) commands of one line of a sed script, with the rest of the line, which is
+/// their argument (empty for `e` alone). A letter counts when it starts a command (after an
+/// address, `;`, `{`, `}` or `!`) or ends an `s` command's flags.
 pub(super) fn sed_line_commands(line: &str) -> Vec<(char, &str)> {
     let b = line.as_bytes();
     let mut out = Vec::new();
     for (i, &c) in b.iter().enumerate() {
-        if !matches!(c, b'w' | b'W' | b'e') {
+        if !matches!(c, b'w' | b'W' | b'e' | b'r' | b'R') {
             continue;
         }
         let before = if i == 0 { b' ' } else { b[i - 1] };
@@ -78,10 +81,18 @@ pub(super) fn sed_line_commands(line: &str) -> Vec<(char, &str)> {
                 ..=b'9' | b'g' | b'p' | b'I' | b'i' | b'M' | b'm'
         );
         let after = b.get(i + 1).copied();
-        let has_arg =
-            matches!(after, Some(b' ' | b'\t')) || (c != b'e' && after.is_some_and(|a| a == b'/'));
-        if starts && has_arg {
-            out.push((if c == b'e' { 'e' } else { 'w' }, &line[i + 1..]));
+        let has_arg = matches!(after, Some(b' ' | b'\t'))
+            || (matches!(c, b'w' | b'W') && after.is_some_and(|a| a == b'/'));
+        let alone = c == b'e' && matches!(after, None | Some(b';' | b'}'));
+        let kind = match c {
+            b'e' => 'e',
+            b'r' | b'R' => 'r',
+            _ => 'w',
+        };
+        if starts && alone {
+            out.push(('e', ""));
+        } else if starts && has_arg {
+            out.push((kind, &line[i + 1..]));
         }
     }
     out

@@ -9,11 +9,28 @@ use crate::engine::policy::{AccessKind, Effects, List, Select};
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
-    /// Declared effects: which arguments a command reads and writes.
-    pub(super) fn effects(&mut self, inv: &Invocation) {
-        let Some(eff) = self.policy().effects(&inv.name).cloned() else {
-            return;
+    /// Records an invocation with its declared effects and the words it names in
+    /// positions the policy does not know (see `named`).
+    pub(super) fn push_with_effects(&mut self, mut inv: Invocation) {
+        (inv.named, inv.maybe_named) = self.effects(&inv);
+        self.push(inv);
+    }
+
+    /// Declared effects: which arguments a command reads and writes. Gives the words
+    /// that may name files in positions the effects do not describe.
+    pub(super) fn effects(&mut self, inv: &Invocation) -> (Vec<Word>, Vec<Word>) {
+        let none = Effects::default();
+        let eff = match self.policy().effects(&inv.name) {
+            Some(e) => e.clone(),
+            None => none,
         };
+        let named = self.named_words(&inv.name, &inv.args, &eff);
+        self.record_sent(named.sent, inv.cwd.clone(), &inv.name);
+        self.declared_effects(inv, eff);
+        (named.unknown, named.maybe)
+    }
+
+    fn declared_effects(&mut self, inv: &Invocation, eff: Effects) {
         let positional = positionals(&inv.args, &eff.value_flags);
         let has_flag = |flags: &List| {
             inv.args
@@ -201,6 +218,15 @@ impl Analyzer<'_> {
     fn flag_effects(&mut self, inv: &Invocation, eff: &Effects, write: AccessKind) {
         let cwd = inv.cwd.as_deref();
         for (i, a) in inv.args.iter().enumerate() {
+            for k in &eff.read_keys {
+                if let Some(v) = a.text.strip_prefix(k) {
+                    let w = Word {
+                        text: v.to_string(),
+                        literal: a.literal,
+                    };
+                    self.access(AccessKind::Read, &w, cwd, &inv.name);
+                }
+            }
             for k in &eff.write_keys {
                 if let Some(v) = a.text.strip_prefix(k) {
                     let w = Word {

@@ -11,7 +11,7 @@ impl Analyzer<'_> {
     pub(super) fn find(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let (kept, inner) = self.find_expression(&inv.args, cwd.as_deref());
         let found = found_files(&kept);
-        self.push(Invocation {
+        self.push_with_effects(Invocation {
             args: kept.clone(),
             ..inv
         });

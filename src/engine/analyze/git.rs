@@ -87,8 +87,7 @@ impl Analyzer<'_> {
         inv.args = rest;
         self.git_subcommand(&inv, ctx);
         self.history_reads(&inv);
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
     }
 
     /// Reads git's global options: the settings they give are collected; gives where the

@@ -378,8 +378,7 @@ impl Analyzer<'_> {
     /// rest, as for any command).
     pub(super) fn awk(&mut self, mut inv: Invocation, ctx: &CmdCtx) {
         self.other_language(&mut inv, ctx);
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
     }
 }
 

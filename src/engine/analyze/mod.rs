@@ -36,6 +36,7 @@ mod git_args;
 mod git_tables;
 mod langs;
 mod makefile;
+mod named;
 mod runners;
 mod scripts;
 mod walk;
@@ -80,6 +81,13 @@ pub struct Invocation {
     /// What became of the code it runs in another language (`python3 -c CODE`, `node -e
     /// CODE`, a script), when it runs some (see `engine::code`).
     pub code: Option<CodeRead>,
+    /// Words that may name files in positions the policy does not know (see `named`):
+    /// what the program does with them is not known, so they may be read and written.
+    pub named: Vec<Word>,
+    /// Words the declared effects read or write, which may instead be the value of an
+    /// option before them that the policy does not know: judged for secrets and protected
+    /// paths only.
+    pub maybe_named: Vec<Word>,
 }
 
 /// The code an interpreter runs, as read.
@@ -139,6 +147,18 @@ pub struct Facts {
     pub within: Vec<Facts>,
     /// Git actions performed by programs other than git (see `git_actions` in the effects).
     pub git_actions: Vec<GitAction>,
+    /// Words naming files whose content a network program may send off the machine.
+    pub sent: Vec<Sent>,
+}
+
+/// A word naming a file a network program may send off the machine (see `named`).
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub word: Word,
+    /// The folder it is resolved in.
+    pub cwd: Option<PathBuf>,
+    /// The network program.
+    pub by: String,
 }
 
 impl Facts {
@@ -337,6 +357,8 @@ fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
         cwd,
         display: join_words(words),
         code: None,
+        named: Vec::new(),
+        maybe_named: Vec::new(),
     }
 }
 

@@ -104,8 +104,7 @@ impl Analyzer<'_> {
             "make" | "gmake" => self.make(&inv, ctx),
             _ => self.package_scripts(&inv, ctx),
         }
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
     }
 
     /// Analyses `scripts` (label, text) apart, in `cwd`, into `Facts::within`.
@@ -334,6 +333,8 @@ impl Analyzer<'_> {
             cwd,
             display: format!("git hook {}", p.display()),
             code: None,
+            named: Vec::new(),
+            maybe_named: Vec::new(),
         };
         self.other_language(&mut runner, ctx);
         self.push(runner);

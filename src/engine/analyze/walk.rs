@@ -123,6 +123,7 @@ impl Analyzer<'_> {
         for r in &script.redirects {
             self.redirect(r, cwd.as_deref());
         }
+        self.flows(script, cwd.as_deref());
         // Every folder a command may run in. A `cd` adds the folder it moves to but keeps
         // the others: it may fail (`cd x; rm -rf ..`), run in a subshell (`(cd x); …`), in
         // a branch or in a later loop round. The first is where the script started.
@@ -536,6 +537,8 @@ impl Analyzer<'_> {
             cwd,
             display: join_words(words),
             code: None,
+            named: Vec::new(),
+            maybe_named: Vec::new(),
         })
     }
 
@@ -561,8 +564,7 @@ impl Analyzer<'_> {
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {
                 self.option_commands(&inv, ctx);
-                self.effects(&inv);
-                self.push(inv);
+                self.push_with_effects(inv);
             }
         }
     }

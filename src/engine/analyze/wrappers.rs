@@ -1,15 +1,16 @@
 //! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run;
 //! and the Python project tools whose `run` runs a command (`uv run`, `poetry run`).
 //!
-//! [`WRAPPERS`] is the one list of them: how each gives way to its command, which of its
-//! options take a value, and which may stand before a downloader (`sudo curl … | sh`).
-//! Both the peeling here and the download detection in `code` read it.
+//! [`WRAPPERS`] is the one list of them: how each gives way to its command and which may
+//! stand before a downloader (`sudo curl … | sh`); both the peeling here and the download
+//! detection in `code` read it. Which of their options take a value, and which name a file
+//! they write, is in their tables in `policy/10-effects.toml`.
 
 use std::path::{Path, PathBuf};
 
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
 use crate::engine::args::{flag_value, is_env_name, skip_options};
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects, List};
 use crate::engine::shell::Word;
 
 /// How a wrapper gives way to the command it runs.
@@ -40,13 +41,9 @@ pub(super) enum Peel {
 pub(super) struct Wrapper {
     pub name: &'static str,
     pub peel: Peel,
-    /// Options that take the next word as their value.
-    pub value_opts: &'static [&'static str],
     /// Words between the options and the command: `timeout`'s duration, `taskset`'s CPU
     /// mask, `chrt`'s priority.
     pub operands: usize,
-    /// Options whose value is a file it writes (`time -o FILE`), wherever they stand.
-    pub output_opts: &'static [&'static str],
     /// Without arguments it is only a program (`arch` prints the machine type).
     pub needs_command: bool,
     /// Download detection looks through it (`sudo curl … | sh` runs remote code). It reads
@@ -57,13 +54,11 @@ pub(super) struct Wrapper {
 }
 
 impl Wrapper {
-    const fn new(name: &'static str, peel: Peel, value_opts: &'static [&'static str]) -> Self {
+    const fn new(name: &'static str, peel: Peel) -> Self {
         Wrapper {
             name,
             peel,
-            value_opts,
             operands: 0,
-            output_opts: &[],
             needs_command: false,
             hides_download: false,
             output_pipes: false,
@@ -81,13 +76,6 @@ impl Wrapper {
         Wrapper { operands, ..self }
     }
 
-    const fn output_opts(self, output_opts: &'static [&'static str]) -> Self {
-        Wrapper {
-            output_opts,
-            ..self
-        }
-    }
-
     const fn needs_command(self) -> Self {
         Wrapper {
             needs_command: true,
@@ -102,148 +90,49 @@ impl Wrapper {
         }
     }
 
-    /// The command in `args`, the wrapper's own words: after its options and operands.
-    fn command<'w>(&self, args: &'w [Word]) -> &'w [Word] {
-        let rest = skip_options(args, self.value_opts);
+    /// The command in `args`, the wrapper's own words: after its options (`value_opts`
+    /// take a value) and operands.
+    fn command<'w>(&self, args: &'w [Word], value_opts: &List) -> &'w [Word] {
+        let opts: Vec<&str> = value_opts.iter().collect();
+        let rest = skip_options(args, &opts);
         &rest[self.operands.min(rest.len())..]
     }
 }
-
-const SUDO_OPTS: &[&str] = &[
-    "-u", "-g", "-h", "-p", "-C", "-D", "-R", "-T", "-U", "-r", "-t",
-];
-
-const STRACE_OPTS: &[&str] = &[
-    "-a",
-    "-b",
-    "-e",
-    "-E",
-    "-I",
-    "-o",
-    "-O",
-    "-p",
-    "-P",
-    "-s",
-    "-S",
-    "-u",
-    "-U",
-    "-X",
-    "--output",
-    "--attach",
-    "--user",
-    "--string-limit",
-    "--columns",
-    "--env",
-    "--trace-path",
-    "--summary-sort-by",
-    "--detach-on",
-    "--interruptible",
-    "--const-print-style",
-    "--trace",
-    "--abbrev",
-    "--verbose",
-    "--raw",
-    "--read",
-    "--write",
-    "--fault",
-    "--inject",
-    "--status",
-    "--signal",
-    "--quiet",
-    "--decode-fds",
-    "--kvm",
-];
-
-const LTRACE_OPTS: &[&str] = &[
-    "-a",
-    "-A",
-    "-D",
-    "-e",
-    "-F",
-    "-l",
-    "-n",
-    "-o",
-    "-p",
-    "-s",
-    "-u",
-    "-w",
-    "-x",
-    "--output",
-    "--align",
-    "--indent",
-    "--library",
-    "--config",
-];
-
-const XARGS_OPTS: &[&str] = &[
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "-d",
-    "-E",
-    "-a",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-    "--max-lines",
-    "--max-chars",
-    "--replace",
-    "--eof",
-];
 
 /// Every wrapper peeled.
 pub(super) const WRAPPERS: &[Wrapper] = {
     use Peel::*;
     &[
-        Wrapper::new("sudo", Options, SUDO_OPTS).hides_download(),
-        Wrapper::new("doas", Options, SUDO_OPTS),
-        Wrapper::new("run0", Options, SUDO_OPTS),
-        Wrapper::new("env", Env, &[]).hides_download(),
-        Wrapper::new("command", Lookup, &[]).hides_download(),
-        Wrapper::new("builtin", Lookup, &[]),
-        Wrapper::new("exec", Replaced, &["-a"]),
+        Wrapper::new("sudo", Options).hides_download(),
+        Wrapper::new("doas", Options),
+        Wrapper::new("run0", Options),
+        Wrapper::new("env", Env).hides_download(),
+        Wrapper::new("command", Lookup).hides_download(),
+        Wrapper::new("builtin", Lookup),
+        Wrapper::new("exec", Replaced),
         // macOS `arch -x86_64 CMD` runs CMD.
-        Wrapper::new("arch", Options, &["-e"]).needs_command(),
-        Wrapper::new("nice", Options, &["-n", "--adjustment"]).hides_download(),
-        Wrapper::new(
-            "ionice",
-            Options,
-            &["-c", "-n", "-p", "--class", "--classdata", "--pid"],
-        ),
-        Wrapper::new("nohup", Options, &[]).hides_download(),
-        Wrapper::new("time", Options, &["-f", "--format", "-o", "--output"])
-            .output_opts(&["-o", "--output"])
-            .hides_download(),
-        Wrapper::new("stdbuf", Options, &["-i", "-o", "-e"]),
-        Wrapper::new("setsid", Options, &[]),
-        Wrapper::new("unbuffer", Options, &[]),
-        Wrapper::new("caffeinate", Options, &["-t", "-w"]),
-        Wrapper::new("chronic", Options, &[]),
-        Wrapper::new("coproc", Coproc, &[]),
+        Wrapper::new("arch", Options).needs_command(),
+        Wrapper::new("nice", Options).hides_download(),
+        Wrapper::new("ionice", Options),
+        Wrapper::new("nohup", Options).hides_download(),
+        Wrapper::new("time", Options).hides_download(),
+        Wrapper::new("stdbuf", Options),
+        Wrapper::new("setsid", Options),
+        Wrapper::new("unbuffer", Options),
+        Wrapper::new("caffeinate", Options),
+        Wrapper::new("chronic", Options),
+        Wrapper::new("coproc", Coproc),
         // A traced command runs as it would alone; `-o '|CMD'` pipes the trace into CMD.
-        Wrapper::new("strace", Options, STRACE_OPTS)
-            .output_opts(&["-o", "--output"])
-            .output_pipes(),
-        Wrapper::new("ltrace", Options, LTRACE_OPTS).output_opts(&["-o", "--output"]),
-        Wrapper::new("taskset", Options, &[]).operands(1),
-        Wrapper::new("chrt", Options, &[]).operands(1),
-        Wrapper::new(
-            "timeout",
-            Options,
-            &["-s", "--signal", "-k", "--kill-after"],
-        )
-        .operands(1)
-        .hides_download(),
-        Wrapper::new("busybox", Busybox, &[]),
-        Wrapper::new("xargs", Xargs, XARGS_OPTS),
-        Wrapper::new(
-            "flock",
-            Flock,
-            &["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
-        ),
+        Wrapper::new("strace", Options).output_pipes(),
+        Wrapper::new("ltrace", Options),
+        Wrapper::new("taskset", Options).operands(1),
+        Wrapper::new("chrt", Options).operands(1),
+        Wrapper::new("timeout", Options)
+            .operands(1)
+            .hides_download(),
+        Wrapper::new("busybox", Busybox),
+        Wrapper::new("xargs", Xargs),
+        Wrapper::new("flock", Flock),
     ]
 };
 
@@ -372,6 +261,12 @@ pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
 }
 
 impl Analyzer<'_> {
+    /// A wrapper's option table in the policy (`[commands.sudo]` …): `value_flags` take a
+    /// value, `write_flags` name a file it writes (`time -o FILE`).
+    fn wrapper_effects(&self, w: &Wrapper) -> Effects {
+        self.policy().effects(w.name).cloned().unwrap_or_default()
+    }
+
     /// `uv run CMD`, `poetry run CMD` …: the tool's own rule for the call, and CMD judged on
     /// its own, in a folder not known when an option moves it.
     pub(super) fn project_run(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
@@ -380,8 +275,7 @@ impl Analyzer<'_> {
         };
         let command = command.to_vec();
         let extra = inv.extra_args_unknown;
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
         self.words(&command, if moved { None } else { cwd }, ctx, extra);
     }
 
@@ -394,8 +288,7 @@ impl Analyzer<'_> {
         };
         let runs = runs.map_err(<[Word]>::to_vec);
         let extra = inv.extra_args_unknown;
-        self.effects(&inv);
-        self.push(inv);
+        self.push_with_effects(inv);
         match runs {
             Ok(script) => self.script(&script, cwd, ctx.depth + 1),
             Err(command) => {
@@ -426,12 +319,17 @@ impl Analyzer<'_> {
         match w.peel {
             Peel::Options => {
                 self.wrapper_outputs(w, &inv, cwd.as_deref(), ctx);
-                let rest = w.command(&inv.args).to_vec();
+                let rest = w
+                    .command(&inv.args, &self.wrapper_effects(w).value_flags)
+                    .to_vec();
                 self.push(inv);
                 self.words(&rest, cwd, ctx, extra);
             }
             Peel::Lookup if looks_up(&inv.args) => self.push(inv),
-            Peel::Replaced | Peel::Lookup => self.words(w.command(&inv.args), cwd, ctx, extra),
+            Peel::Replaced | Peel::Lookup => {
+                let opts = self.wrapper_effects(w).value_flags;
+                self.words(w.command(&inv.args, &opts), cwd, ctx, extra)
+            }
             Peel::Busybox if inv.args.is_empty() => self.push(inv),
             Peel::Busybox => self.words(&inv.args, cwd, ctx, extra),
             Peel::Env => self.env_cmd(inv, cwd, ctx, extra),
@@ -469,16 +367,13 @@ impl Analyzer<'_> {
     /// The files a wrapper's options write (`time -o FILE`), or the command it pipes into
     /// (`strace -o '|CMD'`).
     fn wrapper_outputs(&mut self, w: &Wrapper, inv: &Invocation, cwd: Option<&Path>, ctx: &CmdCtx) {
-        let Some(first) = w.output_opts.first() else {
+        let outputs = self.wrapper_effects(w).write_flags;
+        let Some(first) = outputs.iter().next() else {
             return;
         };
         let origin = format!("{} {first}", w.name);
         for i in 0..inv.args.len() {
-            let Some(f) = w
-                .output_opts
-                .iter()
-                .find_map(|o| flag_value(&inv.args, i, o))
-            else {
+            let Some(f) = outputs.iter().find_map(|o| flag_value(&inv.args, i, o)) else {
                 continue;
             };
             match f.text.strip_prefix(['|', '!']) {
@@ -503,7 +398,9 @@ impl Analyzer<'_> {
         ctx: &CmdCtx,
         extra: bool,
     ) {
-        let rest = w.command(&inv.args).to_vec();
+        let rest = w
+            .command(&inv.args, &self.wrapper_effects(w).value_flags)
+            .to_vec();
         self.push(inv);
         if let Some(pos) = rest
             .iter()
@@ -616,7 +513,9 @@ impl Analyzer<'_> {
             }
         }
         let replace = xargs_replace(options);
-        let mut rest = w.command(&inv.args).to_vec();
+        let mut rest = w
+            .command(&inv.args, &self.wrapper_effects(w).value_flags)
+            .to_vec();
         if let Some(r) = replace.filter(|r| !r.is_empty()) {
             for w in rest.iter_mut().skip(1) {
                 if w.text.contains(&r) {

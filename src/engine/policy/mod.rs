@@ -63,8 +63,17 @@ impl List {
     pub fn len(&self) -> usize {
         self.iter().count()
     }
+    /// Whether `word` is one of the words: found with one substring search of the
+    /// stored text, cheaper than going word by word on the everyday path.
     pub fn contains(&self, word: &str) -> bool {
-        self.iter().any(|w| w == word)
+        if word.contains(SEP) {
+            return false;
+        }
+        let text = self.0.as_ref();
+        text.match_indices(word).any(|(at, _)| {
+            let end = at + word.len();
+            text[..at].ends_with(SEP) && (end == text.len() || text[end..].starts_with(SEP))
+        })
     }
     pub fn push(&mut self, word: &str) {
         let s = self.0.to_mut();
@@ -351,10 +360,26 @@ pub struct Effects {
     /// Which positional arguments it writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub writes: Option<Select>,
+    /// Which positional arguments it only looks up, never opening them (`ls`, `stat`):
+    /// neither read nor written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Select>,
     /// It copies or moves its other arguments into the last one, or into the folder given
     /// with a `write_flags` option, when that is a folder: `cp a b/` writes `b/a`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub into_folder: bool,
+    /// The table names every option the program takes (`flags` and the option lists
+    /// below), and a positional argument that `reads` and `writes` do not select is data.
+    /// Without it, an option the table does not list may take any word as a file, and so
+    /// may a positional argument it does not select.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub complete: bool,
+    /// Options that take no value (for a `complete` table).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub flags: List,
+    /// `key=` arguments that name a file read (e.g. `if=` for dd).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub read_keys: List,
     /// `key=` arguments that name a written file (e.g. `of=` for dd).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub write_keys: List,
@@ -387,6 +412,9 @@ pub struct Effects {
     /// Options that mean it does none of its `git_actions` (`--no-git-tag-version`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub git_actions_unless: List,
+    /// Options whose value names a file sent off the machine (`curl -T FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub send_flags: List,
 }
 
 /// The path lists.
@@ -429,6 +457,14 @@ pub struct Kinds {
     /// Programs that fetch remote content.
     #[serde(default)]
     pub downloaders: List,
+    /// Programs that send data off the machine: a file they name that is not a known
+    /// local read (`ssh -i KEY`) is sent.
+    #[serde(default)]
+    pub network: List,
+    /// Of those, copiers that send only when an operand names another host
+    /// (`scp f host:`, not `scp a b`).
+    #[serde(default)]
+    pub remote_copy: List,
     /// Environment variables (globs) that change what a program loads or runs.
     #[serde(default)]
     pub exec_env: List,
@@ -449,6 +485,8 @@ impl Kinds {
         self.shells.extend(&o.shells);
         self.interpreters.extend(&o.interpreters);
         self.downloaders.extend(&o.downloaders);
+        self.network.extend(&o.network);
+        self.remote_copy.extend(&o.remote_copy);
         self.exec_env.extend(&o.exec_env);
         self.command_env.extend(&o.command_env);
         self.git_safe_config.extend(&o.git_safe_config);
@@ -941,6 +979,12 @@ impl Policy {
     }
     pub fn is_downloader(&self, name: &str) -> bool {
         self.kinds.downloaders.iter().any(|s| s == name)
+    }
+    pub fn is_network(&self, name: &str) -> bool {
+        self.kinds.network.contains(name)
+    }
+    pub fn is_remote_copy(&self, name: &str) -> bool {
+        self.kinds.remote_copy.contains(name)
     }
 }
 

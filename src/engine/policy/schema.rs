@@ -64,6 +64,8 @@ pub const RULE_KEYS: &[&str] = &[
 
 /// The keys of a command's effects that hold lists of words.
 pub const EFFECT_LISTS: &[&str] = &[
+    "flags",
+    "read_keys",
     "write_keys",
     "value_flags",
     "read_flags",
@@ -73,13 +75,18 @@ pub const EFFECT_LISTS: &[&str] = &[
     "read_only_flags",
     "git_actions",
     "git_actions_unless",
+    "send_flags",
 ];
 
 /// Every key a command's effects may have.
 pub const EFFECT_KEYS: &[&str] = &[
     "reads",
     "writes",
+    "names",
     "into_folder",
+    "complete",
+    "flags",
+    "read_keys",
     "write_keys",
     "value_flags",
     "read_flags",
@@ -89,6 +96,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "read_only_flags",
     "git_actions",
     "git_actions_unless",
+    "send_flags",
 ];
 
 /// The path lists (`[paths]`).
@@ -105,6 +113,8 @@ pub const KIND_LISTS: &[&str] = &[
     "shells",
     "interpreters",
     "downloaders",
+    "network",
+    "remote_copy",
     "exec_env",
     "command_env",
     "git_safe_config",
@@ -155,6 +165,9 @@ pub const SIGNALS: &[&str] = &[
     "code-env",
     "code-secret-env",
     "code-network",
+    "secret-named",
+    "protected-named",
+    "secret-sent",
     "*",
 ];
 /// Which positional arguments a command's effects read or write.

@@ -53,7 +53,11 @@ fn serde_types_have_the_schema_keys() {
     let effects = Effects {
         reads: Some(Select::All),
         writes: Some(Select::Last),
+        names: Some(Select::All),
         into_folder: true,
+        complete: true,
+        flags: l.clone(),
+        read_keys: l.clone(),
         write_keys: l.clone(),
         value_flags: l.clone(),
         read_flags: l.clone(),
@@ -63,6 +67,7 @@ fn serde_types_have_the_schema_keys() {
         read_only_flags: l.clone(),
         git_actions: l.clone(),
         git_actions_unless: l.clone(),
+        send_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     assert_eq!(

@@ -16,7 +16,7 @@ use tree_sitter::Node;
 
 use super::expand;
 use super::quote::{has_bare_newline, has_unescaped_backquote};
-use super::{vars, Script, Word};
+use super::{vars, Script, SimpleCommand, Word};
 
 /// What the walk may take as known about how the script's words expand.
 #[derive(Clone, Copy, Default)]
@@ -106,6 +106,7 @@ impl<'a> Walker<'a> {
             "command_substitution" | "process_substitution" => {
                 self.check_backquotes(n);
                 let inner = Ctx { pipe: None, ..*ctx };
+                self.file_reads_substituted(n, &inner);
                 self.children(n, &inner);
             }
             "heredoc_body" => {
@@ -127,6 +128,27 @@ impl<'a> Walker<'a> {
             "comment" => {}
             _ => self.children(n, ctx),
         }
+    }
+
+    /// `$(< FILE)`: Bash reads FILE in place of a command's output. Recorded as a command
+    /// without words whose input is redirected from FILE, so the read is seen.
+    fn file_reads_substituted(&mut self, n: Node<'a>, ctx: &Ctx) {
+        let mut cursor = n.walk();
+        let kids: Vec<Node> = n.named_children(&mut cursor).collect();
+        let mut red = redirect::Redirections::default();
+        for k in kids.into_iter().filter(|k| k.kind() == "file_redirect") {
+            self.redirect_node(k, &mut red);
+        }
+        if red.redirects.is_empty() {
+            return;
+        }
+        self.script.commands.push(SimpleCommand {
+            redirects: red.redirects,
+            pipe: ctx.pipe,
+            substituted_into: ctx.substituted_into,
+            function: ctx.function,
+            ..SimpleCommand::default()
+        });
     }
 
     /// `name() { body; }`: the body's commands run only if the function is called.
