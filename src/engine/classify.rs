@@ -44,6 +44,8 @@ pub struct Verdict {
     /// in Claude Code's sandbox. For a whole call: every Confirm part is relaxable or
     /// contained, and at least one is contained.
     pub contained: bool,
+    /// What the Confirm rule says the call does (its `effect`): why it is relaxable or not.
+    pub effect: Option<String>,
 }
 
 /// The decision on a tool call: the deciding verdict and the verdict of each part.
@@ -96,6 +98,7 @@ fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Fact
             subject: tool.to_string(),
             relaxable: false,
             contained: false,
+            effect: None,
         });
     // The first part with the highest tier decides, so messages name the earliest culprit;
     // among Confirm parts the first opaque one that is not contained, then the first
@@ -180,6 +183,7 @@ struct ExpandedLists<'a> {
     sensitive: Vec<Cow<'a, str>>,
     not_sensitive: Vec<Cow<'a, str>>,
     system: Vec<Cow<'a, str>>,
+    runs_later: Vec<Cow<'a, str>>,
 }
 
 impl<'a> ExpandedLists<'a> {
@@ -194,6 +198,7 @@ impl<'a> ExpandedLists<'a> {
             sensitive: expand(&lists.sensitive),
             not_sensitive: expand(&lists.not_sensitive),
             system: expand(&lists.system),
+            runs_later: expand(&lists.runs_later),
         }
     }
 }
@@ -488,6 +493,7 @@ impl<'a> Matcher<'a> {
             subject: subject.to_string(),
             relaxable: r.tier == Tier::Confirm && r.relaxable,
             contained: r.tier == Tier::Confirm && r.contained,
+            effect: r.effect.as_deref().map(str::to_string),
         })
     }
 
@@ -526,6 +532,7 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
+            PathClass::RunsLater => any(&lists.runs_later),
         }
     }
 

@@ -155,6 +155,7 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         subject: decision.verdict.subject.clone(),
         relaxable: false,
         contained: false,
+        effect: None,
     };
 }
 

@@ -256,6 +256,7 @@ fn log_decision(
         rule: d.verdict.rule.clone(),
         relaxable: d.verdict.relaxable,
         contained: d.verdict.contained,
+        effect: d.verdict.effect.clone(),
         relaxed_by: (answer != d.verdict.tier)
             .then_some(outcome.relaxed_by)
             .flatten()
@@ -291,6 +292,7 @@ fn log_blocked(event: Option<&Event>, bytes: &[u8], reason: &str, took: std::tim
         rule: "hook.blocked".into(),
         relaxable: false,
         contained: false,
+        effect: None,
         relaxed_by: None,
         subject: event
             .map(|e| audit::subject(&subject_of(e)))

@@ -693,6 +693,7 @@ mod tests {
                 relaxable: true,
                 contained: false,
                 relaxed_by: None,
+                effect: None,
                 subject: cmd.into(),
                 phase: None,
                 cwd: Some(examples::EXAMPLE_CWD.into()),

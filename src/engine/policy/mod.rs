@@ -176,7 +176,7 @@ pub enum AccessKind {
 
 /// Classes a path can fall in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum PathClass {
     /// The product's own files, Claude Code settings, `~/.ssh`, `/etc`: never written.
     Protected,
@@ -190,6 +190,9 @@ pub enum PathClass {
     Unknown,
     /// Outside the folder the call runs in and the temporary folders (`/tmp`, `/var/tmp`).
     Outside,
+    /// A file another program runs later, or the agent reads as instructions (the
+    /// `runs_later` list): hook managers' configurations, editor tasks, a folder on `PATH`.
+    RunsLater,
 }
 
 /// Classes of the host path a container mounts (`-v SRC:DST`, `--mount source=SRC`).
@@ -237,6 +240,11 @@ pub struct Rule {
     /// it without asking only when the call runs in that sandbox; otherwise it is asked.
     #[serde(default, skip_serializing_if = "is_false")]
     pub contained: bool,
+    /// For a Confirm rule: what the call it matches does (`git-recoverable`,
+    /// `discard-work` …), shown in `policy check` and the audit log. The effects of
+    /// [`schema::NEVER_RELAXED_EFFECTS`] may not be relaxable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Text>,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -404,6 +412,9 @@ pub struct PathLists {
     /// Container engines' sockets (a name alone matches at any depth).
     #[serde(default)]
     pub engine_sockets: List,
+    /// Files another program runs later or the agent reads as instructions.
+    #[serde(default)]
+    pub runs_later: List,
 }
 
 impl PathLists {
@@ -413,6 +424,7 @@ impl PathLists {
         self.not_sensitive.extend(&o.not_sensitive);
         self.system.extend(&o.system);
         self.engine_sockets.extend(&o.engine_sockets);
+        self.runs_later.extend(&o.runs_later);
     }
 }
 
@@ -774,6 +786,12 @@ impl Policy {
             out.push(format!(
                 "rule {id:?} sets both `relaxable` and `contained`; a rule is one or the other"
             ));
+        }
+        if let Some(e) = r.effect.as_deref() {
+            out.extend(
+                schema::effect_problem(e, r.tier == Tier::Confirm, r.relaxable, r.contained)
+                    .map(|p| format!("rule {id:?}: {p}")),
+            );
         }
         if let Some(s) = r.signal.as_deref().filter(|s| !schema::SIGNALS.contains(s)) {
             out.push(format!(
