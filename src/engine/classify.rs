@@ -15,7 +15,7 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, CodeRead, Facts, Hidden, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
@@ -240,6 +240,43 @@ impl<'a> Matcher<'a> {
             self.judge_facts(sub, &mut inner);
             parts.extend(inner.into_iter().filter(|v| v.tier == Tier::Forbidden));
         }
+        // A program's arguments read as a command it may run: one that is forbidden by
+        // what it does makes the call forbidden, under a rule of its own.
+        for h in &facts.hidden {
+            parts.extend(self.hidden_verdict(h));
+        }
+    }
+
+    /// The verdict on a command read from a program's arguments: the rule for the signal
+    /// `hidden-forbidden`, naming the command and the rule that forbids it, when one does.
+    /// A rule that forbids a program by its name alone (`reboot`, `init`) does not count:
+    /// such a word is as likely a subcommand of the outer program (`vagrant halt`).
+    fn hidden_verdict(&self, h: &Hidden) -> Option<Verdict> {
+        let mut inner = Vec::new();
+        self.judge_facts(&h.facts, &mut inner);
+        let culprit = inner.into_iter().find(|v| {
+            v.tier == Tier::Forbidden
+                && !self
+                    .policy()
+                    .rules()
+                    .iter()
+                    .any(|r| r.id == v.rule && names_only(r))
+        })?;
+        let signal = Signal {
+            name: "hidden-forbidden",
+            detail: h.command.clone(),
+        };
+        let mut v = self.signal_verdict(&signal)?;
+        if v.tier == Tier::Forbidden {
+            v.reason = format!(
+                "{}: `{}`, which {} forbids ({})",
+                v.reason, h.command, culprit.rule, culprit.reason
+            );
+            if let Some(i) = culprit.instead {
+                v.instead = Some(i);
+            }
+        }
+        Some(v)
     }
 
     fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
@@ -651,6 +688,22 @@ fn sample_path(pattern: &str, near: &str) -> String {
         let dir = near.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         format!("{dir}/{concrete}")
     }
+}
+
+/// Whether a command rule names programs and nothing else about the call.
+fn names_only(r: &Rule) -> bool {
+    !r.command.is_empty()
+        && r.subcommand.is_empty()
+        && r.flags_any.is_empty()
+        && r.flags_none.is_empty()
+        && r.args_any.is_empty()
+        && r.args_none.is_empty()
+        && r.line_regex.is_none()
+        && r.line_not_regex.is_none()
+        && r.args_is.is_empty()
+        && r.max_positional.is_none()
+        && r.path_class.is_empty()
+        && r.mount_source.is_empty()
 }
 
 /// Whether a rule narrows what it matches by excluding arguments.

@@ -454,6 +454,11 @@ pub struct Kinds {
     /// as one. Other keys that are not harmless are opaque.
     #[serde(default)]
     pub git_command_config: List,
+    /// Programs that run the rest of their arguments as a command, and that the policy
+    /// knows for their own verdict (`ssh HOST CMD`, `docker exec C CMD`): a forbidden
+    /// command among their arguments makes the call forbidden.
+    #[serde(default)]
+    pub runners: List,
 }
 
 impl Kinds {
@@ -465,6 +470,7 @@ impl Kinds {
         self.command_env.extend(&o.command_env);
         self.git_safe_config.extend(&o.git_safe_config);
         self.git_command_config.extend(&o.git_command_config);
+        self.runners.extend(&o.runners);
     }
 }
 

@@ -117,6 +117,7 @@ pub const KIND_LISTS: &[&str] = &[
     "command_env",
     "git_safe_config",
     "git_command_config",
+    "runners",
 ];
 
 /// The keys of `[workflow]`.
@@ -159,6 +160,7 @@ pub const SIGNALS: &[&str] = &[
     "unparsed",
     "too-deep",
     "too-large",
+    "hidden-forbidden",
     "code-judged",
     "code-opaque",
     "code-env",
