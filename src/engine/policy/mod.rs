@@ -922,6 +922,11 @@ impl Policy {
         Box::new(positions.iter().map(|&i| &*self.rules[i as usize]))
     }
 
+    /// Whether a layer above the defaults (the user's or a project's file) was merged.
+    pub fn is_customised(&self) -> bool {
+        self.origins.iter().any(|o| o.layer != Layer::Default)
+    }
+
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
         self.rules
             .iter()
