@@ -517,7 +517,11 @@ fn the_audit_log_and_check_say_which_effect_decided() {
     let cases: &[(&str, &str, &str)] = &[
         ("git commit -m effect-logged", "allow", "git-recoverable"),
         ("git branch -D effect-logged", "ask", "delete-refs"),
-        ("npm i https://example.com/effect-logged.tgz", "ask", "install-unvetted"),
+        (
+            "npm i https://example.com/effect-logged.tgz",
+            "ask",
+            "install-unvetted",
+        ),
         ("echo x > .pre-commit-config.yaml", "ask", "runs-later"),
     ];
     for (cmd, _, _) in cases {

@@ -109,7 +109,9 @@ fn script_text(w: &Word) -> Option<String> {
         Some((opt, value)) if opt.starts_with('-') => value,
         _ => w.text.as_str(),
     };
-    let scripty = text.trim().contains(|c: char| c.is_whitespace() || ";|&<>`".contains(c))
+    let scripty = text
+        .trim()
+        .contains(|c: char| c.is_whitespace() || ";|&<>`".contains(c))
         || text.contains("$(");
     (scripty && text.len() <= MAX_SCRIPT_LEN).then(|| text.to_string())
 }
