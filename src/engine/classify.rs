@@ -183,7 +183,8 @@ struct ExpandedLists<'a> {
     sensitive: Vec<Cow<'a, str>>,
     not_sensitive: Vec<Cow<'a, str>>,
     system: Vec<Cow<'a, str>>,
-    runs_later: Vec<Cow<'a, str>>,
+    /// Only writes are checked against it: expanded on first use.
+    runs_later: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> ExpandedLists<'a> {
@@ -198,7 +199,7 @@ impl<'a> ExpandedLists<'a> {
             sensitive: expand(&lists.sensitive),
             not_sensitive: expand(&lists.not_sensitive),
             system: expand(&lists.system),
-            runs_later: expand(&lists.runs_later),
+            runs_later: OnceCell::new(),
         }
     }
 }
@@ -569,7 +570,12 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
-            PathClass::RunsLater => any(&lists.runs_later),
+            PathClass::RunsLater => any(lists.runs_later.get_or_init(|| {
+                let l = &self.ctx.policy.paths.runs_later;
+                l.iter()
+                    .flat_map(|pat| paths::expand_pattern_all(pat, places))
+                    .collect()
+            })),
         }
     }
 
