@@ -311,10 +311,14 @@ impl<'a> Matcher<'a> {
             Some(CodeRead::Opaque) => Some("code-opaque"),
             None => None,
         };
-        let code = self
-            .policy()
-            .rules_of(RuleKind::Signal)
-            .filter(move |r| signal.is_some() && r.signal.as_deref() == signal)
+        // Only a program that runs such code looks at the signal rules at all.
+        let code = signal
+            .into_iter()
+            .flat_map(|sig| {
+                self.policy()
+                    .rules_of(RuleKind::Signal)
+                    .filter(move |r| r.signal.as_deref() == Some(sig))
+            })
             .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
         let mut v = self.pick(rules.chain(code), &inv.display)?;
         // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
