@@ -722,6 +722,10 @@ fn forbidden_commands_hidden_in_arguments() {
         ("ask", "unknown.command", "mytool rm -rf ./build"),
         ("ask", "net.shell", "ssh host uptime"),
         ("ask", "run.container", "docker exec app ls /"),
+        // In a container or on another machine, the local files its words name do not count.
+        ("ask", "run.container", "docker exec app rm -rf /app/tmp/*"),
+        ("ask", "net.shell", "ssh host 'echo k >> ~/.ssh/authorized_keys'"),
+        ("deny", "exec.hidden-forbidden", "proot sh -c 'echo k >> ~/.ssh/authorized_keys'"),
         // A word forbidden by its name alone is taken for a subcommand.
         ("ask", "unknown.command", "vagrant halt"),
         ("ask", "unknown.command", "mytool init"),

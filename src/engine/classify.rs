@@ -255,13 +255,17 @@ impl<'a> Matcher<'a> {
     fn hidden_verdict(&self, h: &Hidden) -> Option<Verdict> {
         let mut inner = Vec::new();
         self.judge_facts(&h.facts, &mut inner);
+        // On another machine or in a container, the local files the words name are not
+        // what the command touches: only rules about the command itself count there.
+        let counts = |r: &Rule| !(names_only(r) || (h.elsewhere && r.access.is_some()));
         let culprit = inner.into_iter().find(|v| {
             v.tier == Tier::Forbidden
-                && !self
+                && self
                     .policy()
                     .rules()
                     .iter()
-                    .any(|r| r.id == v.rule && names_only(r))
+                    .find(|r| r.id == v.rule)
+                    .is_some_and(|r| counts(r))
         })?;
         let signal = Signal {
             name: "hidden-forbidden",

@@ -1,7 +1,8 @@
 //! Commands hidden in the arguments of a program that may run them.
 //!
 //! A program the policy does not know (`proot`, `flatpak-spawn --host`, `./run.sh`), and a
-//! known runner (the `runners` kind: `ssh HOST`, `docker exec`, `pkexec`), may run its
+//! known runner (the `runners` and `remote_runners` kinds: `pkexec`, `ssh HOST`, `docker
+//! exec`), may run its
 //! arguments as a command: a tail of them (`proot rm -rf ~`) or one argument that holds a
 //! script (`someprog -c 'rm -rf ~'`, `--exec='…'`). Each such reading is analysed apart,
 //! as facts of its own ([`Hidden`]); the classifier makes the call Forbidden when one of
@@ -26,6 +27,9 @@ pub struct Hidden {
     /// The command as read (a tail of the arguments, or one argument's script).
     pub command: String,
     pub facts: Facts,
+    /// It runs on another machine or in a container (a remote runner's command): the
+    /// local files its words name are not what it touches.
+    pub elsewhere: bool,
 }
 
 impl Analyzer<'_> {
@@ -36,7 +40,13 @@ impl Analyzer<'_> {
             return false;
         }
         let policy = self.policy();
-        if policy.kinds.runners.iter().any(|r| r == inv.name) {
+        let kinds = &policy.kinds;
+        if kinds
+            .runners
+            .iter()
+            .chain(kinds.remote_runners.iter())
+            .any(|r| r == inv.name)
+        {
             return true;
         }
         policy.effects(&inv.name).is_none()
@@ -50,6 +60,12 @@ impl Analyzer<'_> {
     pub(super) fn hidden_commands(&mut self, inv: &Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let args = &inv.args;
         let extra = inv.extra_args_unknown;
+        let elsewhere = self
+            .policy()
+            .kinds
+            .remote_runners
+            .iter()
+            .any(|r| r == inv.name);
         let starts = args
             .iter()
             .enumerate()
@@ -60,7 +76,7 @@ impl Analyzer<'_> {
         for i in starts {
             let tail = &args[i..];
             let facts = self.apart(|a| a.words(tail, cwd.clone(), ctx, extra));
-            self.keep_hidden(display(tail), facts);
+            self.keep_hidden(display(tail), facts, elsewhere);
         }
         let scripts = args
             .iter()
@@ -69,7 +85,7 @@ impl Analyzer<'_> {
             .collect::<Vec<_>>();
         for text in scripts {
             let facts = self.apart(|a| a.script(&text, cwd.clone(), ctx.depth + 1));
-            self.keep_hidden(text, facts);
+            self.keep_hidden(text, facts, elsewhere);
         }
     }
 
@@ -82,13 +98,17 @@ impl Analyzer<'_> {
         std::mem::replace(&mut self.facts, outer)
     }
 
-    fn keep_hidden(&mut self, command: String, facts: Facts) {
+    fn keep_hidden(&mut self, command: String, facts: Facts, elsewhere: bool) {
         let found = !facts.invocations.is_empty()
             || !facts.accesses.is_empty()
             || !facts.signals.is_empty()
             || !facts.within.is_empty();
         if found {
-            self.facts.hidden.push(Hidden { command, facts });
+            self.facts.hidden.push(Hidden {
+                command,
+                facts,
+                elsewhere,
+            });
         }
     }
 }

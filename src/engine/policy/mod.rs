@@ -455,10 +455,15 @@ pub struct Kinds {
     #[serde(default)]
     pub git_command_config: List,
     /// Programs that run the rest of their arguments as a command, and that the policy
-    /// knows for their own verdict (`ssh HOST CMD`, `docker exec C CMD`): a forbidden
-    /// command among their arguments makes the call forbidden.
+    /// knows for their own verdict (`pkexec CMD`): a forbidden command among their
+    /// arguments makes the call forbidden.
     #[serde(default)]
     pub runners: List,
+    /// Runners whose command runs on another machine or in a container (`ssh HOST CMD`,
+    /// `docker exec C CMD`): there only a rule about the command itself counts, not one
+    /// about the local files its words would name.
+    #[serde(default)]
+    pub remote_runners: List,
 }
 
 impl Kinds {
@@ -471,6 +476,7 @@ impl Kinds {
         self.git_safe_config.extend(&o.git_safe_config);
         self.git_command_config.extend(&o.git_command_config);
         self.runners.extend(&o.runners);
+        self.remote_runners.extend(&o.remote_runners);
     }
 }
 

@@ -118,6 +118,7 @@ pub const KIND_LISTS: &[&str] = &[
     "git_safe_config",
     "git_command_config",
     "runners",
+    "remote_runners",
 ];
 
 /// The keys of `[workflow]`.
