@@ -489,10 +489,13 @@ fn every_default_confirm_rule_is_classified() {
 }
 
 /// Every Confirm rule of the default policy names what it does (`effect`); a relaxable one
-/// names a local, recoverable effect, and no rule naming another is relaxable.
+/// names a local, recoverable effect, no rule naming another is relaxable, and no contained
+/// one (relaxed inside the sandbox) names an effect the sandbox does not undo either.
 #[test]
 fn every_default_confirm_rule_names_its_effect() {
-    use programmer_hook::engine::policy::schema::{NEVER_RELAXED_EFFECTS, RELAXABLE_EFFECTS};
+    use programmer_hook::engine::policy::schema::{
+        IRREVERSIBLE_EFFECTS, NEVER_RELAXED_EFFECTS, RELAXABLE_EFFECTS,
+    };
     let p = Policy::builtin().expect("default policy");
     let mut wrong = Vec::new();
     for r in p.rules().iter().filter(|r| r.tier == Tier::Confirm) {
@@ -501,7 +504,10 @@ fn every_default_confirm_rule_names_its_effect() {
             Some(e) if r.relaxable && !RELAXABLE_EFFECTS.contains(&e) => {
                 wrong.push(format!("{} is relaxable with the effect {e}", r.id))
             }
-            Some(e) if !r.relaxable && !NEVER_RELAXED_EFFECTS.contains(&e) => {
+            Some(e) if r.contained && IRREVERSIBLE_EFFECTS.contains(&e) => {
+                wrong.push(format!("{} is contained with the effect {e}", r.id))
+            }
+            Some(e) if !r.relaxable && !r.contained && !NEVER_RELAXED_EFFECTS.contains(&e) => {
                 wrong.push(format!("{} is opaque with the relaxable effect {e}", r.id))
             }
             _ => {}
