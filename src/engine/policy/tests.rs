@@ -460,6 +460,12 @@ fn an_effect_is_known_confirm_only_and_never_relaxed_when_it_cannot_be_undone() 
             false,
             "unknown effect",
         ),
+        ("tier='confirm'\neffect='unseen'\ncontained=true", true, ""),
+        (
+            "tier='confirm'\neffect='discard-work'\ncontained=true",
+            false,
+            "sandbox",
+        ),
         (
             "tier='forbidden'\neffect='discard-work'",
             false,
