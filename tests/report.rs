@@ -395,7 +395,7 @@ command = ["cargo"]
 subcommand = ["test"]
 line_regex = '^cargo test$'
 match = ["cargo test", "cargo test 2>&1 | tail -5"]
-not_match = ["cargo publish", "cargo build --release", "cargo add serde"]
+not_match = ["cargo publish", "cargo install --git https://github.com/x/y", "cargo install --git=git@github.com:x/y.git"]
 "#;
 
 #[test]

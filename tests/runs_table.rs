@@ -54,8 +54,8 @@ fn git_settings_whose_value_is_a_command() {
         ("ask", "git.config-override", "git -c protocol.ext.allow=always fetch origin"),
         ("ask", "git.config-override", "git config core.hooksPath .hooks"),
         ("ask", "shell.exec-env", "GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=less git log"),
-        ("ask", "file.write-outside", "git config --global user.name me"),
-        ("ask", "file.write-outside", "git config --global --unset core.pager"),
+        ("ask", "file.write-runs-later", "git config --global user.name me"),
+        ("ask", "file.write-runs-later", "git config --global --unset core.pager"),
         // Git hands these commands arguments of its own, unknown here.
         ("ask", "fs.change", "git -c diff.x.textconv=rm diff"),
         ("ask", "run.editor", "git -c core.editor=vim commit"),

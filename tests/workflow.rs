@@ -1085,3 +1085,23 @@ fn the_quick_bypass_skips_only_the_plan() {
         assert_eq!(w.bash(None, "git commit -am typo").0, want);
     }
 }
+
+/// A read-only role holds by what the built-in rules know: a Safe rule in the user's
+/// policy (as `suggest --apply` writes them) lets the main thread run `cargo fmt`
+/// unasked, but not the reviewer or the planner, nor anyone in phase plan.
+#[test]
+fn a_users_safe_rule_does_not_widen_read_only_roles() {
+    let w = World::new(None);
+    let rule = "# cargo fmt: approved 5 times, refused 0 times\n[[rule]]\nid = \"user.cargo-fmt\"\ntier = \"safe\"\nreason = \"approved 5 times when asked (suggested by `programmer-hook suggest`)\"\ncommand = [\"cargo\"]\nsubcommand = [\"fmt\"]\nline_regex = '^cargo fmt$'\nmatch = [\"cargo fmt\"]\n";
+    std::fs::write(w.state().join("policy.toml"), rule).expect("user policy");
+    assert_eq!(w.bash(None, "cargo fmt").0, "allow");
+    for agent in ["code-reviewer", "code-planner", "programmer:code-reviewer"] {
+        assert_denied(w.bash(Some(agent), "cargo fmt"), "role.read-only-commands");
+        assert_eq!(w.bash(Some(agent), "git diff HEAD").0, "allow", "{agent}");
+    }
+    assert_eq!(w.bash(Some("code-implementer"), "cargo fmt").0, "allow");
+    w.prompt("/programmer add a greeting");
+    assert_eq!(w.phase(), "plan");
+    assert_denied(w.bash(None, "cargo fmt"), "phase.plan-read-only");
+    assert_eq!(w.bash(None, "git status").0, "allow");
+}

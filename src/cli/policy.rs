@@ -205,6 +205,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
                 "rule": p.rule,
                 "relaxable": p.relaxable,
                 "contained": p.contained,
+                "effect": p.effect,
                 "reason": p.reason,
             })
         })
@@ -216,6 +217,7 @@ pub fn decision_json(what: &str, d: &Decision) -> serde_json::Value {
         "rule": d.verdict.rule,
         "relaxable": d.verdict.relaxable,
         "contained": d.verdict.contained,
+        "effect": d.verdict.effect,
         "reason": d.verdict.reason,
         "instead": d.verdict.instead,
         "message": hook::reason_text(d, None),
@@ -241,9 +243,12 @@ fn print_decision(what: &str, d: &Decision) {
             } else if v.contained {
                 "allowed without asking only inside Claude Code's sandbox (contained: project code the hook cannot read), else still asked"
             } else {
-                "still asked (not relaxable: the hook could not see what this runs, or it reaches outside the project)"
+                "still asked (not relaxable: the hook could not see what this runs, it reaches outside the project, or what it does cannot be undone)"
             }
         );
+        if let Some(e) = &v.effect {
+            println!("  effect: {e}");
+        }
     }
     if let Some(i) = &v.instead {
         println!("  instead: {i}");

@@ -15,7 +15,7 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, CodeRead, Facts, Invocation, Signal};
+use crate::engine::analyze::{self, Access, CodeRead, Facts, Hidden, Invocation, Signal};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
@@ -44,6 +44,8 @@ pub struct Verdict {
     /// in Claude Code's sandbox. For a whole call: every Confirm part is relaxable or
     /// contained, and at least one is contained.
     pub contained: bool,
+    /// What the Confirm rule says the call does (its `effect`): why it is relaxable or not.
+    pub effect: Option<String>,
 }
 
 /// The decision on a tool call: the deciding verdict and the verdict of each part.
@@ -96,6 +98,7 @@ fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Fact
             subject: tool.to_string(),
             relaxable: false,
             contained: false,
+            effect: None,
         });
     // The first part with the highest tier decides, so messages name the earliest culprit;
     // among Confirm parts the first opaque one that is not contained, then the first
@@ -185,6 +188,8 @@ struct ExpandedLists<'a> {
     sensitive: Vec<Cow<'a, str>>,
     not_sensitive: Vec<Cow<'a, str>>,
     system: Vec<Cow<'a, str>>,
+    /// Only writes are checked against it: expanded on first use.
+    runs_later: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> ExpandedLists<'a> {
@@ -199,6 +204,7 @@ impl<'a> ExpandedLists<'a> {
             sensitive: expand(&lists.sensitive),
             not_sensitive: expand(&lists.not_sensitive),
             system: expand(&lists.system),
+            runs_later: OnceCell::new(),
         }
     }
 }
@@ -263,6 +269,47 @@ impl<'a> Matcher<'a> {
             self.judge_facts(sub, &mut inner);
             parts.extend(inner.into_iter().filter(|v| v.tier == Tier::Forbidden));
         }
+        // A program's arguments read as a command it may run: one that is forbidden by
+        // what it does makes the call forbidden, under a rule of its own.
+        for h in &facts.hidden {
+            parts.extend(self.hidden_verdict(h));
+        }
+    }
+
+    /// The verdict on a command read from a program's arguments: the rule for the signal
+    /// `hidden-forbidden`, naming the command and the rule that forbids it, when one does.
+    /// A rule that forbids a program by its name alone (`reboot`, `init`) does not count:
+    /// such a word is as likely a subcommand of the outer program (`vagrant halt`).
+    fn hidden_verdict(&self, h: &Hidden) -> Option<Verdict> {
+        let mut inner = Vec::new();
+        self.judge_facts(&h.facts, &mut inner);
+        // On another machine or in a container, the local files the words name are not
+        // what the command touches: only rules about the command itself count there.
+        let counts = |r: &Rule| !(names_only(r) || (h.elsewhere && r.access.is_some()));
+        let culprit = inner.into_iter().find(|v| {
+            v.tier == Tier::Forbidden
+                && self
+                    .policy()
+                    .rules()
+                    .iter()
+                    .find(|r| r.id == v.rule)
+                    .is_some_and(|r| counts(r))
+        })?;
+        let signal = Signal {
+            name: "hidden-forbidden",
+            detail: h.command.clone(),
+        };
+        let mut v = self.signal_verdict(&signal)?;
+        if v.tier == Tier::Forbidden {
+            v.reason = format!(
+                "{}: `{}`, which {} forbids ({})",
+                v.reason, h.command, culprit.rule, culprit.reason
+            );
+            if let Some(i) = culprit.instead {
+                v.instead = Some(i);
+            }
+        }
+        Some(v)
     }
 
     /// What the words of an invocation in positions the policy does not know name (see
@@ -446,10 +493,14 @@ impl<'a> Matcher<'a> {
             Some(CodeRead::Opaque) => Some("code-opaque"),
             None => None,
         };
-        let code = self
-            .policy()
-            .rules_of(RuleKind::Signal)
-            .filter(move |r| signal.is_some() && r.signal.as_deref() == signal)
+        // Only a program that runs such code looks at the signal rules at all.
+        let code = signal
+            .into_iter()
+            .flat_map(|sig| {
+                self.policy()
+                    .rules_of(RuleKind::Signal)
+                    .filter(move |r| r.signal.as_deref() == Some(sig))
+            })
             .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
         let mut v = self.pick(rules.chain(code), &inv.display)?;
         // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
@@ -666,6 +717,7 @@ impl<'a> Matcher<'a> {
             subject: subject.to_string(),
             relaxable: r.tier == Tier::Confirm && r.relaxable,
             contained: r.tier == Tier::Confirm && r.contained,
+            effect: r.effect.as_deref().map(str::to_string),
         })
     }
 
@@ -704,6 +756,12 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
+            PathClass::RunsLater => any(lists.runs_later.get_or_init(|| {
+                let l = &self.ctx.policy.paths.runs_later;
+                l.iter()
+                    .flat_map(|pat| paths::expand_pattern_all(pat, places))
+                    .collect()
+            })),
         }
     }
 
@@ -851,6 +909,22 @@ fn sample_path(pattern: &str, near: &str) -> String {
         let dir = near.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         format!("{dir}/{concrete}")
     }
+}
+
+/// Whether a command rule names programs and nothing else about the call.
+fn names_only(r: &Rule) -> bool {
+    !r.command.is_empty()
+        && r.subcommand.is_empty()
+        && r.flags_any.is_empty()
+        && r.flags_none.is_empty()
+        && r.args_any.is_empty()
+        && r.args_none.is_empty()
+        && r.line_regex.is_none()
+        && r.line_not_regex.is_none()
+        && r.args_is.is_empty()
+        && r.max_positional.is_none()
+        && r.path_class.is_empty()
+        && r.mount_source.is_empty()
 }
 
 /// Whether a rule narrows what it matches by excluding arguments.

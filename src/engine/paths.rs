@@ -330,6 +330,18 @@ pub fn glob_match(pattern: &str, path: &str) -> bool {
         let base = path.rsplit('/').next().unwrap_or(path);
         return component_match(pattern, base);
     }
+    // A folder named without wildcards and everything under it (`~/.ssh/**`, `.husky/**`):
+    // compared as text, without splitting.
+    if let Some(folder) = pattern.strip_suffix("/**") {
+        let folder = folder.trim_start_matches('/');
+        if !folder.is_empty() && !folder.contains(['*', '?']) && !folder.contains("**") {
+            return under_folder(
+                folder,
+                path.trim_start_matches('/'),
+                pattern.starts_with('/'),
+            );
+        }
+    }
     // Both ends are anchored, so a last component other than `**` must match the path's
     // last one: most patterns fail there, before anything is split.
     let last = pattern.rsplit('/').next().unwrap_or(pattern);
@@ -344,6 +356,18 @@ pub fn glob_match(pattern: &str, path: &str) -> bool {
     } else {
         (0..pth.len()).any(|i| match_components(&pat, &pth[i..]))
     }
+}
+
+/// Whether `path` is the folder `folder` (whole components, no wildcards) or inside it:
+/// from its start when `anchored`, else at any depth. Both are without a leading `/`.
+fn under_folder(folder: &str, path: &str, anchored: bool) -> bool {
+    let ends_component = |end: usize| end == path.len() || path.as_bytes()[end] == b'/';
+    if anchored {
+        return path.starts_with(folder) && ends_component(folder.len());
+    }
+    path.match_indices(folder).any(|(at, _)| {
+        (at == 0 || path.as_bytes()[at - 1] == b'/') && ends_component(at + folder.len())
+    })
 }
 
 fn match_components(pat: &[&str], path: &[&str]) -> bool {
@@ -797,9 +821,33 @@ mod tests {
             ("/a/**", "/a/b/c.txt", true),
             ("/a/b/", "/a/b", false),
             ("/a/b/", "/a/b/", true),
+            // A folder without wildcards and what is under it, read as text.
+            (".husky/**", "/p/.husky/pre-commit", true),
+            (".husky/**", "/p/.husky", true),
+            (".husky/**", "/p/x.husky/pre-commit", false),
+            (".husky/**", "/p/.huskyx/pre-commit", false),
+            (".husky/**", ".husky/a", true),
+            ("a/b/**", "/x/a/b/c", true),
+            ("a/b/**", "/x/a/bc/d", false),
+            ("a/b/**", "/x/a/a/b", true),
+            ("/home/u/.local/bin/**", "/home/u/.local/bin", true),
+            ("/home/u/.local/bin/**", "/home/u/.local/binx", false),
+            ("/home/u/.local/bin/**", "/home/u/.local", false),
+            ("/etc/**", "etc/hosts", true),
         ];
         for (p, s, want) in cases {
             assert_eq!(glob_match(p, s), *want, "{p} {s}");
+            // The same answer as matching component by component.
+            let pat: Vec<&str> = p.trim_start_matches('/').split('/').collect();
+            let pth: Vec<&str> = s.trim_start_matches('/').split('/').collect();
+            let by_components = if p.starts_with('/') {
+                match_components(&pat, &pth)
+            } else {
+                (0..pth.len()).any(|i| match_components(&pat, &pth[i..]))
+            };
+            if p.contains('/') {
+                assert_eq!(glob_match(p, s), by_components, "{p} {s}");
+            }
         }
     }
 

@@ -41,6 +41,10 @@ pub struct Entry {
     /// which `auto` lets run inside Claude Code's sandbox).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub contained: bool,
+    /// What the deciding Confirm rule says the call does (`git-recoverable`,
+    /// `discard-work` …): the effect that made it relaxable or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
     /// What let a Confirm call run without asking (`autonomy`); the tier stays Confirm.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relaxed_by: Option<String>,
@@ -342,6 +346,7 @@ mod tests {
                 relaxable: false,
                 contained: false,
                 relaxed_by: None,
+                effect: None,
                 phase: None,
                 cwd: None,
                 tool_use_id: None,

@@ -94,6 +94,7 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
     Call {
         tool: event.tool_name.clone().unwrap_or_default(),
         tier: Some(decision.verdict.tier),
+        widened: false,
         writes,
         git,
         subagent_type,
@@ -155,6 +156,7 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         subject: decision.verdict.subject.clone(),
         relaxable: false,
         contained: false,
+        effect: None,
     };
 }
 
@@ -215,8 +217,16 @@ pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes onl
 
 /// Applies roles, phases, the review gate and autonomy to a gate decision, and says
 /// where a call that needs escalating goes.
-pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
-    let mut out = decide(env, event, decision);
+///
+/// `builtin_tier` gives the tier of the call under the built-in rules alone; it is asked
+/// only when a read-only role or phase would let a Safe Bash call run.
+pub fn gate(
+    env: &Env,
+    event: &Event,
+    decision: &mut Decision,
+    builtin_tier: &dyn Fn() -> Option<Tier>,
+) -> GateOutcome {
+    let mut out = decide(env, event, decision, builtin_tier);
     let v = &decision.verdict;
     let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
     // A contained call is a routine confirmation too: a build or test run, which the
@@ -229,7 +239,12 @@ pub fn gate(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     out
 }
 
-fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
+fn decide(
+    env: &Env,
+    event: &Event,
+    decision: &mut Decision,
+    builtin_tier: &dyn Fn() -> Option<Tier>,
+) -> GateOutcome {
     let mut out = GateOutcome::default();
     // Forbidden already: nothing below could make it stricter, and its reason is the
     // most precise one.
@@ -246,8 +261,14 @@ fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
     let session = session_of(env, event);
     let wf = session.workflow.clone();
     out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());
-    let call = call_view(event, decision);
+    let mut call = call_view(event, decision);
     let role = held_role(event, &session);
+    if call.tier == Some(Tier::Safe)
+        && Tool::Bash.is(&call.tool)
+        && holds_to_read_only(role, wf.as_ref())
+    {
+        call.widened = builtin_tier().is_none_or(|t| t != Tier::Safe);
+    }
     if let Some((r, by, note)) = restriction(event, role, &call, wf.as_ref()) {
         refuse(decision, r, &by);
         if let Some(n) = note {
@@ -297,6 +318,14 @@ fn decide(env: &Env, event: &Event, decision: &mut Decision) -> GateOutcome {
         );
     }
     out
+}
+
+/// Whether the caller's role or the workflow's phase lets only read-only commands run.
+fn holds_to_read_only(role: Option<&Role>, wf: Option<&Workflow>) -> bool {
+    role.is_some_and(|r| r.bash == roles::BashScope::SafeOnly)
+        || wf.is_some_and(|w| {
+            w.active() && matches!(w.phase, Phase::Plan | Phase::Review | Phase::Halted)
+        })
 }
 
 /// An `Agent` call about to be let through is recorded as a pending spawn of the role

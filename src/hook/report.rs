@@ -366,6 +366,7 @@ mod tests {
             relaxable: true,
             contained: false,
             relaxed_by: None,
+            effect: None,
             subject: format!("cmd {id}"),
             phase: None,
             cwd: None,

@@ -144,7 +144,27 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
         max_rounds: policy.workflow.max_review_rounds,
     };
     let mut decision = decision;
-    let outcome = events::gate(&env, event, &mut decision);
+    // What a read-only role or phase may run is decided by the built-in rules: a rule of
+    // the user's or a project's file can make a call Safe, not make it write nothing.
+    let full_tier = decision.verdict.tier;
+    let builtin_tier = || -> Option<Tier> {
+        if !policy.is_customised() {
+            return Some(full_tier);
+        }
+        let builtin = Policy::builtin().ok()?;
+        let ctx = crate::engine::Context {
+            policy: &builtin,
+            ..ctx
+        };
+        let d = if event.kind() == Some(EventName::PreSkillShellCommand) {
+            let cmd = event.tool_input.get("command").and_then(Value::as_str)?;
+            classify::classify_command(cmd, &ctx)
+        } else {
+            classify::classify(tool, &event.tool_input, &ctx).ok()?
+        };
+        Some(d.verdict.tier)
+    };
+    let outcome = events::gate(&env, event, &mut decision, &builtin_tier);
     let mut reason = reason_text(&decision, None);
     if let Some(e) = &outcome.escalation {
         reason.push_str(". ");
@@ -256,6 +276,7 @@ fn log_decision(
         rule: d.verdict.rule.clone(),
         relaxable: d.verdict.relaxable,
         contained: d.verdict.contained,
+        effect: d.verdict.effect.clone(),
         relaxed_by: (answer != d.verdict.tier)
             .then_some(outcome.relaxed_by)
             .flatten()
@@ -291,6 +312,7 @@ fn log_blocked(event: Option<&Event>, bytes: &[u8], reason: &str, took: std::tim
         rule: "hook.blocked".into(),
         relaxable: false,
         contained: false,
+        effect: None,
         relaxed_by: None,
         subject: event
             .map(|e| audit::subject(&subject_of(e)))

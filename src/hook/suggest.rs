@@ -12,7 +12,9 @@
 //! name): never a Forbidden verdict, never another opaque one, never a write or read the file rules
 //! judge (they still apply: a command rule cannot allow a write outside the project or a
 //! secret read). A rule is kept only when its examples pass (`policy test`) and re-deciding
-//! the logged denials with it changes none of them.
+//! the logged denials with it changes none of them. A suggested rule never lets a
+//! read-only role (planner, reviewer) or phase write: those run only what the built-in
+//! rules alone classify Safe (see `hook::events::gate`), whatever the user's file says.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -693,6 +695,7 @@ mod tests {
                 relaxable: true,
                 contained: false,
                 relaxed_by: None,
+                effect: None,
                 subject: cmd.into(),
                 phase: None,
                 cwd: Some(examples::EXAMPLE_CWD.into()),

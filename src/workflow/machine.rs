@@ -504,12 +504,24 @@ pub struct Call {
     pub tool: String,
     /// The tier the policy gave the call.
     pub tier: Option<Tier>,
+    /// The call is Safe only by a rule of the user's or a project's policy file (or a
+    /// suggested one): the built-in rules alone do not know it writes nothing. A
+    /// read-only role or phase holds it as not Safe.
+    pub widened: bool,
     /// Resolved paths the call writes (file tools and Bash alike).
     pub writes: Vec<String>,
     /// `git` subcommands the call runs.
     pub git: Vec<String>,
     /// `programmer-hook` is run (its own rules decide; it is never a history change).
     pub subagent_type: Option<String>,
+}
+
+impl Call {
+    /// Whether the hook knows the call writes nothing: Safe by the policy in force, and by
+    /// the built-in rules alone (no user, project or suggested rule widened it).
+    pub fn read_only(&self) -> bool {
+        self.tier.is_none_or(|t| t == Tier::Safe) && !self.widened
+    }
 }
 
 /// A restriction that overrides the policy's verdict with a denial.
@@ -642,10 +654,7 @@ fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal
         }
         _ => {}
     }
-    if r.bash == BashScope::SafeOnly
-        && Tool::Bash.is(&call.tool)
-        && call.tier.is_some_and(|t| t > Tier::Safe)
-    {
+    if r.bash == BashScope::SafeOnly && Tool::Bash.is(&call.tool) && !call.read_only() {
         return Some(Refusal {
             rule: "role.read-only-commands",
             reason: format!("the {who} runs only read-only (Safe) commands ({})", r.limits),
@@ -725,9 +734,7 @@ impl Trigger {
                 .as_deref()
                 .is_some_and(|s| agents.contains(&s)),
             Trigger::Commits => call.git.iter().any(|g| GIT_COMMIT.contains(&g.as_str())),
-            Trigger::NotReadOnly => {
-                Tool::Bash.is(&call.tool) && call.tier.is_some_and(|t| t > Tier::Safe)
-            }
+            Trigger::NotReadOnly => Tool::Bash.is(&call.tool) && !call.read_only(),
         }
     }
 }

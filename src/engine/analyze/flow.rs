@@ -135,7 +135,10 @@ pub(super) fn literal_output(c: &SimpleCommand) -> Option<String> {
                     name == "echo" && matches!(w.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")
                 })
                 .collect();
-            if args.iter().all(|w| w.literal) {
+            // `printf %q` quotes its arguments: read back by a shell, each is one word,
+            // not the words it holds; what that runs is left unknown.
+            let quotes = name == "printf" && args.first().is_some_and(|f| f.text.contains("%q"));
+            if args.iter().all(|w| w.literal) && !quotes {
                 Some(
                     args.iter()
                         .map(|w| w.text.as_str())

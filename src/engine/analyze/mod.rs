@@ -26,6 +26,8 @@ use crate::engine::policy::{AccessKind, Policy};
 use crate::engine::shell::{self, Script, SimpleCommand, Word};
 use crate::engine::Context;
 
+pub use hidden::Hidden;
+
 mod code;
 mod editors;
 mod effects;
@@ -34,6 +36,7 @@ mod flow;
 mod git;
 mod git_args;
 mod git_tables;
+mod hidden;
 mod langs;
 mod makefile;
 mod named;
@@ -147,6 +150,9 @@ pub struct Facts {
     pub within: Vec<Facts>,
     /// Git actions performed by programs other than git (see `git_actions` in the effects).
     pub git_actions: Vec<GitAction>,
+    /// Readings of a program's arguments as a command it may run (see `hidden`), analysed
+    /// apart: only what is forbidden in them counts.
+    pub hidden: Vec<Hidden>,
     /// Words naming files whose content a network program may send off the machine.
     pub sent: Vec<Sent>,
 }
@@ -190,6 +196,7 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         call_site: None,
         downloaded: Vec::new(),
         links: Vec::new(),
+        in_hidden: false,
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.accesses_through_later_links();
@@ -215,6 +222,9 @@ struct Analyzer<'a> {
     /// Links made earlier in the command (`ln -s TARGET LINK`), as (link, target) absolute
     /// paths: a file read or written through one is its target.
     links: Vec<(String, String)>,
+    /// While arguments are read as a hidden command: no reading inside one again (every
+    /// tail of the outer program is read already).
+    in_hidden: bool,
 }
 
 impl<'a> Analyzer<'a> {

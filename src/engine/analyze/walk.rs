@@ -544,6 +544,9 @@ impl Analyzer<'_> {
 
     /// A program that is not a wrapper: the part that knows it, or its declared effects.
     fn program(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        if self.may_run_arguments(&inv) {
+            self.hidden_commands(&inv, cwd.clone(), ctx);
+        }
         let name = inv.name.clone();
         match name.as_str() {
             "find" => self.find(inv, cwd, ctx),

@@ -185,7 +185,7 @@ pub enum AccessKind {
 
 /// Classes a path can fall in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum PathClass {
     /// The product's own files, Claude Code settings, `~/.ssh`, `/etc`: never written.
     Protected,
@@ -199,6 +199,9 @@ pub enum PathClass {
     Unknown,
     /// Outside the folder the call runs in and the temporary folders (`/tmp`, `/var/tmp`).
     Outside,
+    /// A file another program runs later, or the agent reads as instructions (the
+    /// `runs_later` list): hook managers' configurations, editor tasks, a folder on `PATH`.
+    RunsLater,
 }
 
 /// Classes of the host path a container mounts (`-v SRC:DST`, `--mount source=SRC`).
@@ -246,6 +249,11 @@ pub struct Rule {
     /// it without asking only when the call runs in that sandbox; otherwise it is asked.
     #[serde(default, skip_serializing_if = "is_false")]
     pub contained: bool,
+    /// For a Confirm rule: what the call it matches does (`git-recoverable`,
+    /// `discard-work` …), shown in `policy check` and the audit log. The effects of
+    /// [`schema::NEVER_RELAXED_EFFECTS`] may not be relaxable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Text>,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -432,6 +440,9 @@ pub struct PathLists {
     /// Container engines' sockets (a name alone matches at any depth).
     #[serde(default)]
     pub engine_sockets: List,
+    /// Files another program runs later or the agent reads as instructions.
+    #[serde(default)]
+    pub runs_later: List,
 }
 
 impl PathLists {
@@ -441,6 +452,7 @@ impl PathLists {
         self.not_sensitive.extend(&o.not_sensitive);
         self.system.extend(&o.system);
         self.engine_sockets.extend(&o.engine_sockets);
+        self.runs_later.extend(&o.runs_later);
     }
 }
 
@@ -478,6 +490,16 @@ pub struct Kinds {
     /// as one. Other keys that are not harmless are opaque.
     #[serde(default)]
     pub git_command_config: List,
+    /// Programs that run the rest of their arguments as a command, and that the policy
+    /// knows for their own verdict (`pkexec CMD`): a forbidden command among their
+    /// arguments makes the call forbidden.
+    #[serde(default)]
+    pub runners: List,
+    /// Runners whose command runs on another machine or in a container (`ssh HOST CMD`,
+    /// `docker exec C CMD`): there only a rule about the command itself counts, not one
+    /// about the local files its words would name.
+    #[serde(default)]
+    pub remote_runners: List,
 }
 
 impl Kinds {
@@ -491,6 +513,8 @@ impl Kinds {
         self.command_env.extend(&o.command_env);
         self.git_safe_config.extend(&o.git_safe_config);
         self.git_command_config.extend(&o.git_command_config);
+        self.runners.extend(&o.runners);
+        self.remote_runners.extend(&o.remote_runners);
     }
 }
 
@@ -813,6 +837,12 @@ impl Policy {
                 "rule {id:?} sets both `relaxable` and `contained`; a rule is one or the other"
             ));
         }
+        if let Some(e) = r.effect.as_deref() {
+            out.extend(
+                schema::effect_problem(e, r.tier == Tier::Confirm, r.relaxable, r.contained)
+                    .map(|p| format!("rule {id:?}: {p}")),
+            );
+        }
         if let Some(s) = r.signal.as_deref().filter(|s| !schema::SIGNALS.contains(s)) {
             out.push(format!(
                 "rule {id:?} names the signal {s:?}, which the analysis never raises (one of: {})",
@@ -934,6 +964,11 @@ impl Policy {
                 .map_or(BUILTIN_ANY_RULES, |i| BUILTIN_COMMAND_INDEX[i].1)
         };
         Box::new(positions.iter().map(|&i| &*self.rules[i as usize]))
+    }
+
+    /// Whether a layer above the defaults (the user's or a project's file) was merged.
+    pub fn is_customised(&self) -> bool {
+        self.origins.iter().any(|o| o.layer != Layer::Default)
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {

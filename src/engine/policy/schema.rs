@@ -28,7 +28,13 @@ pub const RULE_LISTS: &[&str] = &[
 ];
 
 /// The keys of a rule that hold one text.
-pub const RULE_TEXTS: &[&str] = &["instead", "line_regex", "line_not_regex", "signal"];
+pub const RULE_TEXTS: &[&str] = &[
+    "instead",
+    "line_regex",
+    "line_not_regex",
+    "signal",
+    "effect",
+];
 
 /// The keys of a rule that hold true or false (all false unless given).
 pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable", "contained"];
@@ -43,6 +49,7 @@ pub const RULE_KEYS: &[&str] = &[
     "disabled",
     "relaxable",
     "contained",
+    "effect",
     "tool",
     "command",
     "subcommand",
@@ -106,6 +113,7 @@ pub const PATH_LISTS: &[&str] = &[
     "not_sensitive",
     "system",
     "engine_sockets",
+    "runs_later",
 ];
 
 /// The program kinds (`[kinds]`).
@@ -119,6 +127,8 @@ pub const KIND_LISTS: &[&str] = &[
     "command_env",
     "git_safe_config",
     "git_command_config",
+    "runners",
+    "remote_runners",
 ];
 
 /// The keys of `[workflow]`.
@@ -138,6 +148,7 @@ pub const PATH_CLASSES: &[&str] = &[
     "broad",
     "unknown",
     "outside",
+    "runs-later",
 ];
 /// The classes of a container's host path a rule may name (`mount_source`).
 pub const MOUNT_CLASSES: &[&str] = &[
@@ -160,6 +171,7 @@ pub const SIGNALS: &[&str] = &[
     "unparsed",
     "too-deep",
     "too-large",
+    "hidden-forbidden",
     "code-judged",
     "code-opaque",
     "code-env",
@@ -170,6 +182,70 @@ pub const SIGNALS: &[&str] = &[
     "secret-sent",
     "*",
 ];
+/// What a Confirm rule's call does, as its `effect` names it: the effects that are local
+/// and can be undone, which autonomy `auto` may relax (the rule sets `relaxable`) …
+pub const RELAXABLE_EFFECTS: &[&str] = &[
+    "project-write",
+    "git-recoverable",
+    "install-registry",
+    "build-run",
+    "file-change",
+    "process-control",
+];
+/// … and those that are never relaxed: a rule naming one may not set `relaxable`.
+pub const NEVER_RELAXED_EFFECTS: &[&str] = &[
+    "discard-work",
+    "delete-refs",
+    "remote-rewrite",
+    "install-unvetted",
+    "runs-later",
+    "read-secret",
+    "outside-project",
+    "leaves-machine",
+    "unseen",
+];
+/// The never-relaxed effects that Claude Code's sandbox does not undo either: a
+/// `contained` rule (relaxed inside the sandbox) may not name one.
+pub const IRREVERSIBLE_EFFECTS: &[&str] = &[
+    "discard-work",
+    "delete-refs",
+    "remote-rewrite",
+    "install-unvetted",
+    "runs-later",
+    "read-secret",
+];
+
+/// What is wrong with a rule's `effect`, given whether the rule is Confirm, relaxable, and
+/// contained (relaxed inside Claude Code's sandbox).
+pub fn effect_problem(
+    effect: &str,
+    confirm: bool,
+    relaxable: bool,
+    contained: bool,
+) -> Option<String> {
+    let never = NEVER_RELAXED_EFFECTS.contains(&effect);
+    if !never && !RELAXABLE_EFFECTS.contains(&effect) {
+        let all: Vec<&str> = RELAXABLE_EFFECTS
+            .iter()
+            .chain(NEVER_RELAXED_EFFECTS)
+            .copied()
+            .collect();
+        return Some(format!(
+            "unknown effect {effect:?} (one of: {})",
+            all.join(", ")
+        ));
+    }
+    if !confirm {
+        return Some("only Confirm rules may name an `effect`".to_string());
+    }
+    if never && relaxable {
+        return Some(format!("the effect {effect:?} is never relaxed; remove `relaxable = true` or name another effect"));
+    }
+    (contained && IRREVERSIBLE_EFFECTS.contains(&effect)).then(|| {
+        format!("the effect {effect:?} cannot be undone, not even in the sandbox; remove `contained = true` or name another effect")
+    })
+}
+
 /// Which positional arguments a command's effects read or write.
 pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
 

@@ -28,6 +28,7 @@ fn serde_types_have_the_schema_keys() {
         fallback: true,
         relaxable: true,
         contained: true,
+        effect: t(),
         disabled: true,
         tool: l.clone(),
         command: l.clone(),
@@ -438,4 +439,52 @@ fn merging_keeps_the_origin_of_every_rule() {
             (second, Override::Replaced, Layer::Default, Layer::User, by),
         ]
     );
+}
+
+#[test]
+fn an_effect_is_known_confirm_only_and_never_relaxed_when_it_cannot_be_undone() {
+    for (t, ok, says) in [
+        (
+            "tier='confirm'\neffect='git-recoverable'\nrelaxable=true",
+            true,
+            "",
+        ),
+        ("tier='confirm'\neffect='discard-work'", true, ""),
+        (
+            "tier='confirm'\neffect='discard-work'\nrelaxable=true",
+            false,
+            "never relaxed",
+        ),
+        (
+            "tier='confirm'\neffect='runs-later'\nrelaxable=true",
+            false,
+            "never relaxed",
+        ),
+        (
+            "tier='confirm'\neffect='sometimes'",
+            false,
+            "unknown effect",
+        ),
+        ("tier='confirm'\neffect='unseen'\ncontained=true", true, ""),
+        (
+            "tier='confirm'\neffect='discard-work'\ncontained=true",
+            false,
+            "sandbox",
+        ),
+        (
+            "tier='forbidden'\neffect='discard-work'",
+            false,
+            "only Confirm",
+        ),
+        ("tier='safe'\neffect='project-write'", false, "only Confirm"),
+    ] {
+        let text = format!("[[rule]]\nid='x.rule'\n{t}\ncommand=['foo']");
+        let mut p = Policy::builtin().expect("defaults");
+        let got = p.merge(file(&text), Layer::User, "f");
+        assert_eq!(got.is_ok(), ok, "{t}: {got:?}");
+        if let Err(e) = got {
+            let e = e.to_string();
+            assert!(e.contains("\"x.rule\"") && e.contains(says), "{e}");
+        }
+    }
 }
