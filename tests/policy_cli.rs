@@ -441,6 +441,9 @@ fn usage_errors_and_failures_say_what_was_wrong() {
         (&["approve", "--session", "nope"], 1, "no session \"nope\" is known"),
         (&["continue", "--session", "nope"], 1, "no session \"nope\" is known"),
         (&["status", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["log", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["report", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["autonomy", "auto"], 1, "no session was active in the last 60 minutes"),
     ];
     for (args, code, text) in cases {
         let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
@@ -702,4 +705,97 @@ fn log_filters_say_what_they_found() {
         "{err}"
     );
     assert!(!err.contains("no audit log yet"), "{err}");
+}
+
+/// One tool call of `session` through the hook, in `home`.
+fn call_in(home: &std::path::Path, session: &str) {
+    let ev = serde_json::json!({
+        "session_id": session, "cwd": home, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "git status"},
+    });
+    let out = bin()
+        .env("HOME", home)
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Every command that takes `--session` takes a prefix only one session has (the `log`
+/// table shows ids cut short); a prefix several share lists them; `status --all` lists
+/// every session seen, workflow or not. One case per line: `(arguments, exit status, text
+/// stdout or stderr must hold)`.
+#[test]
+#[rustfmt::skip]
+fn sessions_are_taken_by_a_unique_prefix_everywhere() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (a, b, c) = (
+        "5f3a9c1e-0000-4000-8000-00000000000a",
+        "5f3a9c1e-0000-4000-8000-00000000000b",
+        "77aa0d2c-0000-4000-8000-00000000000c",
+    );
+    for s in [a, b, c] {
+        call_in(home.path(), s);
+    }
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["log", "--session", "77aa0d2c", "--json"], 0, c),
+        (&["log", "--session", "5f3a9c1e"], 1, "could be any of 2 sessions"),
+        (&["status", "--session", "77aa"], 0, c),
+        (&["status", "--session", "5f3a9c1e"], 1, b),
+        (&["report", "--session", "77aa", "--json"], 0, "\"allow\": 1"),
+        (&["report", "--session", "5f3a"], 1, a),
+        (&["autonomy", "confirm", "--session", "77aa"], 0, c),
+        (&["abort", "--session", "5f3a"], 1, "give more of its id"),
+        (&["status", "--all"], 0, a),
+        (&["status", "--all"], 0, c),
+        (&["status", "--all", "--json"], 0, "\"calls\": 1"),
+        (&["status"], 0, "status --all"),
+        // Three sessions are active: a setting that relaxes the hook must name one.
+        (&["autonomy", "auto"], 1, "3 sessions were active in the last 60 minutes"),
+        (&["autonomy", "auto"], 1, c),
+    ];
+    for (args, code, text) in cases {
+        let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
+        let both = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {both}");
+        assert!(both.contains(text), "{args:?}: {both}");
+    }
+    let log = bin().env("HOME", home.path()).args(["log", "--session", "77aa", "--json"])
+        .output().expect("runs");
+    let lines = String::from_utf8_lossy(&log.stdout).lines().count();
+    assert_eq!(lines, 1, "only the session's own call");
+    let map = std::fs::read_to_string(home.path().join(".claude/state/programmer/session-autonomy.json"))
+        .unwrap_or_default();
+    assert!(!map.contains("auto"), "no session was made auto: {map}");
+}
+
+/// `autonomy auto` without `--session` applies where one session alone is active, and says
+/// which.
+#[test]
+fn autonomy_without_a_session_applies_to_the_only_active_one_and_names_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let id = "0b7e51aa-0000-4000-8000-000000000001";
+    call_in(home.path(), id);
+    let out = bin()
+        .env("HOME", home.path())
+        .args(["autonomy", "auto"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(&format!("session {id} (the only session active")),
+        "{text}"
+    );
+    let map = std::fs::read_to_string(
+        home.path()
+            .join(".claude/state/programmer/session-autonomy.json"),
+    )
+    .expect("autonomy recorded");
+    assert!(map.contains(id), "{map}");
 }

@@ -572,7 +572,7 @@ fn the_log_reads_past_outcome_lines_and_errors_are_clear() {
         (
             &["report", "--session", "nobody"],
             1,
-            "--session \"nobody\": no session of that id is known",
+            "no session \"nobody\" is known",
         ),
         (
             &["suggest", "--min", "0"],

@@ -16,7 +16,7 @@ pub struct LogArgs {
     /// Only this decision: allow, ask or deny.
     #[arg(long, value_parser = ["allow", "ask", "deny"])]
     decision: Option<String>,
-    /// Only this Claude Code session id.
+    /// Only this Claude Code session id (or a prefix of it only one session has).
     #[arg(long)]
     session: Option<String>,
     /// Only this tool (e.g. Bash, Write).
@@ -47,12 +47,16 @@ pub fn run_log(a: LogArgs) -> Result<()> {
     if let Some(d) = &a.date {
         check_day(d)?;
     }
+    let session = match &a.session {
+        Some(s) => Some(super::session_id::resolve(&places.state_dir, s)?),
+        None => None,
+    };
     let Some(files) = files_to_read(&places.state_dir, a.date.as_deref()) else {
         return Ok(());
     };
     let filter = audit::Filter {
         decision: a.decision,
-        session: a.session,
+        session,
         tool: a.tool,
         rule: a.rule,
         agent: a.agent,

@@ -20,7 +20,7 @@ pub struct ReportArgs {
     /// Only calls made in this project (a registered project's name, else a folder's name).
     #[arg(long)]
     project: Option<String>,
-    /// Only this Claude Code session id.
+    /// Only this Claude Code session id (or a prefix of it only one session has).
     #[arg(long)]
     session: Option<String>,
     /// Print the figures as JSON.

@@ -11,7 +11,7 @@ use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 
 use crate::hook::audit;
 use crate::hook::report::{self, Decided};
-use crate::workflow::{projects, state};
+use crate::workflow::projects;
 
 /// The start of `--since`: `7d` (days back from now), `12h` (hours), or a day
 /// `2026-12-01` (from its midnight, UTC). An RFC 3339 time.
@@ -65,13 +65,9 @@ pub fn load(state_dir: &Path, since: &str, f: &Filters) -> Result<(Vec<Decided>,
         })
         .collect();
     let (mut decided, bad) = report::read_decided(&files, since)?;
-    if let Some(s) = &f.session {
-        decided.retain(|d| &d.entry.session == s);
-        let known =
-            || state::session_path(state_dir, s).is_file() || audit::mentions_session(state_dir, s);
-        if decided.is_empty() && !known() {
-            bail!("--session {s:?}: no session of that id is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones");
-        }
+    if let Some(given) = &f.session {
+        let s = super::session_id::resolve(state_dir, given)?;
+        decided.retain(|d| d.entry.session == s);
     }
     if let Some(name) = &f.project {
         let mut projects = Projects::new(state_dir);
