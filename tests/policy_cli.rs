@@ -431,7 +431,14 @@ fn check_says_whether_autonomy_relaxes_it() {
 fn usage_errors_and_failures_say_what_was_wrong() {
     let home = tempfile::tempdir().expect("tempdir");
     let cases: &[(&[&str], i32, &str)] = &[
-        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`"),
+        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`; did you mean `--json`?"),
+        (&["policy", "chek", "--", "ls"], 2, "a similar subcommand exists: 'check'"),
+        (&["log", "--decisoin", "deny"], 2, "a similar argument exists: '--decision'"),
+        (&["stauts"], 2, "a similar subcommand exists: 'status'"),
+        (&["policy", "check", "--tool", "Bash"], 2, "nothing to check"),
+        (&["policy", "check", "--tool", "Bash", "--path", "x"], 2, "--tool Bash checks a command"),
+        (&["policy", "check", "--cwd", "/no/such/dir", "--", "ls"], 2, "--cwd /no/such/dir: no such folder"),
+        (&["policy", "show", "--cwd", "/no/such/dir"], 2, "--cwd /no/such/dir: no such folder"),
         (&["policy", "check"], 2, "nothing to check"),
         (&["policy", "check", "--tool", "Write"], 2, "--tool Write needs the file it acts on"),
         (&["policy", "check", "--tool", "Write", "--path", "a", "--", "ls"], 2, "not both"),
