@@ -806,3 +806,42 @@ fn autonomy_without_a_session_applies_to_the_only_active_one_and_names_it() {
     .expect("autonomy recorded");
     assert!(map.contains(id), "{map}");
 }
+
+/// The files `policy check` lists as written by chmod, chown and chgrp are their files, not
+/// their mode or owner; where a word could be either, it counts as a file. One case per
+/// line: `(command, the files it lists as written, in the project)`.
+#[test]
+#[rustfmt::skip]
+fn a_mode_or_an_owner_is_not_listed_as_a_file() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = home.path().join("p");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let cases: &[(&str, &[&str])] = &[
+        ("chmod 755 x", &["x"]),
+        ("chmod u+x,go-w a b", &["a", "b"]),
+        ("chmod a=r f", &["f"]),
+        ("chown bob:bob f", &["f"]),
+        ("chown -R bob build", &["build"]),
+        ("chgrp staff f", &["f"]),
+        // A mode given as an option: every word after it is a file.
+        ("chmod -x 755 f", &["755", "f"]),
+        // One word: the file.
+        ("chmod -x 755", &["755"]),
+        // --reference takes the mode or owner from a file: every word is a file.
+        ("chown --reference=r bob f", &["bob", "f"]),
+        // Not a mode's shape: a file.
+        ("chmod notamode f", &["notamode", "f"]),
+    ];
+    for (cmd, want) in cases {
+        let out = bin().env("HOME", home.path())
+            .args(["policy", "check", "--json", "--cwd"]).arg(&project)
+            .args(["--", cmd]).output().expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let prefix = format!("write {}/", project.display());
+        let written: Vec<String> = v["commands"].as_array().expect("commands").iter()
+            .filter_map(|c| c["subject"].as_str()?.strip_prefix(&prefix).map(str::to_string))
+            .map(|s| s.split(' ').next().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(written, *want, "{cmd}: {v}");
+    }
+}

@@ -335,6 +335,17 @@ pub enum Select {
     First,
 }
 
+/// What a command's first positional argument is, when it is not a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstValue {
+    /// A file mode (`chmod 755 f`, `chmod u+x f`): not a file when it has a mode's shape.
+    Mode,
+    /// An owner or group (`chown bob:bob f`): not a file, unless `--reference` names the
+    /// file to take them from.
+    Owner,
+}
+
 /// What a command does to the paths in its arguments.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -349,6 +360,9 @@ pub struct Effects {
     /// with a `write_flags` option, when that is a folder: `cp a b/` writes `b/a`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub into_folder: bool,
+    /// The first positional argument is a mode or an owner, not a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_is: Option<FirstValue>,
     /// `key=` arguments that name a written file (e.g. `of=` for dd).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub write_keys: List,

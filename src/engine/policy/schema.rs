@@ -79,6 +79,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "reads",
     "writes",
     "into_folder",
+    "first_is",
     "write_keys",
     "value_flags",
     "read_flags",
@@ -156,6 +157,8 @@ pub const SIGNALS: &[&str] = &[
     "code-network",
     "*",
 ];
+/// What a command's first positional argument is when it is not a file (`first_is`).
+pub const FIRST_VALUES: &[&str] = &["mode", "owner"];
 /// Which positional arguments a command's effects read or write.
 pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
 
