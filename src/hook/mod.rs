@@ -13,6 +13,7 @@ pub mod code_store;
 pub mod events;
 pub mod outcomes;
 pub mod protocol;
+mod redact;
 pub mod report;
 mod run;
 pub mod suggest;
