@@ -554,6 +554,91 @@ x = 1
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// One mistake hides no other: an unknown key beside a wrong tier in one rule, several
+/// wrong values in another, and the other tables' keys, each reported at its own line and
+/// column (none at 1:1), for a user's file and for a project's.
+#[test]
+fn validate_reports_each_mistake_of_a_rule_or_table_at_its_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    std::fs::write(
+        &user,
+        r#"[[rule]]
+id = "mine.x"
+tier = "forbiden"
+reason = "x"
+comand = ["ls"]
+
+[[rule]]
+id = "mine.y"
+command = ["ls"]
+path_class = ["nope"]
+relaxable = "yes"
+
+[commands]
+cp = { reads = "every" }
+
+[kinds]
+shellz = ["x"]
+
+[workflow]
+max_review_rounds = "three"
+"#,
+    )
+    .expect("write");
+    let project = dir.path().join("repo/.claude/programmer-policy.toml");
+    std::fs::create_dir_all(project.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &project,
+        r#"[paths]
+protected = ["~/y"]
+not_sensitive = ["~/x"]
+
+[commands]
+cp = { writes = "all" }
+
+[workflow]
+max_review_rounds = 9
+"#,
+    )
+    .expect("write");
+    let validate = |file: &std::path::Path| {
+        let out = bin()
+            .env("HOME", dir.path())
+            .args(["policy", "validate"])
+            .arg(file)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let text = validate(&user);
+    let f = user.display();
+    for want in [
+        format!("{f}:3:8: `tier` in a rule: unknown variant `forbiden`"),
+        format!("{f}:5:1: unknown key `comand` in a rule"),
+        format!("{f}:10:14: `path_class` in a rule: unknown variant `nope`"),
+        format!("{f}:11:13: `relaxable` in a rule: invalid type"),
+        format!("{f}:14:16: `reads` in the effects of \"cp\": unknown variant `every`"),
+        format!("{f}:17:1: unknown key `shellz` in `kinds`"),
+        format!("{f}:20:21: `max_review_rounds` in `workflow`: invalid type"),
+        "7 problems as the user's file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+    let text = validate(&project);
+    let f = project.display();
+    for want in [
+        format!("{f}:3:1: `paths.not_sensitive` would relax the policy"),
+        format!("{f}:6:1: the effects of \"cp\" are already defined"),
+        format!("{f}:8:2: a project policy may not change workflow settings"),
+        "3 problems as a project file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+    assert!(!text.contains(":1:1:"), "{text}");
+}
+
 /// The hook refuses a user file for the same problems `policy validate` reports: a
 /// misspelled signal would be a Forbidden rule that never fires.
 #[test]
