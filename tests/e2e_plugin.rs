@@ -318,6 +318,11 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     )?;
     assert!(!record.contains(PLUGIN_ID), "{record}");
     assert!(session_file.is_file(), "the uninstall removed the state");
+    // As the README says: removing the marketplace too leaves nothing of it registered.
+    let marketplace = PLUGIN_ID.split_once('@').map_or("", |(_, m)| m);
+    e2e.claude_cli(&["plugin", "marketplace", "remove", marketplace])?;
+    let listed = e2e.claude_cli(&["plugin", "marketplace", "list"])?;
+    assert!(!listed.contains(marketplace), "{listed}");
     assert!(
         e2e.proxy_attempts().is_empty(),
         "client tried to reach other hosts: {:?}",
