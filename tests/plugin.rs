@@ -454,15 +454,43 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         "{hooks}"
     );
 
-    // install.sh's entries too: every hook would run twice.
-    let out = Command::new(BIN)
-        .args(["install-hooks", "--binary", BIN])
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("PROGRAMMER_STATE_DIR")
-        .output()
-        .expect("install-hooks");
+    // install.sh's entries too would make every hook run twice: install-hooks refuses them,
+    // in a dry run too, and says how to keep one.
+    let install_hooks = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["install-hooks", "--binary", BIN])
+            .args(extra)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("install-hooks")
+    };
+    let settings_before = fs::read(config.join("settings.json")).expect("settings");
+    for extra in [&[][..], &["--dry-run"][..]] {
+        let out = install_hooks(extra);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", text(&out));
+        assert!(
+            stderr.contains(&format!("the plugin {id} is installed and enabled"))
+                && stderr.contains("decided and logged twice")
+                && stderr.contains(&format!("claude plugin uninstall {id}")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(
+        fs::read(config.join("settings.json")).expect("settings"),
+        settings_before,
+        "nothing was written"
+    );
+    // Entries added before the plugin was (its record out of the way): doctor sees both.
+    let record = config.join("plugins/installed_plugins.json");
+    let aside = config.join("plugins/installed_plugins.json.aside");
+    fs::rename(&record, &aside).expect("mv");
+    let out = install_hooks(&[]);
     assert!(out.status.success(), "{}", text(&out));
+    fs::rename(&aside, &record).expect("mv");
     let out = doctor();
     let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
     assert_eq!(out.status.code(), Some(1), "{report:#}");
