@@ -138,9 +138,15 @@ fn the_package_is_the_pack_the_binary_embeds() {
         "hooks/hooks.json",
         "bin/programmer-hook",
         "SHA256SUMS",
+        "README.md",
     ] {
         want.insert(f.into());
     }
+    // The plugin's README, at its root (the plugin directory refuses a plugin without one).
+    assert_eq!(
+        fs::read_to_string(out.join("README.md")).expect("README.md"),
+        fs::read_to_string(repo().join(".claude-plugin/README.md")).expect("the plugin's README")
+    );
     want.insert(format!("bin/{platform}/programmer-hook"));
     assert_eq!(files_under(&out), want);
     for (rel, text) in PACK_FILES {
