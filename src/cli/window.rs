@@ -13,8 +13,9 @@ use crate::hook::audit;
 use crate::hook::report::{self, Decided};
 use crate::workflow::projects;
 
-/// The start of `--since`: `7d` (days back from now), `12h` (hours), or a day
-/// `2026-12-01` (from its midnight, UTC). An RFC 3339 time.
+/// The start of `--since`: `7d` (the last 7 days: today and the 6 before, from midnight
+/// UTC), `12h` (hours back from now), or a day `2026-12-01` (from its midnight, UTC). An
+/// RFC 3339 time.
 pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<String> {
     let wrong = |why: &str| -> Result<String> {
         Err(usage(format!("--since {text:?}: {why}; give a number of days (`7d`), of hours (`12h`) or a day (`2026-12-01`)")))
@@ -35,6 +36,15 @@ pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<String> {
         Ok(_) => return wrong("the duration must be at least 1"),
         Err(_) => return wrong("the number before the unit is not a whole number"),
     };
+    if unit == "d" {
+        // N dates, today the last.
+        let Some(day) =
+            chrono::TimeDelta::try_days(n - 1).and_then(|d| now.date_naive().checked_sub_signed(d))
+        else {
+            return wrong("the duration is too long");
+        };
+        return Ok(format!("{}T00:00:00.000Z", day.format("%Y-%m-%d")));
+    }
     let Some(start) = n
         .checked_mul(hours_per)
         .and_then(chrono::TimeDelta::try_hours)
@@ -135,7 +145,9 @@ mod tests {
             .expect("time")
             .with_timezone(&Utc);
         let ok = [
-            ("7d", "2026-12-01T12:00:00.000Z"),
+            // The last 7 days are 7 dates: the 2nd to the 8th.
+            ("7d", "2026-12-02T00:00:00.000Z"),
+            ("1d", "2026-12-08T00:00:00.000Z"),
             ("12h", "2026-12-08T00:00:00.000Z"),
             ("2026-11-30", "2026-11-30T00:00:00.000Z"),
         ];
