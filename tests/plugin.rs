@@ -460,6 +460,39 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         "{hooks}"
     );
 
+    // The plugin's hook at a session's start: what it says about two installs.
+    let session_start = || {
+        let ev = json!({"session_id": "s", "cwd": home, "hook_event_name": "SessionStart", "source": "startup"});
+        let mut child = Command::new(
+            market
+                .join("bin")
+                .join(plugin::platform())
+                .join("programmer-hook"),
+        )
+        .arg("hook")
+        .env("HOME", &home)
+        .env("CLAUDE_PLUGIN_ROOT", &market)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("PROGRAMMER_STATE_DIR")
+        .current_dir(&home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hook");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(ev.to_string().as_bytes())
+            .expect("event");
+        let out = child.wait_with_output().expect("hook runs");
+        assert_eq!(out.status.code(), Some(0));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+        v["systemMessage"].as_str().unwrap_or_default().to_string()
+    };
+    assert!(!session_start().contains("twice"), "the plugin alone");
+
     // install.sh's entries too would make every hook run twice: install-hooks refuses them,
     // in a dry run too, and says how to keep one.
     let install_hooks = |extra: &[&str]| {
@@ -497,6 +530,14 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
     let out = install_hooks(&[]);
     assert!(out.status.success(), "{}", text(&out));
     fs::rename(&aside, &record).expect("mv");
+    // The plugin's hook says so at the session's start, with how to keep one.
+    let said = session_start();
+    assert!(
+        said.contains("every call is decided and logged twice")
+            && said.contains(&format!("{BIN} uninstall-hooks"))
+            && said.contains("claude plugin uninstall"),
+        "{said}"
+    );
     let out = doctor();
     let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
     assert_eq!(out.status.code(), Some(1), "{report:#}");
