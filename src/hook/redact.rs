@@ -11,10 +11,19 @@ const HIDDEN: &str = "***";
 
 /// Hides the credentials in `text`.
 pub fn redact(text: &str) -> String {
-    let text = key_blocks(text);
-    let text = url_passwords(&text);
-    words(&text)
+    // Most texts hold neither a key block nor a URL: those passes are skipped.
+    let blocks = text.contains("-----BEGIN ");
+    let urls = text.contains("://");
+    match (blocks, urls) {
+        (false, false) => words(text),
+        (true, false) => words(&key_blocks(text)),
+        (false, true) => words(&url_passwords(text)),
+        (true, true) => words(&url_passwords(&key_blocks(text))),
+    }
 }
+
+/// The shortest word a token of [`PREFIXES`] (or an AWS key id, or a JSON web token) can be.
+const SHORTEST_TOKEN: usize = 14;
 
 /// `-----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----`: the key between, up to
 /// the end of the text when the end line is not in it.
@@ -108,18 +117,25 @@ const KEY_QUALIFIERS: &[&str] = &["api", "access", "private", "secret", "signing
 /// Whether a name (`--api-key`, `GITHUB_TOKEN`, `Authorization`, `x-auth-token`) names a
 /// credential: one of its parts is a credential's name.
 fn secret_name(name: &str) -> bool {
-    let name = name.trim_start_matches('-').to_ascii_lowercase();
-    if name == "authorization" || name == "proxy-authorization" || name == "cookie" {
+    let name = name.trim_start_matches('-');
+    if ["authorization", "proxy-authorization", "cookie"]
+        .iter()
+        .any(|n| name.eq_ignore_ascii_case(n))
+    {
         return true;
     }
-    let parts: Vec<&str> = name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| !p.is_empty())
-        .collect();
-    parts.iter().any(|p| SECRET_NAMES.contains(p))
-        || parts
-            .windows(2)
-            .any(|w| KEY_QUALIFIERS.contains(&w[0]) && w[1] == "key")
+    let parts = || {
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|p| !p.is_empty())
+    };
+    let is = |p: &str, names: &[&str]| names.iter().any(|n| p.eq_ignore_ascii_case(n));
+    if parts().any(|p| is(p, SECRET_NAMES)) {
+        return true;
+    }
+    // A qualifier right before `key`: `api_key`, `access-key`.
+    parts()
+        .zip(parts().skip(1))
+        .any(|(q, k)| is(q, KEY_QUALIFIERS) && k.eq_ignore_ascii_case("key"))
 }
 
 /// Token prefixes of credential issuers: the prefix, how many token characters must
@@ -149,7 +165,15 @@ fn token_char(c: char) -> bool {
 }
 
 /// A word with the tokens of known issuers in it hidden (also inside `X=ghp_…` or a URL).
-fn hide_tokens(word: &str) -> String {
+fn hide_tokens(word: &str, out_all: &mut String) {
+    if word.len() < SHORTEST_TOKEN {
+        out_all.push_str(word);
+        return;
+    }
+    out_all.push_str(&tokens_hidden(word));
+}
+
+fn tokens_hidden(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
     let mut i = 0;
     let bytes = word.as_bytes();
@@ -252,7 +276,6 @@ fn words(text: &str) -> String {
         let lead = tok.len() - tok.trim_start_matches(['"', '\'']).len();
         let bare = tok.trim_matches(|c| c == '"' || c == '\'');
         let tail = &tok[lead + bare.len()..];
-        let lower = bare.to_ascii_lowercase();
         let state = std::mem::replace(&mut next, Next::Plain);
         match state {
             Next::Value if !bare.is_empty() => {
@@ -263,10 +286,9 @@ fn words(text: &str) -> String {
                 continue;
             }
             Next::SchemeOrValue
-                if matches!(
-                    lower.as_str(),
-                    "bearer" | "basic" | "token" | "digest" | "bot"
-                ) =>
+                if ["bearer", "basic", "token", "digest", "bot"]
+                    .iter()
+                    .any(|s| bare.eq_ignore_ascii_case(s)) =>
             {
                 next = Next::Value;
                 out.push_str(tok);
@@ -303,7 +325,11 @@ fn words(text: &str) -> String {
         // A header `Name:` whose value follows as the next word.
         if let Some(name) = bare.strip_suffix(':') {
             if secret_name(name) {
-                next = if lower.ends_with("authorization:") {
+                let auth = "authorization:";
+                let ends_auth = bare.len() >= auth.len()
+                    && bare.as_bytes()[bare.len() - auth.len()..]
+                        .eq_ignore_ascii_case(auth.as_bytes());
+                next = if ends_auth {
                     Next::SchemeOrValue
                 } else {
                     Next::Value
@@ -323,7 +349,11 @@ fn words(text: &str) -> String {
             out.push_str(sep);
             continue;
         }
-        if lower.rsplit(|c: char| !c.is_ascii_alphanumeric()).next() == Some("bearer") {
+        if bare
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("bearer"))
+        {
             next = Next::Token;
             out.push_str(tok);
             out.push_str(sep);
@@ -349,7 +379,7 @@ fn words(text: &str) -> String {
                 continue;
             }
         }
-        out.push_str(&hide_tokens(tok));
+        hide_tokens(tok, &mut out);
         out.push_str(sep);
     }
     out
@@ -378,6 +408,8 @@ mod tests {
             ("vault login -token s.abc", "vault login -token ***"),
             ("curl -u bob:hunter2 x", "curl -u bob:*** x"),
             ("echo ghp_abcdefghijklmnop1234", "echo ***"),
+            // The shortest token a prefix takes: a word of 15 characters.
+            ("echo xoxb-1234567890", "echo ***"),
             ("git clone https://ghp_abcdefghijklmnop1234@github.com/o/r", "git clone https://***@github.com/o/r"),
             ("git clone https://bob:hunter2@example.com/r.git", "git clone https://bob:***@example.com/r.git"),
             ("psql postgres://app:s3cr3t@db:5432/x", "psql postgres://app:***@db:5432/x"),
