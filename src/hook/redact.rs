@@ -180,6 +180,13 @@ fn tokens_hidden(word: &str) -> String {
     while i < word.len() {
         let boundary = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
         let rest = &word[i..];
+        // Only a word's start can begin a token, with the first letter of one.
+        if !boundary || !b"gxnAysreG".contains(&bytes[i]) {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
         let run = |from: usize| -> &str {
             let r = &rest[from..];
             &r[..r.find(|c: char| !token_char(c)).unwrap_or(r.len())]
@@ -207,12 +214,11 @@ fn tokens_hidden(word: &str) -> String {
             })
             .or_else(|| {
                 // JSON web tokens: base64url JSON header, payload and signature.
+                if !rest.starts_with("eyJ") {
+                    return None;
+                }
                 let t = run(0);
-                (boundary
-                    && rest.starts_with("eyJ")
-                    && t.len() >= 20
-                    && t.matches('.').count() >= 2)
-                    .then_some(t.len())
+                (boundary && t.len() >= 20 && t.matches('.').count() >= 2).then_some(t.len())
             });
         match hit {
             Some(len) => {
