@@ -19,9 +19,9 @@ use toml::Value;
 mod schema;
 
 use schema::{
-    ACCESS_KINDS, EFFECT_KEYS, EFFECT_LISTS, FILE_KEYS, KIND_LISTS, MOUNT_CLASSES, PATH_CLASSES,
-    PATH_LISTS, RULE_FLAGS, RULE_KEYS, RULE_LISTS, RULE_TEXTS, SELECTIONS, SEP, TIERS,
-    WORKFLOW_KEYS,
+    ACCESS_KINDS, EFFECT_KEYS, EFFECT_LISTS, FILE_KEYS, FIRST_VALUES, KIND_LISTS, MOUNT_CLASSES,
+    PATH_CLASSES, PATH_LISTS, RULE_FLAGS, RULE_KEYS, RULE_LISTS, RULE_TEXTS, SELECTIONS, SEP,
+    TIERS, WORKFLOW_KEYS,
 };
 
 fn main() {
@@ -325,8 +325,12 @@ fn effects_code(v: &Value) -> R<String> {
         Some(Value::Boolean(b)) => *b,
         Some(other) => return Err(format!("`complete` must be true or false, found {other:?}")),
     };
+    let first_is = match t.get("first_is") {
+        None => "None".to_string(),
+        Some(v) => format!("Some({})", enum_value(v, FIRST_VALUES, "FirstValue")?),
+    };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, first_is: {first_is}, ",
         selection(t.get("reads"))?,
         selection(t.get("writes"))?,
         selection(t.get("names"))?

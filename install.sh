@@ -21,8 +21,9 @@ Installs programmer-hook for Claude Code:
 
 Options:
   --dry-run       show what would change; change nothing
-  --uninstall     remove the hook entries, the pack, the marked blocks, the binary and
-                  install.json (the rest of the state dir is kept)
+  --uninstall     remove the hook entries, the pack, the marked blocks, the binary,
+                  install.json and the folders the install made, once empty (the rest of
+                  the state dir is kept)
   --prefix DIR    install the binary into DIR/bin (default: ~/.local, so ~/.local/bin)
   --binary PATH   use this already-built binary instead of building one
                   (same as PROGRAMMER_HOOK_BINARY=PATH)
@@ -33,7 +34,8 @@ Options:
 
 The Claude config dir is $CLAUDE_CONFIG_DIR, else ~/.claude. The state dir is
 $PROGRAMMER_STATE_DIR, else <config dir>/state/programmer.
-Files that are replaced and differ are kept as FILE.bak-YYYYmmddHHMMSS.
+Files that are replaced and differ are kept as FILE.bak-YYYYmmddHHMMSS (the newest
+five of each).
 EOF
 }
 
@@ -152,6 +154,54 @@ pack_files() {
   done <"$REPO/commands/aliases.txt"
 }
 
+# Notes the folders DIR and its parents that do not exist yet (deepest first), which the
+# install is about to create, so that --uninstall removes them again once they are empty.
+note_new_dirs() {
+  local d=$1
+  while [ -n "$d" ] && [ "$d" != / ] && [ ! -e "$d" ]; do
+    printf '%s\n' "$d" >>"$BLOCKS/new-dirs"
+    d=$(dirname "$d")
+  done
+}
+
+# Adds the folders noted by note_new_dirs to the state dir's record of the folders the
+# install made (install-dirs.txt, one a line; kept across re-installs).
+record_new_dirs() {
+  local record="$STATE/install-dirs.txt"
+  [ -s "$BLOCKS/new-dirs" ] || return 0
+  { if [ -f "$record" ]; then cat "$record"; fi; cat "$BLOCKS/new-dirs"; } |
+    awk '!seen[$0]++' >"$record.tmp.$$"
+  mv -f "$record.tmp.$$" "$record"
+}
+
+# Removes the folders the install made (install-dirs.txt) that are empty now, deepest first,
+# then the record.
+remove_new_dirs() {
+  local record="$STATE/install-dirs.txt" d
+  [ -f "$record" ] || return 0
+  awk '{ print length($0) "\t" $0 }' "$record" | sort -rn | cut -f2- |
+    while IFS= read -r d; do
+      [ -d "$d" ] || continue
+      if [ "$DRY_RUN" = 1 ]; then
+        say "  would remove the folder $d once empty (made by the install)"
+      elif rmdir "$d" 2>/dev/null; then
+        say "  removed the empty folder $d (made by the install)"
+      fi
+    done
+  [ "$DRY_RUN" = 1 ] || rm -f "$record"
+}
+
+# Says where the backups of the files the install changes are, and how many are kept.
+say_backups() {
+  local f n
+  for f in "$SETTINGS" "$CLAUDE_MD" "$MASTER_AGENT" "$MODEL_POLICY"; do
+    [ -d "$(dirname "$f")" ] || continue
+    n=$({ find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").bak-*" 2>/dev/null || true; } | wc -l)
+    if [ "$n" -gt 0 ]; then say "  $n backup(s) of $f, as $f.bak-* (the newest five are kept; remove them when you no longer need them)"; fi
+  done
+  return 0
+}
+
 # Copies SRC to DEST with MODE, through a temporary file and a rename. A different file
 # already at DEST is kept as a backup when BACKUP is 1.
 put_file() {
@@ -170,6 +220,7 @@ put_file() {
     fi
     return 0
   fi
+  note_new_dirs "$(dirname "$dest")"
   mkdir -p "$(dirname "$dest")"
   if [ "$backup" = 1 ] && { [ -e "$dest" ] || [ -L "$dest" ]; }; then
     b=$(backup_name "$dest")
@@ -407,6 +458,10 @@ or remove every handler that runs programmer-hook from $SETTINGS by hand."
       say "  removed: $STATE/install.json (how this install was made)"
     fi
   fi
+  say "Folders:"
+  remove_new_dirs
+  say "Backups:"
+  say_backups
   say "Kept the state dir $STATE (remove it yourself if you no longer want the audit log and project records)."
   exit 0
 fi
@@ -482,6 +537,7 @@ if [ -d "$STATE" ]; then
 elif [ "$DRY_RUN" = 1 ]; then
   say "  would create: $STATE"
 else
+  note_new_dirs "$STATE"
   mkdir -p "$STATE"
   chmod 700 "$STATE"
   say "  created: $STATE"
@@ -515,7 +571,10 @@ if [ "$DRY_RUN" = 1 ]; then
     say "  would run: $DEST install-hooks --binary $DEST --settings $SETTINGS $SANDBOX"
   fi
 else
+  # settings.json's folder, when the install makes it.
+  [ -d "$(dirname "$SETTINGS")" ] || note_new_dirs "$(dirname "$SETTINGS")"
   hooks_cmd "$DEST" install-hooks --binary "$DEST" $SANDBOX || die "could not add the hook entries (see above)"
+  record_new_dirs
   if [ -n "$BINARY" ]; then
     record_install binary "$BINARY"
   else

@@ -10,7 +10,7 @@ usage() {
 Usage: scripts/package-plugin.sh [--binary [PLATFORM=]PATH]... OUT_DIR
 
 Writes a Claude Code marketplace with the programmer plugin into OUT_DIR:
-  .claude-plugin/marketplace.json and plugin.json, agents/, commands/programmer.md,
+  .claude-plugin/marketplace.json and plugin.json, README.md, agents/, commands/programmer.md,
   skills/, hooks/hooks.json, bin/programmer-hook (the launcher), one binary per platform
   in bin/<os>-<arch>/programmer-hook, and SHA256SUMS of the binaries.
 
@@ -162,7 +162,7 @@ if [ -e "$OUT" ]; then
     [ -f "$OUT/.claude-plugin/marketplace.json" ] && [ -f "$OUT/bin/programmer-hook" ] ||
       die "$OUT is not empty and holds no earlier package; choose another OUT_DIR"
     rm -rf "${OUT:?}/.claude-plugin" "$OUT/agents" "$OUT/commands" "$OUT/skills" \
-      "$OUT/hooks" "$OUT/bin" "$OUT/SHA256SUMS"
+      "$OUT/hooks" "$OUT/bin" "$OUT/SHA256SUMS" "$OUT/README.md"
   fi
 fi
 mkdir -p "$OUT"
@@ -187,6 +187,9 @@ while IFS= read -r rel; do
     *) chmod 644 "$OUT/$rel" ;;
   esac
 done < <(plugin_files)
+# The plugin's own README (the repository's is the source install's), at the plugin's root.
+cp "$REPO/.claude-plugin/README.md" "$OUT/README.md"
+chmod 644 "$OUT/README.md"
 
 : >"$OUT/SHA256SUMS"
 for p in "${PAIRS[@]}"; do

@@ -175,7 +175,10 @@ fn effects() {
         ("mkdir -p x/y", "run mkdir -p x/y | write /home/user/project/x/y"),
         ("touch new.txt", "run touch new.txt | write /home/user/project/new.txt"),
         ("gzip -c a > a.gz", "run gzip -c a | write /home/user/project/a.gz | read /home/user/project/a"),
-        ("chmod +x run.sh", "run chmod +x run.sh | write /home/user/project/+x | write /home/user/project/run.sh"),
+        // The mode and the owner are not files; a mode given as an option leaves every word a file.
+        ("chmod +x run.sh", "run chmod +x run.sh | write /home/user/project/run.sh"),
+        ("chown bob:bob f", "run chown bob:bob f | write /home/user/project/f"),
+        ("chmod -x 755 f", "run chmod -x 755 f | write /home/user/project/755 | write /home/user/project/f"),
         ("cat ~/.ssh/id_rsa", "run cat ~/.ssh/id_rsa | read /home/user/.ssh/id_rsa"),
         ("zstd -c a -o b", "run zstd -c a -o b | write /home/user/project/a | write /home/user/project/b | write /home/user/project/b"),
         ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),

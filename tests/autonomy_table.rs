@@ -661,10 +661,12 @@ fn the_audit_log_says_what_autonomy_relaxed() {
 /// fallback for unknown programs; autonomy auto then lets unknown programs run.
 #[test]
 fn a_user_policy_may_make_the_unknown_program_fallback_relaxable() {
-    let root = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("user-relaxable-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let home = root.join("home");
+    // Not in /tmp, which the policy treats as scratch space; removed when the test ends.
+    let root = tempfile::Builder::new()
+        .prefix("user-relaxable-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .expect("scratch folder");
+    let home = root.path().join("home");
     let project = home.join("project");
     let state = home.join(".claude/state/programmer");
     std::fs::create_dir_all(&project).expect("mkdir");

@@ -259,6 +259,12 @@ fn redirections_are_writes() {
         ("deny", "path.protected-write", "echo x > /etc/passwd"),
         ("deny", "path.protected-write", "echo key >> ~/.ssh/authorized_keys"),
         ("deny", "path.protected-write", "echo x > ~/.gnupg/gpg.conf"),
+        // A mode or an owner before the files does not hide them.
+        ("deny", "path.protected-write", "chmod 755 ~/.local/bin/programmer-hook"),
+        ("deny", "path.protected-write", "chmod u+w ~/.claude/settings.json"),
+        ("deny", "path.protected-write", "chmod -w 644 ~/.claude/settings.json"),
+        ("deny", "fs.chown-system", "chown me:me ~/.ssh/authorized_keys"),
+        ("deny", "fs.chown-system", "chgrp staff ~/.claude/settings.json"),
         ("deny", "path.protected-write", "echo '{}' > ~/.claude/settings.json"),
         ("deny", "path.protected-write", "echo 'alias ls=\"rm -rf ~\"' >> ~/.bashrc"),
         ("deny", "path.protected-write", "{ echo a; } > /etc/hosts"),

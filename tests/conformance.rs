@@ -1,5 +1,6 @@
-//! Peer conformance: every case in `../shared/conformance/*.jsonl` (public test cases of
-//! other policy hooks) run through our classifier.
+//! Peer conformance: every case in `../shared/conformance/*.jsonl` or
+//! `$PEER_CONFORMANCE_DIR/*.jsonl` (public test cases of other policy hooks) run through our
+//! classifier; without them the test says SKIPPED loudly.
 //!
 //! A disagreement is an allow where the case expects `not-allow`, or a deny where it
 //! expects `not-deny` or `allow-preferred`. Each disagreement must be listed, with a
@@ -15,6 +16,7 @@
 mod sessions;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 use std::path::PathBuf;
 
 use programmer_hook::engine::examples::run_example;
@@ -23,9 +25,30 @@ use programmer_hook::engine::shell::cost::estimate;
 use programmer_hook::engine::shell::MAX_PARSE_COST;
 use programmer_hook::hook::decision_word;
 
+/// Where the peer cases are: `$PEER_CONFORMANCE_DIR`, else `../shared/conformance` beside
+/// the checkout. They are other projects' test data, under their own licences, so they are
+/// not carried in this repository.
+fn corpus_path() -> PathBuf {
+    match std::env::var_os("PEER_CONFORMANCE_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance"),
+    }
+}
+
+/// The folder of peer cases, or `None` after a loud SKIPPED line (straight to the
+/// process's stderr, which libtest does not capture, so it is seen on a passing run too).
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    dir.is_dir().then_some(dir)
+    let dir = corpus_path();
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!! SKIPPED: peer conformance: no peer cases at {} !!!!!\n\
+         !!!!! (set PEER_CONFORMANCE_DIR to a folder of *.jsonl cases) !!!!!\n",
+        dir.display()
+    );
+    None
 }
 
 /// `peer<TAB>command` lines of known, justified disagreements (commands JSON-escaped).
@@ -58,7 +81,6 @@ struct Tally {
 #[test]
 fn peer_conformance() {
     let Some(dir) = corpus_dir() else {
-        eprintln!("SKIPPED: ../shared/conformance is not present; no peer cases to run");
         return;
     };
     let policy = Policy::builtin().expect("default policy");
@@ -176,5 +198,23 @@ fn peer_conformance() {
         "{} disagreements not in tests/conformance-disagreements.txt (fix them, or list them with a reason):\n{}",
         unexpected.len(),
         unexpected.join("\n")
+    );
+}
+
+/// Without the peer cases the test passes, but says so loudly: run as a child process
+/// (whose output libtest captures), its SKIPPED line still reaches stderr.
+#[test]
+fn a_missing_corpus_is_skipped_loudly() {
+    let out = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", "peer_conformance"])
+        .env("PEER_CONFORMANCE_DIR", "/nonexistent/peer-cases")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .contains("!!!!! SKIPPED: peer conformance: no peer cases at /nonexistent/peer-cases"),
+        "{stderr}"
     );
 }

@@ -1,5 +1,6 @@
 //! programmer-hook as a Claude Code plugin, in the real client: the marketplace that
-//! `scripts/package-plugin.sh` writes is checked with `claude plugin validate --strict` and
+//! `scripts/package-plugin.sh` writes is checked with `claude plugin validate --strict` (and
+//! `--profile directory`, the plugin directory's checks) and
 //! installed into a scratch HOME with `claude plugin marketplace add` and `claude plugin
 //! install` (no install.sh, no settings.json entries of ours, nothing in `~/.local/bin`).
 //! Then, with a scripted model: the tiers, a reviewer's write refused under the plugin's
@@ -102,6 +103,16 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         ] {
             assert!(out.contains(part), "{part}: {out}");
         }
+        // What the plugin directory would refuse a submission for (a missing README, …):
+        // nothing (claude_cli fails on a non-zero exit).
+        let out = e2e.claude_cli(&[
+            "plugin",
+            "validate",
+            "--profile",
+            "directory",
+            &dir.to_string_lossy(),
+        ])?;
+        assert!(!out.contains("README_MISSING"), "{}: {out}", dir.display());
     }
 
     // The two commands of the README, from the packaged folder.
@@ -318,6 +329,11 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     )?;
     assert!(!record.contains(PLUGIN_ID), "{record}");
     assert!(session_file.is_file(), "the uninstall removed the state");
+    // As the README says: removing the marketplace too leaves nothing of it registered.
+    let marketplace = PLUGIN_ID.split_once('@').map_or("", |(_, m)| m);
+    e2e.claude_cli(&["plugin", "marketplace", "remove", marketplace])?;
+    let listed = e2e.claude_cli(&["plugin", "marketplace", "list"])?;
+    assert!(!listed.contains(marketplace), "{listed}");
     assert!(
         e2e.proxy_attempts().is_empty(),
         "client tried to reach other hosts: {:?}",

@@ -959,3 +959,76 @@ fn doctor_reports_the_sandbox() {
         );
     }
 }
+
+/// Uninstalling removes the folders the install made once they are empty (the pack's
+/// folders, the binary's), and keeps the ones that were there before; rounds of install and
+/// uninstall keep the newest five backups of settings.json, and uninstall says where they are.
+#[test]
+fn uninstall_removes_the_empty_folders_it_made_and_says_where_the_backups_are() {
+    let s = Sandbox::new();
+    // The user's own agents folder, there before the install.
+    s.write("agents/mine.md", "---\nname: mine\n---\n");
+    fs::remove_file(s.config().join("agents/mine.md")).expect("rm");
+    let mut out = String::new();
+    for _ in 0..4 {
+        ok(&s.install(&[]));
+        out = ok(&s.install(&["--uninstall"]));
+    }
+    for gone in ["commands", "skills"] {
+        assert!(!s.config().join(gone).exists(), "{gone} is left:\n{out}");
+        assert!(
+            out.contains(&format!(
+                "removed the empty folder {}",
+                s.config().join(gone).display()
+            )),
+            "{out}"
+        );
+    }
+    assert!(
+        !s.prefix().join("bin").exists(),
+        "the binary's folder is left:\n{out}"
+    );
+    assert!(!s.prefix().exists(), "the prefix it made is left:\n{out}");
+    assert!(
+        s.config().join("agents").is_dir(),
+        "the user's own folder was removed"
+    );
+    assert!(
+        s.config().join("state/programmer").is_dir(),
+        "the state dir is kept"
+    );
+    assert!(!s
+        .config()
+        .join("state/programmer/install-dirs.txt")
+        .exists());
+    let backups = fs::read_dir(s.config())
+        .expect("read_dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("settings.json.bak-")
+        })
+        .count();
+    assert_eq!(backups, 5, "{out}");
+    let settings = s.config().join("settings.json");
+    assert!(
+        out.contains(&format!(
+            "5 backup(s) of {}, as {}.bak-*",
+            settings.display(),
+            settings.display()
+        )),
+        "{out}"
+    );
+    // A dry run says what it would remove and removes nothing.
+    ok(&s.install(&[]));
+    let dry = ok(&s.install(&["--uninstall", "--dry-run"]));
+    assert!(
+        dry.contains(&format!(
+            "would remove the folder {} once empty",
+            s.config().join("commands").display()
+        )),
+        "{dry}"
+    );
+    assert!(s.config().join("commands").is_dir());
+}

@@ -138,9 +138,15 @@ fn the_package_is_the_pack_the_binary_embeds() {
         "hooks/hooks.json",
         "bin/programmer-hook",
         "SHA256SUMS",
+        "README.md",
     ] {
         want.insert(f.into());
     }
+    // The plugin's README, at its root (the plugin directory refuses a plugin without one).
+    assert_eq!(
+        fs::read_to_string(out.join("README.md")).expect("README.md"),
+        fs::read_to_string(repo().join(".claude-plugin/README.md")).expect("the plugin's README")
+    );
     want.insert(format!("bin/{platform}/programmer-hook"));
     assert_eq!(files_under(&out), want);
     for (rel, text) in PACK_FILES {
@@ -454,15 +460,84 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         "{hooks}"
     );
 
-    // install.sh's entries too: every hook would run twice.
-    let out = Command::new(BIN)
-        .args(["install-hooks", "--binary", BIN])
+    // The plugin's hook at a session's start: what it says about two installs.
+    let session_start = || {
+        let ev = json!({"session_id": "s", "cwd": home, "hook_event_name": "SessionStart", "source": "startup"});
+        let mut child = Command::new(
+            market
+                .join("bin")
+                .join(plugin::platform())
+                .join("programmer-hook"),
+        )
+        .arg("hook")
         .env("HOME", &home)
+        .env("CLAUDE_PLUGIN_ROOT", &market)
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("PROGRAMMER_STATE_DIR")
-        .output()
-        .expect("install-hooks");
+        .current_dir(&home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hook");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(ev.to_string().as_bytes())
+            .expect("event");
+        let out = child.wait_with_output().expect("hook runs");
+        assert_eq!(out.status.code(), Some(0));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+        v["systemMessage"].as_str().unwrap_or_default().to_string()
+    };
+    assert!(!session_start().contains("twice"), "the plugin alone");
+
+    // install.sh's entries too would make every hook run twice: install-hooks refuses them,
+    // in a dry run too, and says how to keep one.
+    let install_hooks = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["install-hooks", "--binary", BIN])
+            .args(extra)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("install-hooks")
+    };
+    let settings_before = fs::read(config.join("settings.json")).expect("settings");
+    for extra in [&[][..], &["--dry-run"][..]] {
+        let out = install_hooks(extra);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {}", text(&out));
+        assert!(
+            stderr.contains(&format!("the plugin {id} is installed and enabled"))
+                && stderr.contains("decided and logged twice")
+                && stderr.contains(&format!("claude plugin uninstall {id}")),
+            "{stderr}"
+        );
+    }
+    assert_eq!(
+        fs::read(config.join("settings.json")).expect("settings"),
+        settings_before,
+        "nothing was written"
+    );
+    // Entries added before the plugin was (its record out of the way): doctor sees both.
+    let record = config.join("plugins/installed_plugins.json");
+    let aside = config.join("plugins/installed_plugins.json.aside");
+    fs::rename(&record, &aside).expect("mv");
+    let out = install_hooks(&[]);
     assert!(out.status.success(), "{}", text(&out));
+    fs::rename(&aside, &record).expect("mv");
+    // The plugin's hook says so at the session's start, with how to keep one.
+    let said = session_start();
+    assert!(
+        said.contains("every call is decided and logged twice")
+            && said.contains(&format!("{BIN} uninstall-hooks"))
+            && said.contains("claude plugin uninstall"),
+        "{said}"
+    );
     let out = doctor();
     let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
     assert_eq!(out.status.code(), Some(1), "{report:#}");

@@ -431,7 +431,14 @@ fn check_says_whether_autonomy_relaxes_it() {
 fn usage_errors_and_failures_say_what_was_wrong() {
     let home = tempfile::tempdir().expect("tempdir");
     let cases: &[(&[&str], i32, &str)] = &[
-        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`"),
+        (&["policy", "check", "--jsn", "--", "ls"], 2, "unexpected option `--jsn`; did you mean `--json`?"),
+        (&["policy", "chek", "--", "ls"], 2, "a similar subcommand exists: 'check'"),
+        (&["log", "--decisoin", "deny"], 2, "a similar argument exists: '--decision'"),
+        (&["stauts"], 2, "a similar subcommand exists: 'status'"),
+        (&["policy", "check", "--tool", "Bash"], 2, "nothing to check"),
+        (&["policy", "check", "--tool", "Bash", "--path", "x"], 2, "--tool Bash checks a command"),
+        (&["policy", "check", "--cwd", "/no/such/dir", "--", "ls"], 2, "--cwd /no/such/dir: no such folder"),
+        (&["policy", "show", "--cwd", "/no/such/dir"], 2, "--cwd /no/such/dir: no such folder"),
         (&["policy", "check"], 2, "nothing to check"),
         (&["policy", "check", "--tool", "Write"], 2, "--tool Write needs the file it acts on"),
         (&["policy", "check", "--tool", "Write", "--path", "a", "--", "ls"], 2, "not both"),
@@ -441,6 +448,9 @@ fn usage_errors_and_failures_say_what_was_wrong() {
         (&["approve", "--session", "nope"], 1, "no session \"nope\" is known"),
         (&["continue", "--session", "nope"], 1, "no session \"nope\" is known"),
         (&["status", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["log", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["report", "--session", "nope"], 1, "no session \"nope\" is known"),
+        (&["autonomy", "auto"], 1, "no session was active in the last 60 minutes"),
     ];
     for (args, code, text) in cases {
         let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
@@ -542,6 +552,91 @@ x = 1
     );
     let out = run(&["--layer", "project"]);
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// One mistake hides no other: an unknown key beside a wrong tier in one rule, several
+/// wrong values in another, and the other tables' keys, each reported at its own line and
+/// column (none at 1:1), for a user's file and for a project's.
+#[test]
+fn validate_reports_each_mistake_of_a_rule_or_table_at_its_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    std::fs::write(
+        &user,
+        r#"[[rule]]
+id = "mine.x"
+tier = "forbiden"
+reason = "x"
+comand = ["ls"]
+
+[[rule]]
+id = "mine.y"
+command = ["ls"]
+path_class = ["nope"]
+relaxable = "yes"
+
+[commands]
+cp = { reads = "every" }
+
+[kinds]
+shellz = ["x"]
+
+[workflow]
+max_review_rounds = "three"
+"#,
+    )
+    .expect("write");
+    let project = dir.path().join("repo/.claude/programmer-policy.toml");
+    std::fs::create_dir_all(project.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &project,
+        r#"[paths]
+protected = ["~/y"]
+not_sensitive = ["~/x"]
+
+[commands]
+cp = { writes = "all" }
+
+[workflow]
+max_review_rounds = 9
+"#,
+    )
+    .expect("write");
+    let validate = |file: &std::path::Path| {
+        let out = bin()
+            .env("HOME", dir.path())
+            .args(["policy", "validate"])
+            .arg(file)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let text = validate(&user);
+    let f = user.display();
+    for want in [
+        format!("{f}:3:8: `tier` in a rule: unknown variant `forbiden`"),
+        format!("{f}:5:1: unknown key `comand` in a rule"),
+        format!("{f}:10:14: `path_class` in a rule: unknown variant `nope`"),
+        format!("{f}:11:13: `relaxable` in a rule: invalid type"),
+        format!("{f}:14:16: `reads` in the effects of \"cp\": unknown variant `every`"),
+        format!("{f}:17:1: unknown key `shellz` in `kinds`"),
+        format!("{f}:20:21: `max_review_rounds` in `workflow`: invalid type"),
+        "7 problems as the user's file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+    let text = validate(&project);
+    let f = project.display();
+    for want in [
+        format!("{f}:3:1: `paths.not_sensitive` would relax the policy"),
+        format!("{f}:6:1: the effects of \"cp\" are already defined"),
+        format!("{f}:8:2: a project policy may not change workflow settings"),
+        "3 problems as a project file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+    assert!(!text.contains(":1:1:"), "{text}");
 }
 
 /// The hook refuses a user file for the same problems `policy validate` reports: a
@@ -702,4 +797,136 @@ fn log_filters_say_what_they_found() {
         "{err}"
     );
     assert!(!err.contains("no audit log yet"), "{err}");
+}
+
+/// One tool call of `session` through the hook, in `home`.
+fn call_in(home: &std::path::Path, session: &str) {
+    let ev = serde_json::json!({
+        "session_id": session, "cwd": home, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "git status"},
+    });
+    let out = bin()
+        .env("HOME", home)
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Every command that takes `--session` takes a prefix only one session has (the `log`
+/// table shows ids cut short); a prefix several share lists them; `status --all` lists
+/// every session seen, workflow or not. One case per line: `(arguments, exit status, text
+/// stdout or stderr must hold)`.
+#[test]
+#[rustfmt::skip]
+fn sessions_are_taken_by_a_unique_prefix_everywhere() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (a, b, c) = (
+        "5f3a9c1e-0000-4000-8000-00000000000a",
+        "5f3a9c1e-0000-4000-8000-00000000000b",
+        "77aa0d2c-0000-4000-8000-00000000000c",
+    );
+    for s in [a, b, c] {
+        call_in(home.path(), s);
+    }
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["log", "--session", "77aa0d2c", "--json"], 0, c),
+        (&["log", "--session", "5f3a9c1e"], 1, "could be any of 2 sessions"),
+        (&["status", "--session", "77aa"], 0, c),
+        (&["status", "--session", "5f3a9c1e"], 1, b),
+        (&["report", "--session", "77aa", "--json"], 0, "\"allow\": 1"),
+        (&["report", "--session", "5f3a"], 1, a),
+        (&["autonomy", "confirm", "--session", "77aa"], 0, c),
+        (&["abort", "--session", "5f3a"], 1, "give more of its id"),
+        (&["status", "--all"], 0, a),
+        (&["status", "--all"], 0, c),
+        (&["status", "--all", "--json"], 0, "\"calls\": 1"),
+        (&["status"], 0, "status --all"),
+        // Three sessions are active: a setting that relaxes the hook must name one.
+        (&["autonomy", "auto"], 1, "3 sessions were active in the last 60 minutes"),
+        (&["autonomy", "auto"], 1, c),
+    ];
+    for (args, code, text) in cases {
+        let out = bin().env("HOME", home.path()).args(*args).output().expect("runs");
+        let both = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {both}");
+        assert!(both.contains(text), "{args:?}: {both}");
+    }
+    let log = bin().env("HOME", home.path()).args(["log", "--session", "77aa", "--json"])
+        .output().expect("runs");
+    let lines = String::from_utf8_lossy(&log.stdout).lines().count();
+    assert_eq!(lines, 1, "only the session's own call");
+    let map = std::fs::read_to_string(home.path().join(".claude/state/programmer/session-autonomy.json"))
+        .unwrap_or_default();
+    assert!(!map.contains("auto"), "no session was made auto: {map}");
+}
+
+/// `autonomy auto` without `--session` applies where one session alone is active, and says
+/// which.
+#[test]
+fn autonomy_without_a_session_applies_to_the_only_active_one_and_names_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let id = "0b7e51aa-0000-4000-8000-000000000001";
+    call_in(home.path(), id);
+    let out = bin()
+        .env("HOME", home.path())
+        .args(["autonomy", "auto"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(&format!("session {id} (the only session active")),
+        "{text}"
+    );
+    let map = std::fs::read_to_string(
+        home.path()
+            .join(".claude/state/programmer/session-autonomy.json"),
+    )
+    .expect("autonomy recorded");
+    assert!(map.contains(id), "{map}");
+}
+
+/// The files `policy check` lists as written by chmod, chown and chgrp are their files, not
+/// their mode or owner; where a word could be either, it counts as a file. One case per
+/// line: `(command, the files it lists as written, in the project)`.
+#[test]
+#[rustfmt::skip]
+fn a_mode_or_an_owner_is_not_listed_as_a_file() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = home.path().join("p");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let cases: &[(&str, &[&str])] = &[
+        ("chmod 755 x", &["x"]),
+        ("chmod u+x,go-w a b", &["a", "b"]),
+        ("chmod a=r f", &["f"]),
+        ("chown bob:bob f", &["f"]),
+        ("chown -R bob build", &["build"]),
+        ("chgrp staff f", &["f"]),
+        // A mode given as an option: every word after it is a file.
+        ("chmod -x 755 f", &["755", "f"]),
+        // One word: the file.
+        ("chmod -x 755", &["755"]),
+        // --reference takes the mode or owner from a file: every word is a file.
+        ("chown --reference=r bob f", &["bob", "f"]),
+        // Not a mode's shape: a file.
+        ("chmod notamode f", &["notamode", "f"]),
+    ];
+    for (cmd, want) in cases {
+        let out = bin().env("HOME", home.path())
+            .args(["policy", "check", "--json", "--cwd"]).arg(&project)
+            .args(["--", cmd]).output().expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let prefix = format!("write {}/", project.display());
+        let written: Vec<String> = v["commands"].as_array().expect("commands").iter()
+            .filter_map(|c| c["subject"].as_str()?.strip_prefix(&prefix).map(str::to_string))
+            .map(|s| s.split(' ').next().unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(written, *want, "{cmd}: {v}");
+    }
 }

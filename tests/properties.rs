@@ -34,7 +34,7 @@
 //! Failures proptest finds are saved in `proptest-regressions/` and replayed first on every
 //! run; each one that led to a fix is also in the table of `regressions` below.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -80,6 +80,9 @@ fn judge(cmd: &str) -> (Tier, bool) {
     assert!(took < SLOW, "{cmd:?} took {took:?}");
     (d.verdict.tier, shell::parse(cmd).unparsed.is_some())
 }
+
+#[path = "support/scratch.rs"]
+mod scratch;
 
 #[path = "properties/grammar.rs"]
 mod grammar;
@@ -449,9 +452,7 @@ proptest! {
 fn hook_env() -> &'static PathBuf {
     static ONCE: OnceLock<PathBuf> = OnceLock::new();
     ONCE.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("properties-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = scratch::process_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), "properties");
         std::fs::create_dir_all(dir.join("home/project")).expect("temp home");
         // Set before any hook runs (every hook test calls this first).
         std::env::set_var("HOME", dir.join("home"));

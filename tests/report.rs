@@ -175,9 +175,28 @@ fn the_report_counts_what_was_decided_and_answered() {
     assert_eq!(
         r["rules"],
         json!([
-            {"rule": "build.run", "asks": 7, "approved": 5, "refused": 1, "pending": 1, "approval_pct": 83},
-            {"rule": "pkg.install", "asks": 1, "approved": 0, "refused": 1, "pending": 0, "approval_pct": 0},
+            {"rule": "build.run", "asks": 7, "approved": 5, "refused": 1, "pending": 1, "approval_pct": 83,
+             "commands": [
+                {"subject": "cargo test", "times": 4},
+                {"subject": "cargo build --release", "times": 1},
+                {"subject": "cargo test 2>&1 | tail -5", "times": 1},
+                {"subject": "make", "times": 1},
+             ]},
+            {"rule": "pkg.install", "asks": 1, "approved": 0, "refused": 1, "pending": 0, "approval_pct": 0,
+             "commands": [{"subject": "npm install", "times": 1}]},
         ])
+    );
+    // Why calls were denied: the rule's reason from the policy, and what it denied.
+    let reason = w
+        .run(&["policy", "show", "--json", "--id", "fs.rm-broad"])
+        .1;
+    let reason: Value = serde_json::from_str(&reason).expect("policy show --json");
+    let reason = reason["rules"][0]["reason"].clone();
+    assert!(reason.is_string(), "{reason}");
+    assert_eq!(
+        r["denials"],
+        json!([{"rule": "fs.rm-broad", "times": 2, "reason": reason,
+                "commands": [{"subject": "rm -rf /", "times": 2}]}])
     );
     assert_eq!(
         r["denied"],
@@ -194,7 +213,21 @@ fn the_report_counts_what_was_decided_and_answered() {
         r["phases"],
         json!([{"name": "none", "allow": 2, "ask": 8, "deny": 2}])
     );
+    // The last 7 days are 7 dates, today the last, each listed (those without a call too).
     let days = r["days"].as_array().expect("days");
+    assert_eq!(days.len(), 7, "{r}");
+    let today = chrono::Utc::now().date_naive();
+    let dates: Vec<String> = (0..7)
+        .rev()
+        .map(|back| {
+            (today - chrono::Duration::days(back))
+                .format("%Y-%m-%d")
+                .to_string()
+        })
+        .collect();
+    let names: Vec<&str> = days.iter().filter_map(|d| d["name"].as_str()).collect();
+    assert_eq!(names, dates);
+    assert_eq!(r["from"], json!(dates[0]));
     let sum = days
         .iter()
         .map(counts)
@@ -353,8 +386,15 @@ fn the_html_page_is_well_formed_and_holds_the_same_figures() {
         .expect("rules")
         .iter()
         .map(|x| {
+            // The rule's name, then the commands under it.
+            let commands: String = x["commands"]
+                .as_array()
+                .expect("commands")
+                .iter()
+                .map(|c| format!("{} × {}", c["subject"].as_str().unwrap_or(""), c["times"]))
+                .collect();
             json!([
-                x["rule"].as_str(),
+                format!("{}{commands}", x["rule"].as_str().unwrap_or("")),
                 n(&x["asks"]),
                 n(&x["approved"]),
                 n(&x["refused"]),
@@ -365,7 +405,7 @@ fn the_html_page_is_well_formed_and_holds_the_same_figures() {
         })
         .collect();
     assert_eq!(rows("rules"), rules);
-    for id in ["days", "agents", "phases"] {
+    for id in ["agents", "phases"] {
         let want: Vec<Value> = r[id]
             .as_array()
             .expect(id)
@@ -383,6 +423,63 @@ fn the_html_page_is_well_formed_and_holds_the_same_figures() {
         assert_eq!(rows(id), want, "{id}");
     }
     assert_eq!(rows("denied"), [json!(["rm -rf /", "2", "fs.rm-broad"])]);
+    let reason = r["denials"][0]["reason"].as_str().expect("a reason");
+    assert_eq!(
+        rows("denials"),
+        [json!([
+            "fs.rm-broad".to_string() + "rm -rf / × 2",
+            "2",
+            reason
+        ])]
+    );
+    // The days are a chart, not a table: one column a day.
+    assert!(t.get("days").is_none(), "{t}");
+    let text = std::fs::read_to_string(&page).expect("page");
+    let chart = text
+        .split_once("<svg id=\"trend\"")
+        .and_then(|(_, rest)| rest.split_once("</svg>"))
+        .map(|(chart, _)| chart)
+        .expect("the chart of the days");
+    let days = r["days"].as_array().expect("days");
+    assert_eq!(chart.matches("<g><title>").count(), days.len(), "{chart}");
+    for d in days {
+        let title = format!(
+            "<g><title>{}: {} allowed, {} asked, {} denied</title>",
+            d["name"].as_str().unwrap_or(""),
+            d["allow"],
+            d["ask"],
+            d["deny"]
+        );
+        assert!(chart.contains(&title), "{title}: {chart}");
+    }
+    // Each legend names the classes its bars are drawn in.
+    for (legend, classes) in [
+        ("decisions-legend", ["allow", "ask", "deny"]),
+        ("answers-legend", ["approved", "pending", "refused"]),
+    ] {
+        let (_, rest) = text.split_once(&format!("id=\"{legend}\">")).expect(legend);
+        let (swatches, _) = rest.split_once("</p>").expect(legend);
+        for c in classes {
+            assert!(
+                swatches.contains(&format!("<span class=\"{c}\">")),
+                "{legend}: {swatches}"
+            );
+        }
+    }
+    let rules_table = text.split_once("id=\"rules\"").expect("rules").1;
+    let rules_table = rules_table.split_once("</table>").expect("rules").0;
+    for c in ["approved", "pending", "refused"] {
+        assert!(
+            rules_table.contains(&format!("class=\"{c}\"")),
+            "{rules_table}"
+        );
+    }
+    for c in ["allow", "ask", "deny"] {
+        assert!(
+            !rules_table.contains(&format!("class=\"{c}\"")),
+            "{rules_table}"
+        );
+    }
     assert_eq!(rows("latency")[0][0], "12");
 }
 
@@ -572,7 +669,7 @@ fn the_log_reads_past_outcome_lines_and_errors_are_clear() {
         (
             &["report", "--session", "nobody"],
             1,
-            "--session \"nobody\": no session of that id is known",
+            "no session \"nobody\" is known",
         ),
         (
             &["suggest", "--min", "0"],
@@ -687,4 +784,143 @@ fn apply_refuses_rules_that_would_change_a_denial_of_the_last_week() {
     assert!(out.contains("1 denials, 1 decided otherwise"), "{out}");
     assert!(err.contains("the rules were not written: under them these denied calls would be decided otherwise: cargo test"), "{err}");
     assert!(!w.state().join("policy.toml").exists());
+}
+
+/// The browser for the page: `$CHROMIUM`, else `chromium` or `chromium-browser` on PATH;
+/// `None` after a loud SKIPPED line (it fails under CI, which installs it).
+fn chromium() -> Option<PathBuf> {
+    let found = std::env::var_os("CHROMIUM").map(PathBuf::from).or_else(|| {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")])
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"));
+        assert!(
+            !ci,
+            "chromium is not installed (CI is set, so this is an error)"
+        );
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!!! SKIPPED: the HTML report in a browser: chromium is not installed (apt-get install chromium) !!!!!\n"
+        );
+    }
+    found
+}
+
+/// Runs headless chromium on the page with `args`, in a fresh profile, for at most a
+/// minute; its standard output.
+fn in_browser(browser: &std::path::Path, page: &std::path::Path, args: &[String]) -> Vec<u8> {
+    let profile = tempfile::tempdir().expect("profile");
+    let mut child = StdCommand::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut out = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut buf);
+        buf
+    });
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "chromium {args:?}: {status}");
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium {args:?} did not finish in a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader.join().expect("reader")
+}
+
+/// The page as a person sees it, in a real browser: a screenshot that is not blank and
+/// shows the decisions' colours (the chart, the bars and their legends), and the headings a
+/// person looks for in the DOM the browser built.
+#[test]
+fn the_html_page_renders_in_a_browser() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let w = World::new();
+    w.week();
+    let page = w.home.path().join("report.html");
+    let (code, _, err) = w.run(&["report", "--html", page.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{err}");
+
+    let png_path = w.home.path().join("report.png");
+    in_browser(
+        &browser,
+        &page,
+        &[
+            format!("--screenshot={}", png_path.display()),
+            "--window-size=1200,2000".to_string(),
+        ],
+    );
+    let decoder = png::Decoder::new(std::fs::File::open(&png_path).expect("screenshot"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    assert_eq!((info.width, info.height), (1200, 2000));
+    let channels = info.color_type.samples();
+    assert!(channels >= 3, "{:?}", info.color_type);
+    let pixels: Vec<[u8; 3]> = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let white = pixels.iter().filter(|p| **p == [255, 255, 255]).count();
+    let inked = pixels.len() - white;
+    assert!(
+        inked * 100 > pixels.len(),
+        "the screenshot is blank: {inked} of {} pixels are not white",
+        pixels.len()
+    );
+    // The colours of allow, ask and deny (the chart and the bars), and of pending.
+    for (name, rgb) in [
+        ("allow", [0x4c, 0x9a, 0x5b]),
+        ("ask", [0xe0, 0xa0, 0x30]),
+        ("deny", [0xc0, 0x39, 0x2b]),
+        ("pending", [0x9a, 0xa0, 0xa6]),
+    ] {
+        let n = pixels.iter().filter(|p| **p == rgb).count();
+        assert!(n > 50, "{name}: {n} pixels of its colour");
+    }
+
+    let dom = String::from_utf8(in_browser(&browser, &page, &["--dump-dom".to_string()]))
+        .expect("the DOM as UTF-8");
+    for heading in [
+        "<h1>programmer-hook: decisions from ",
+        "<h2>Decisions per day</h2>",
+        "<h2>Rules that asked most</h2>",
+        "<h2>Why calls were denied</h2>",
+        "<h2>Most often denied</h2>",
+        "<h2>Per agent</h2>",
+        "<h2>Per phase</h2>",
+        "<h2>Hook latency</h2>",
+    ] {
+        assert!(dom.contains(heading), "{heading}: {dom}");
+    }
+    assert!(dom.contains("<svg id=\"trend\""), "{dom}");
+    assert!(dom.contains("rm -rf / × 2"), "{dom}");
 }

@@ -13,6 +13,7 @@ mod policy;
 mod project;
 mod report;
 mod session;
+mod session_id;
 mod suggest;
 mod window;
 

@@ -127,12 +127,47 @@ fn exit_for(t: Tier) -> i32 {
     }
 }
 
-fn policy_check(a: CheckArgs) -> Result<i32> {
-    let places = state::places()?;
-    let cwd = match &a.cwd {
-        Some(c) => std::path::absolute(c).with_context(|| format!("bad --cwd {}", c.display()))?,
-        None => std::env::current_dir().context("cannot read the current folder")?,
+/// The folder `--cwd` names, absolute; a usage error when it is not a folder.
+pub(super) fn cwd_arg(given: Option<&std::path::Path>) -> Result<PathBuf> {
+    let Some(c) = given else {
+        return std::env::current_dir().context("cannot read the current folder");
     };
+    if !c.is_dir() {
+        return Err(usage(format!(
+            "--cwd {}: no such folder; give the folder the command would run in",
+            c.display()
+        )));
+    }
+    std::path::absolute(c).with_context(|| format!("bad --cwd {}", c.display()))
+}
+
+/// The options of `policy check`, for the suggestion after a mistyped one.
+const CHECK_OPTIONS: &[&str] = &["--json", "--cwd", "--tool", "--path"];
+
+/// ` (did you mean `--json`?)` for an option close to one of `policy check`'s.
+fn did_you_mean(opt: &str) -> String {
+    let name = opt.split('=').next().unwrap_or(opt);
+    CHECK_OPTIONS
+        .iter()
+        .map(|o| (strsim::damerau_levenshtein(name, o), o))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, o)| format!("; did you mean `{o}`?"))
+        .unwrap_or_default()
+}
+
+fn policy_check(mut a: CheckArgs) -> Result<i32> {
+    let places = state::places()?;
+    let cwd = cwd_arg(a.cwd.as_deref())?;
+    // `--tool Bash` checks a command, the one after `--`.
+    if a.tool.as_deref() == Some(Tool::Bash.as_str()) {
+        if a.path.is_some() {
+            return Err(usage(
+                "--tool Bash checks a command, not a file: give the command after `--` instead of --path",
+            ));
+        }
+        a.tool = None;
+    }
     let policy = hook::load_policy(&places, Some(&cwd))?;
     let fs = hook::code_store::StoredFs::new(&places);
     let ctx = crate::engine::Context {
@@ -173,7 +208,8 @@ fn policy_check(a: CheckArgs) -> Result<i32> {
             // mistyped option (`--jsn`), not a command.
             if let Some(opt) = a.command.first().filter(|w| w.starts_with('-')) {
                 return Err(usage(format!(
-                    "unexpected option `{opt}` (the options are --json, --cwd, --tool and --path; the command goes after `--`)"
+                    "unexpected option `{opt}`{} (the options are --json, --cwd, --tool and --path; the command goes after `--`)",
+                    did_you_mean(opt)
                 )));
             }
             let cmd = a.command.join(" ");

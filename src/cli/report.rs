@@ -14,13 +14,13 @@ use crate::workflow::state;
 
 #[derive(Args)]
 pub struct ReportArgs {
-    /// From when: a number of days (`7d`) or hours (`12h`) back, or a day (`2026-12-01`).
+    /// From when: a number of days (`7d`: today and the 6 before) or hours (`12h`) back, or a day (`2026-12-01`).
     #[arg(long, default_value = "7d")]
     since: String,
     /// Only calls made in this project (a registered project's name, else a folder's name).
     #[arg(long)]
     project: Option<String>,
-    /// Only this Claude Code session id.
+    /// Only this Claude Code session id (or a prefix of it only one session has).
     #[arg(long)]
     session: Option<String>,
     /// Print the figures as JSON.
@@ -44,7 +44,17 @@ pub fn run_report(a: ReportArgs) -> Result<i32> {
     };
     let (decided, bad) = window::load(&places.state_dir, &since, &filters)?;
     let today = now.format("%Y-%m-%d").to_string();
-    let r = report::build(&decided, since.get(..10).unwrap_or(&since), &today);
+    let mut r = report::build(&decided, since.get(..10).unwrap_or(&since), &today);
+    // The reasons of the rules that denied, from the policy in force (a rule a project's
+    // file holds has none here).
+    if let Ok(policy) = crate::hook::load_policy(&places, None) {
+        let reasons: std::collections::HashMap<&str, &str> = policy
+            .rules()
+            .iter()
+            .map(|rule| (&*rule.id, &*rule.reason))
+            .collect();
+        r.name_reasons(|id| reasons.get(id).map(|s| s.to_string()));
+    }
     if let Some(path) = &a.html {
         std::fs::write(path, html::page(&r))
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -152,6 +162,7 @@ pub fn text(r: &Report) -> String {
     counts_table(&mut out, "Per day", &r.days);
     out.push_str("(█ allow  ▒ ask  ░ deny)\n");
     rules_table(&mut out, r);
+    denials_table(&mut out, r);
     denied_table(&mut out, r);
     counts_table(&mut out, "Per agent", &r.agents);
     counts_table(&mut out, "Per phase", &r.phases);
@@ -201,6 +212,33 @@ fn rules_table(out: &mut String, r: &Report) {
             a.refused,
             a.pending,
             pct(x.approval_pct)
+        );
+    }
+}
+
+fn denials_table(out: &mut String, r: &Report) {
+    if r.denials.is_empty() {
+        return;
+    }
+    let rows = &r.denials[..r.denials.len().min(TOP)];
+    let width = rows
+        .iter()
+        .map(|x| x.rule.len())
+        .max()
+        .unwrap_or(0)
+        .clamp(21, 40);
+    let _ = writeln!(
+        out,
+        "\n{:<width$}  {:>5}  reason",
+        "Why calls were denied", "times"
+    );
+    for x in rows {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>5}  {}",
+            clip(&x.rule, width),
+            x.times,
+            clip(x.reason.as_deref().unwrap_or("-"), 80)
         );
     }
 }

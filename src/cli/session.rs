@@ -5,16 +5,19 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
+use super::session_id;
 use crate::engine::policy::WorkflowSettings;
 use crate::hook;
-use crate::hook::audit;
 use crate::workflow::{self, clock, state, Autonomy, Workflow};
 
 #[derive(Args)]
 pub struct StatusArgs {
-    /// The Claude Code session id (default: the most recent sessions).
+    /// The Claude Code session id, or a prefix of it only one session has (default: the most recent sessions).
     #[arg(long)]
     session: Option<String>,
+    /// List every session the hook has seen in the last 7 days, not only those with a workflow.
+    #[arg(long, conflicts_with = "session")]
+    all: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -22,8 +25,9 @@ pub struct StatusArgs {
 
 #[derive(Args)]
 pub struct SessionArg {
-    /// The Claude Code session id (see `programmer-hook status`); default: the most recent
-    /// session with an active workflow.
+    /// The Claude Code session id, or a prefix of it only one session has (see
+    /// `programmer-hook status --all`); default: the most recent session with an active
+    /// workflow.
     #[arg(long)]
     session: Option<String>,
 }
@@ -55,6 +59,9 @@ fn status_json(s: &state::SessionFile, autonomy: Autonomy) -> serde_json::Value 
 
 pub fn run_status(a: StatusArgs) -> Result<i32> {
     let places = state::places()?;
+    if a.all {
+        return status_all(&places.state_dir, a.json);
+    }
     let sessions = match &a.session {
         Some(id) => vec![state::load_session(
             &places.state_dir,
@@ -75,7 +82,7 @@ pub fn run_status(a: StatusArgs) -> Result<i32> {
         return Ok(0);
     }
     if sessions.is_empty() {
-        println!("no workflow sessions yet (start one in Claude Code with /programmer <request>)");
+        println!("no workflow sessions yet (start one in Claude Code with /programmer <request>; `programmer-hook status --all` lists every session the hook has seen)");
         return Ok(0);
     }
     for s in &sessions {
@@ -126,17 +133,82 @@ fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Resu
 }
 
 /// A session id given on the command line, checked the same way by every command that
-/// takes one: the hook must have seen the session, in a workflow prompt (it keeps a state
-/// file for those) or in a tool call it decided (the audit log names the session).
+/// takes one (see `session_id`).
 fn known_session(places: &crate::engine::paths::Places, id: &str) -> Result<String> {
-    if state::session_path(&places.state_dir, id).is_file()
-        || audit::mentions_session(&places.state_dir, id)
-    {
-        return Ok(id.to_string());
+    session_id::resolve(&places.state_dir, id)
+}
+
+/// How long ago a session was last seen for `status --all` and for `autonomy` to count it
+/// as active.
+const RECENT_DAYS: i64 = 7;
+const ACTIVE_MINUTES: i64 = 60;
+
+/// The sessions the hook saw since `ago` before now.
+fn seen_since(state_dir: &std::path::Path, ago: chrono::TimeDelta) -> Vec<session_id::Seen> {
+    let since = (chrono::Utc::now() - ago).to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    session_id::seen(state_dir)
+        .into_iter()
+        .filter(|s| s.last >= since)
+        .collect()
+}
+
+/// `status --all`: every session seen in the last days, newest first.
+fn status_all(state_dir: &std::path::Path, as_json: bool) -> Result<i32> {
+    let sessions = seen_since(state_dir, chrono::TimeDelta::days(RECENT_DAYS));
+    if as_json {
+        let v: Vec<_> = sessions
+            .iter()
+            .map(|s| {
+                let file = state::load_session(state_dir, &s.id).ok();
+                let mut j = file
+                    .as_ref()
+                    .map(|f| status_json(f, state::autonomy(state_dir, &s.id)))
+                    .unwrap_or_else(|| json!({}));
+                j["session"] = json!(s.id);
+                j["last_seen"] = json!(s.last);
+                j["calls"] = json!(s.calls);
+                j["autonomy"] = json!(state::autonomy(state_dir, &s.id));
+                j
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({ "sessions": v }))?
+        );
+        return Ok(0);
     }
-    bail!(
-        "no session {id:?} is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones"
-    )
+    if sessions.is_empty() {
+        println!("the hook has seen no session in the last {RECENT_DAYS} days");
+        return Ok(0);
+    }
+    println!(
+        "{:<38} {:<19} {:>6} {:<9} PHASE",
+        "SESSION", "LAST SEEN (UTC)", "CALLS", "AUTONOMY"
+    );
+    for s in &sessions {
+        let phase = if s.workflow {
+            state::load_session(state_dir, &s.id)
+                .ok()
+                .and_then(|f| f.workflow)
+                .filter(Workflow::active)
+                .map(|w| w.phase.name().to_string())
+                .unwrap_or_else(|| "none".into())
+        } else {
+            "none".into()
+        };
+        let autonomy = match state::autonomy(state_dir, &s.id) {
+            Autonomy::Auto => "auto",
+            Autonomy::Confirm => "confirm",
+        };
+        println!(
+            "{:<38} {:<19} {:>6} {:<9} {phase}",
+            s.id,
+            s.last.get(..19).unwrap_or(&s.last).replace('T', " "),
+            s.calls,
+            autonomy
+        );
+    }
+    Ok(0)
 }
 
 pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
@@ -176,13 +248,30 @@ pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
 
 pub fn run_autonomy(a: AutonomyArgs) -> Result<i32> {
     let places = state::places()?;
-    let id = match &a.session.session {
-        Some(id) => known_session(&places, id)?,
-        None => state::recent_sessions(&places.state_dir, 1)
-            .into_iter()
-            .next()
-            .map(|s| s.session)
-            .context("no session yet; pass --session ID (see `programmer-hook status`)")?,
+    let (id, why) = match &a.session.session {
+        Some(id) => (known_session(&places, id)?, String::new()),
+        None => {
+            // A setting that may relax the hook names its session, or applies only where
+            // one session alone is active.
+            let active = seen_since(
+                &places.state_dir,
+                chrono::TimeDelta::minutes(ACTIVE_MINUTES),
+            );
+            match active.as_slice() {
+                [one] => (
+                    one.id.clone(),
+                    format!(" (the only session active in the last {ACTIVE_MINUTES} minutes)"),
+                ),
+                [] => bail!(
+                    "no session was active in the last {ACTIVE_MINUTES} minutes; name one with --session ID (`programmer-hook status --all` lists the recent ones)"
+                ),
+                several => bail!(
+                    "{} sessions were active in the last {ACTIVE_MINUTES} minutes; name one with --session ID:\n{}",
+                    several.len(),
+                    session_id::listing(several)
+                ),
+            }
+        }
     };
     let mode = if a.mode == "auto" {
         Autonomy::Auto
@@ -190,6 +279,6 @@ pub fn run_autonomy(a: AutonomyArgs) -> Result<i32> {
         Autonomy::Confirm
     };
     state::set_autonomy(&places.state_dir, &id, mode)?;
-    println!("session {id}: autonomy is now {}", a.mode);
+    println!("session {id}{why}: autonomy is now {}", a.mode);
     Ok(0)
 }

@@ -11,10 +11,11 @@ use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 
 use crate::hook::audit;
 use crate::hook::report::{self, Decided};
-use crate::workflow::{projects, state};
+use crate::workflow::projects;
 
-/// The start of `--since`: `7d` (days back from now), `12h` (hours), or a day
-/// `2026-12-01` (from its midnight, UTC). An RFC 3339 time.
+/// The start of `--since`: `7d` (the last 7 days: today and the 6 before, from midnight
+/// UTC), `12h` (hours back from now), or a day `2026-12-01` (from its midnight, UTC). An
+/// RFC 3339 time.
 pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<String> {
     let wrong = |why: &str| -> Result<String> {
         Err(usage(format!("--since {text:?}: {why}; give a number of days (`7d`), of hours (`12h`) or a day (`2026-12-01`)")))
@@ -35,6 +36,15 @@ pub fn parse_since(text: &str, now: DateTime<Utc>) -> Result<String> {
         Ok(_) => return wrong("the duration must be at least 1"),
         Err(_) => return wrong("the number before the unit is not a whole number"),
     };
+    if unit == "d" {
+        // N dates, today the last.
+        let Some(day) =
+            chrono::TimeDelta::try_days(n - 1).and_then(|d| now.date_naive().checked_sub_signed(d))
+        else {
+            return wrong("the duration is too long");
+        };
+        return Ok(format!("{}T00:00:00.000Z", day.format("%Y-%m-%d")));
+    }
     let Some(start) = n
         .checked_mul(hours_per)
         .and_then(chrono::TimeDelta::try_hours)
@@ -65,13 +75,9 @@ pub fn load(state_dir: &Path, since: &str, f: &Filters) -> Result<(Vec<Decided>,
         })
         .collect();
     let (mut decided, bad) = report::read_decided(&files, since)?;
-    if let Some(s) = &f.session {
-        decided.retain(|d| &d.entry.session == s);
-        let known =
-            || state::session_path(state_dir, s).is_file() || audit::mentions_session(state_dir, s);
-        if decided.is_empty() && !known() {
-            bail!("--session {s:?}: no session of that id is known (the hook has seen no prompt or tool call of it); `programmer-hook status` lists the recent ones");
-        }
+    if let Some(given) = &f.session {
+        let s = super::session_id::resolve(state_dir, given)?;
+        decided.retain(|d| d.entry.session == s);
     }
     if let Some(name) = &f.project {
         let mut projects = Projects::new(state_dir);
@@ -139,7 +145,9 @@ mod tests {
             .expect("time")
             .with_timezone(&Utc);
         let ok = [
-            ("7d", "2026-12-01T12:00:00.000Z"),
+            // The last 7 days are 7 dates: the 2nd to the 8th.
+            ("7d", "2026-12-02T00:00:00.000Z"),
+            ("1d", "2026-12-08T00:00:00.000Z"),
             ("12h", "2026-12-08T00:00:00.000Z"),
             ("2026-11-30", "2026-11-30T00:00:00.000Z"),
         ];

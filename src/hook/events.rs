@@ -573,9 +573,26 @@ fn session_start(env: &Env, event: &Event) -> Result<Value> {
             s.agents = roles::Agents::default();
         })?;
     }
-    Ok(context_answer(
-        &event.name,
-        &session_context(env, event, None),
+    let mut answer = context_answer(&event.name, &session_context(env, event, None));
+    if let Some(m) = two_installs(env.places, std::env::var_os("CLAUDE_PLUGIN_ROOT")) {
+        answer["systemMessage"] = json!(m);
+    }
+    Ok(answer)
+}
+
+/// When this hook runs as the plugin (its binary is under `plugin_root`) and Claude Code's
+/// `settings.json` runs another programmer-hook binary too, every call is decided and logged
+/// twice: what to tell the user at the session's start, and how to keep one.
+fn two_installs(places: &Places, plugin_root: Option<std::ffi::OsString>) -> Option<String> {
+    let root = Path::new(plugin_root.as_deref().filter(|r| !r.is_empty())?);
+    let binary = places.binary.as_deref()?;
+    if !binary.starts_with(root) || places.installed.is_empty() {
+        return None;
+    }
+    let other = places.installed[0].display();
+    Some(format!(
+        "programmer-hook: both the plugin and the hook entries in {} (running {other}) are active, so every call is decided and logged twice. Keep one: `{other} uninstall-hooks` (or ./install.sh --uninstall) keeps the plugin, or `claude plugin uninstall` the plugin; `programmer-hook doctor` says the same.",
+        places.config_dir.join("settings.json").display()
     ))
 }
 

@@ -16,6 +16,7 @@ pub mod events;
 pub mod managed;
 pub mod outcomes;
 pub mod protocol;
+mod redact;
 pub mod report;
 mod run;
 pub mod sandbox_settings;

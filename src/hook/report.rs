@@ -199,7 +199,30 @@ pub struct RuleRow {
     #[serde(flatten)]
     pub answers: Answers,
     pub approval_pct: Option<u64>,
+    /// The commands (or paths) it asked about most, busiest first.
+    pub commands: Vec<Subject>,
 }
+
+/// A command (or path), and how often it came under a rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    pub subject: String,
+    pub times: u64,
+}
+
+/// A rule that denied, why, and what it denied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DenialRule {
+    pub rule: String,
+    pub times: u64,
+    /// The rule's reason (from the policy), or why a call could not be checked.
+    pub reason: Option<String>,
+    /// The commands (or paths) it denied most, busiest first.
+    pub commands: Vec<Subject>,
+}
+
+/// How many commands a rule of the report lists.
+pub const COMMANDS_PER_RULE: usize = 5;
 
 /// A command (or path) that was denied, and how often.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -245,12 +268,43 @@ pub struct Report {
     pub days: Vec<Row>,
     pub rules: Vec<RuleRow>,
     pub denied: Vec<Denied>,
+    /// The rules that denied, busiest first, each with its reason and commands.
+    pub denials: Vec<DenialRule>,
     pub agents: Vec<Row>,
     pub phases: Vec<Row>,
     pub latency: Latency,
 }
 
-/// The report on `decided` (already filtered) for the days `from` to `to`.
+impl Report {
+    /// Fills in the reason of each denying rule that has none yet from `reason_of` (the
+    /// policy's text for a rule id).
+    pub fn name_reasons(&mut self, reason_of: impl Fn(&str) -> Option<String>) {
+        for d in &mut self.denials {
+            if d.reason.is_none() {
+                d.reason = reason_of(&d.rule);
+            }
+        }
+    }
+}
+
+/// Every day from `from` to `to` (both `YYYY-MM-DD`), in order; none when either is not
+/// a day or they are more than ten years apart.
+fn days_between(from: &str, to: &str) -> Vec<String> {
+    let parse = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+    let (Some(mut d), Some(end)) = (parse(from), parse(to)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    while d <= end && out.len() < 3660 {
+        out.push(d.format("%Y-%m-%d").to_string());
+        let Some(next) = d.succ_opt() else { break };
+        d = next;
+    }
+    out
+}
+
+/// The report on `decided` (already filtered) for the days `from` to `to`: every day of
+/// them in `days`, those without a decision too.
 pub fn build(decided: &[Decided], from: &str, to: &str) -> Report {
     let mut totals = Counts::default();
     let mut answers = Answers::default();
@@ -259,7 +313,13 @@ pub fn build(decided: &[Decided], from: &str, to: &str) -> Report {
     let mut agents: BTreeMap<&str, Counts> = BTreeMap::new();
     let mut phases: BTreeMap<&str, Counts> = BTreeMap::new();
     let mut rules: BTreeMap<&str, Answers> = BTreeMap::new();
+    let mut asked: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
     let mut denied: BTreeMap<(&str, &str), u64> = BTreeMap::new();
+    let mut blocked: BTreeMap<&str, &str> = BTreeMap::new();
+    let all_days = days_between(from, to);
+    for d in &all_days {
+        days.insert(d, Counts::default());
+    }
     let mut times = Vec::new();
     for d in decided {
         let e = &d.entry;
@@ -276,9 +336,17 @@ pub fn build(decided: &[Decided], from: &str, to: &str) -> Report {
             .add(&e.decision);
         if e.decision == "ask" {
             rules.entry(&e.rule).or_default().add(d.outcome);
+            *asked
+                .entry(&e.rule)
+                .or_default()
+                .entry(&e.subject)
+                .or_default() += 1;
         }
         if e.decision == "deny" {
             *denied.entry((&e.subject, &e.rule)).or_default() += 1;
+            if let Some(why) = e.blocked.as_deref() {
+                blocked.entry(&e.rule).or_insert(why);
+            }
         }
         times.extend(e.took_us);
     }
@@ -290,7 +358,8 @@ pub fn build(decided: &[Decided], from: &str, to: &str) -> Report {
         answers,
         relaxed,
         days: days.into_iter().map(row).collect(),
-        rules: rule_rows(rules),
+        rules: rule_rows(rules, &asked),
+        denials: denial_rules(&denied, &blocked),
         denied: denied_rows(denied),
         agents: busiest(agents.into_iter().map(row).collect()),
         phases: busiest(phases.into_iter().map(row).collect()),
@@ -310,7 +379,27 @@ fn busiest(mut rows: Vec<Row>) -> Vec<Row> {
     rows
 }
 
-fn rule_rows(rules: BTreeMap<&str, Answers>) -> Vec<RuleRow> {
+/// The busiest subjects of a count, at most [`COMMANDS_PER_RULE`], ties by name.
+fn top_subjects<'a>(counts: impl Iterator<Item = (&'a str, u64)>) -> Vec<Subject> {
+    let mut v: Vec<Subject> = counts
+        .map(|(s, times)| Subject {
+            subject: s.to_string(),
+            times,
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        b.times
+            .cmp(&a.times)
+            .then_with(|| a.subject.cmp(&b.subject))
+    });
+    v.truncate(COMMANDS_PER_RULE);
+    v
+}
+
+fn rule_rows(
+    rules: BTreeMap<&str, Answers>,
+    asked: &BTreeMap<&str, BTreeMap<&str, u64>>,
+) -> Vec<RuleRow> {
     let mut v: Vec<RuleRow> = rules
         .into_iter()
         .map(|(rule, answers)| RuleRow {
@@ -318,9 +407,34 @@ fn rule_rows(rules: BTreeMap<&str, Answers>) -> Vec<RuleRow> {
             asks: answers.approved + answers.refused + answers.pending,
             approval_pct: answers.approval_pct(),
             answers,
+            commands: asked
+                .get(rule)
+                .map(|m| top_subjects(m.iter().map(|(s, n)| (*s, *n))))
+                .unwrap_or_default(),
         })
         .collect();
     v.sort_by_key(|r| std::cmp::Reverse(r.asks));
+    v
+}
+
+fn denial_rules(
+    denied: &BTreeMap<(&str, &str), u64>,
+    blocked: &BTreeMap<&str, &str>,
+) -> Vec<DenialRule> {
+    let mut by_rule: BTreeMap<&str, Vec<(&str, u64)>> = BTreeMap::new();
+    for ((subject, rule), n) in denied {
+        by_rule.entry(rule).or_default().push((subject, *n));
+    }
+    let mut v: Vec<DenialRule> = by_rule
+        .into_iter()
+        .map(|(rule, subjects)| DenialRule {
+            rule: rule.to_string(),
+            times: subjects.iter().map(|(_, n)| n).sum(),
+            reason: blocked.get(rule).map(|s| s.to_string()),
+            commands: top_subjects(subjects.into_iter()),
+        })
+        .collect();
+    v.sort_by_key(|r| std::cmp::Reverse(r.times));
     v
 }
 
@@ -431,5 +545,60 @@ mod tests {
             (r.latency.median_us, r.latency.p99_us),
             (Some(200), Some(300))
         );
+    }
+
+    #[test]
+    fn every_day_of_the_span_is_a_row_and_denials_are_grouped_by_rule() {
+        let mut lines = vec![
+            entry("a", "deny", "1", "fs.rm-broad"),
+            entry("a", "deny", "2", "fs.rm-broad"),
+            entry("a", "deny", "3", "git.force-push"),
+        ];
+        if let LogLine::Entry(e) = &mut lines[2] {
+            e.blocked = Some("the policy could not be loaded".into());
+        }
+        let mut r = build(&pair(lines), "2026-11-25", "2026-12-01");
+        let names: Vec<&str> = r.days.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "2026-11-25",
+                "2026-11-26",
+                "2026-11-27",
+                "2026-11-28",
+                "2026-11-29",
+                "2026-11-30",
+                "2026-12-01"
+            ]
+        );
+        assert_eq!(r.days[6].counts.deny, 3);
+        assert_eq!(r.days[0].counts.total(), 0);
+        r.name_reasons(|id| Some(format!("reason of {id}")));
+        let got: Vec<(&str, u64, Option<&str>, usize)> = r
+            .denials
+            .iter()
+            .map(|d| {
+                (
+                    d.rule.as_str(),
+                    d.times,
+                    d.reason.as_deref(),
+                    d.commands.len(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("fs.rm-broad", 2, Some("reason of fs.rm-broad"), 2),
+                (
+                    "git.force-push",
+                    1,
+                    Some("the policy could not be loaded"),
+                    1
+                ),
+            ]
+        );
+        assert!(days_between("2026-12-02", "2026-12-01").is_empty());
+        assert!(days_between("x", "2026-12-01").is_empty());
     }
 }

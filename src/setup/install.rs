@@ -81,6 +81,7 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
         None => std::env::current_exe().context("cannot tell where this binary is")?,
     };
     check_binary(&binary)?;
+    refuse_beside_the_plugin(&places.config_dir, &settings)?;
     let binary_text = binary
         .to_str()
         .with_context(|| format!("the binary path {} is not valid UTF-8", binary.display()))?
@@ -157,6 +158,30 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// Refuses to add entries where the plugin is installed and enabled: its own hooks already
+/// answer every event, so a second set would decide and log every call twice.
+fn refuse_beside_the_plugin(config_dir: &Path, settings: &Path) -> Result<()> {
+    let files = super::plugin::SettingsFiles {
+        user: settings.to_path_buf(),
+        project: std::env::current_dir().ok(),
+        ..super::plugin::SettingsFiles::of_system(config_dir)
+    };
+    // A record that cannot be read is doctor's to report; it does not stop an install.
+    let installs = super::plugin::installs(config_dir, &files).unwrap_or_default();
+    let Some(i) = installs.iter().find(|i| i.enabled) else {
+        return Ok(());
+    };
+    let marketplace = i.id.split_once('@').map_or("", |(_, m)| m);
+    bail!(
+        "the plugin {} is installed and enabled ({} scope, {}): its hooks already check every call, and entries in {} would make every call decided and logged twice. Keep one: use the plugin and skip this step, or remove it (claude plugin uninstall {}, then claude plugin marketplace remove {marketplace}) and run this again",
+        i.id,
+        i.scope,
+        i.path.display(),
+        settings.display(),
+        i.id
+    )
 }
 
 /// `settings.json` in the Claude Code config dir.

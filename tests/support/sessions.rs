@@ -16,6 +16,9 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
+#[path = "scratch.rs"]
+pub mod scratch;
+
 /// The session whose autonomy is `auto`.
 pub const AUTO: &str = "auto";
 /// A session with the default autonomy.
@@ -64,8 +67,7 @@ impl Machine {
     }
 
     fn make(name: &str, sandbox: bool) -> Machine {
-        let root = scratch_root().join(format!("{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = scratch::process_dir(&scratch_root(), name);
         let home = root.join("home/user");
         let project = home.join("project");
         std::fs::create_dir_all(&project).expect("scratch project");
@@ -74,7 +76,7 @@ impl Machine {
         let managed = root.join("managed");
         std::fs::create_dir_all(&managed).expect("scratch managed folder");
         let bin = bin_dir.join("programmer-hook");
-        std::fs::copy(env!("CARGO_BIN_EXE_programmer-hook"), &bin).expect("install binary");
+        scratch::place_binary(Path::new(env!("CARGO_BIN_EXE_programmer-hook")), &bin);
         let m = Machine {
             home,
             project,
@@ -251,7 +253,7 @@ fn retry_busy<T>(mut run: impl FnMut() -> std::io::Result<T>) -> std::io::Result
 /// Where the scratch machines go: the target folder's, unless the checkout itself is in a
 /// temporary folder (`/tmp`, `/var/tmp`), which the policy treats as scratch space for
 /// writes; then a folder in the real home's cache.
-fn scratch_root() -> PathBuf {
+pub fn scratch_root() -> PathBuf {
     let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let temporary = ["/tmp", "/var/tmp"].iter().any(|t| target.starts_with(t));
     match std::env::var_os("HOME").filter(|_| temporary) {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{json, Value};
 
 use super::ShowArgs;
@@ -71,10 +71,7 @@ struct LayerFiles {
 
 pub(super) fn policy_show(a: ShowArgs) -> Result<i32> {
     let places = state::places()?;
-    let cwd = match &a.cwd {
-        Some(c) => std::path::absolute(c).with_context(|| format!("bad --cwd {}", c.display()))?,
-        None => std::env::current_dir().context("cannot read the current folder")?,
-    };
+    let cwd = super::cwd_arg(a.cwd.as_deref())?;
     let p = hook::load_policy(&places, Some(&cwd))?;
     let files = LayerFiles {
         user: policy::user_policy_path(&places.state_dir),

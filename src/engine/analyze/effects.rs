@@ -5,7 +5,7 @@ use std::path::Path;
 use super::{Analyzer, GitAction, Invocation};
 use crate::engine::args::{flag_matches, flag_value, positionals};
 use crate::engine::paths;
-use crate::engine::policy::{AccessKind, Effects, List, Select};
+use crate::engine::policy::{AccessKind, Effects, FirstValue, List, Select};
 use crate::engine::shell::Word;
 
 impl Analyzer<'_> {
@@ -31,7 +31,10 @@ impl Analyzer<'_> {
     }
 
     fn declared_effects(&mut self, inv: &Invocation, eff: Effects) {
-        let positional = positionals(&inv.args, &eff.value_flags);
+        let mut positional = positionals(&inv.args, &eff.value_flags);
+        if first_is_not_a_file(&inv.args, &positional, eff.first_is) {
+            positional.remove(0);
+        }
         let has_flag = |flags: &List| {
             inv.args
                 .iter()
@@ -248,6 +251,48 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// Whether the first positional word is the mode or owner a `first_is` command takes, not
+/// a file. Only where that is certain: another file follows it, no `--reference` option
+/// names a file to copy from, and for a mode, it has a mode's shape and no option is a mode
+/// itself (`chmod -x 755 f` changes the files `755` and `f`).
+fn first_is_not_a_file(args: &[Word], positional: &[&Word], first: Option<FirstValue>) -> bool {
+    let Some(first) = first else {
+        return false;
+    };
+    let Some(word) = positional.first().filter(|_| positional.len() > 1) else {
+        return false;
+    };
+    let options: Vec<&str> = args
+        .iter()
+        .map(|a| a.text.as_str())
+        .take_while(|t| *t != "--")
+        .filter(|t| t.starts_with('-'))
+        .collect();
+    if options.iter().any(|o| o.starts_with("--reference")) || !word.literal {
+        return false;
+    }
+    match first {
+        FirstValue::Owner => true,
+        FirstValue::Mode => is_mode(&word.text) && !options.iter().any(|o| is_mode(o)),
+    }
+}
+
+/// A chmod mode: octal (`755`), or symbolic clauses (`u+x`, `go-w`, `a=r,u+w`, `-x`).
+fn is_mode(text: &str) -> bool {
+    if !text.is_empty() && text.len() <= 4 && text.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return true;
+    }
+    !text.is_empty()
+        && text.split(',').all(|clause| {
+            let ops = clause.trim_start_matches(['u', 'g', 'o', 'a']);
+            ops.starts_with(['+', '-', '='])
+                && ops
+                    .split(['+', '-', '='])
+                    .skip(1)
+                    .all(|perms| perms.bytes().all(|b| b"rwxXstugo".contains(&b)))
+        })
 }
 
 fn base_name(p: &str) -> &str {

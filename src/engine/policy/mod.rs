@@ -358,6 +358,17 @@ pub enum Select {
     First,
 }
 
+/// What a command's first positional argument is, when it is not a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstValue {
+    /// A file mode (`chmod 755 f`, `chmod u+x f`): not a file when it has a mode's shape.
+    Mode,
+    /// An owner or group (`chown bob:bob f`): not a file, unless `--reference` names the
+    /// file to take them from.
+    Owner,
+}
+
 /// What a command does to the paths in its arguments.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -388,6 +399,9 @@ pub struct Effects {
     /// `key=` arguments that name a file read (e.g. `if=` for dd).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub read_keys: List,
+    /// The first positional argument is a mode or an owner, not a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_is: Option<FirstValue>,
     /// `key=` arguments that name a written file (e.g. `of=` for dd).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub write_keys: List,

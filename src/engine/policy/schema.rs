@@ -94,6 +94,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "complete",
     "flags",
     "read_keys",
+    "first_is",
     "write_keys",
     "value_flags",
     "read_flags",
@@ -246,6 +247,8 @@ pub fn effect_problem(
     })
 }
 
+/// What a command's first positional argument is when it is not a file (`first_is`).
+pub const FIRST_VALUES: &[&str] = &["mode", "owner"];
 /// Which positional arguments a command's effects read or write.
 pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
 

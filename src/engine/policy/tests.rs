@@ -59,6 +59,7 @@ fn serde_types_have_the_schema_keys() {
         complete: true,
         flags: l.clone(),
         read_keys: l.clone(),
+        first_is: Some(FirstValue::Mode),
         write_keys: l.clone(),
         value_flags: l.clone(),
         read_flags: l.clone(),
@@ -121,6 +122,7 @@ fn closed_values_are_the_schema_values() {
     check::<PathClass>(schema::PATH_CLASSES);
     check::<MountClass>(schema::MOUNT_CLASSES);
     check::<Select>(schema::SELECTIONS);
+    check::<FirstValue>(schema::FIRST_VALUES);
     let err = parse_file(
         "[commands]\ncp = { reads = \"every\" }\n",
         Path::new("user.toml"),

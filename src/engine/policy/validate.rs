@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::{Spanned, Value};
 
-use super::{line_col, schema, Layer, Policy, PolicyFile, Rule};
+use super::{line_col, schema, Effects, Layer, Policy, PolicyFile, Rule, WorkflowSettings};
 
 /// One problem of a file, where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +22,71 @@ pub struct Problem {
 }
 
 type Table = BTreeMap<Spanned<String>, Spanned<Value>>;
+
+/// The tables other than the rules, with the place of each key (all `None` when one of them
+/// has the wrong shape; each is then read whole).
+#[derive(Deserialize, Default)]
+struct Sections {
+    #[serde(default)]
+    paths: Option<Table>,
+    #[serde(default)]
+    kinds: Option<Table>,
+    #[serde(default)]
+    workflow: Option<Table>,
+    #[serde(default)]
+    commands: Option<BTreeMap<Spanned<String>, Spanned<Table>>>,
+}
+
+/// A table without its places.
+fn plain(table: &Table) -> Value {
+    Value::Table(
+        table
+            .iter()
+            .map(|(k, v)| (k.get_ref().clone(), v.get_ref().clone()))
+            .collect(),
+    )
+}
+
+/// Checks each key of `table` on its own: a key not in `keys` is a problem at the key, a
+/// value `T` does not take a problem at the value, and what `more` finds in a `T` holding
+/// only that key a problem at the key; so one mistake hides no other.
+fn each_key<T: serde::de::DeserializeOwned>(
+    table: &Table,
+    keys: &[&str],
+    what: &str,
+    problems: &mut Vec<Problem>,
+    at: &dyn Fn(usize, String) -> Problem,
+    mut more: impl FnMut(T) -> Vec<String>,
+) {
+    for (k, v) in table {
+        let name = k.get_ref();
+        if !keys.contains(&name.as_str()) {
+            problems.push(at(
+                k.span().start,
+                format!(
+                    "unknown key `{name}` in {what} (the keys are: {})",
+                    keys.join(", ")
+                ),
+            ));
+            continue;
+        }
+        let one = Value::Table(toml::map::Map::from_iter([(
+            name.clone(),
+            v.get_ref().clone(),
+        )]));
+        match T::deserialize(one) {
+            Ok(t) => {
+                for m in more(t) {
+                    problems.push(at(k.span().start, m));
+                }
+            }
+            Err(e) => problems.push(at(
+                v.span().start,
+                format!("`{name}` in {what}: {}", e.message().trim()),
+            )),
+        }
+    }
+}
 
 /// The rules of a file with the place of each, the other tables skipped.
 #[derive(Deserialize)]
@@ -44,32 +109,89 @@ pub fn validate(text: &str, layer: Layer, base: &Policy) -> Vec<Problem> {
         }
     };
     let mut problems = Vec::new();
-    let mut file = PolicyFile::default();
+    let sections: Sections = toml::from_str(text).unwrap_or_default();
     for (key, value) in &top {
         let offset = key.span().start;
-        if !schema::FILE_KEYS.contains(&key.get_ref().as_str()) {
+        let name = key.get_ref().as_str();
+        if !schema::FILE_KEYS.contains(&name) {
             problems.push(at(
                 offset,
                 format!(
-                    "unknown table `{}` (a policy file holds: {})",
-                    key.get_ref(),
+                    "unknown table `{name}` (a policy file holds: {})",
                     schema::FILE_KEYS.join(", ")
                 ),
             ));
-        } else if key.get_ref() != "rule" {
-            if let Err(e) = section_into(&mut file, key.get_ref(), value.get_ref()) {
-                problems.push(at(
-                    value.span().start,
-                    format!("in `{}`: {e}", key.get_ref()),
-                ));
+            continue;
+        }
+        let mut file = PolicyFile::default();
+        let checked = match name {
+            "paths" => sections.paths.as_ref().map(|t| {
+                each_key(t, schema::PATH_LISTS, "`paths`", &mut problems, &at, |p| {
+                    file.paths = p;
+                    base.file_problems(&file, layer)
+                })
+            }),
+            "kinds" => sections.kinds.as_ref().map(|t| {
+                each_key(t, schema::KIND_LISTS, "`kinds`", &mut problems, &at, |k| {
+                    file.kinds = k;
+                    base.file_problems(&file, layer)
+                })
+            }),
+            "workflow" => sections.workflow.as_ref().map(|t| {
+                let n = problems.len();
+                each_key(
+                    t,
+                    schema::WORKFLOW_KEYS,
+                    "`workflow`",
+                    &mut problems,
+                    &at,
+                    |_: WorkflowSettings| Vec::new(),
+                );
+                if problems.len() == n {
+                    file.workflow = Some(WorkflowSettings::default());
+                    for m in base.file_problems(&file, layer) {
+                        problems.push(at(offset, m));
+                    }
+                }
+            }),
+            "commands" => sections.commands.as_ref().map(|cmds| {
+                for (cmd, effects) in cmds {
+                    let n = problems.len();
+                    let what = format!("the effects of {:?}", cmd.get_ref());
+                    each_key(
+                        effects.get_ref(),
+                        schema::EFFECT_KEYS,
+                        &what,
+                        &mut problems,
+                        &at,
+                        |_: Effects| Vec::new(),
+                    );
+                    if problems.len() > n {
+                        continue;
+                    }
+                    match Effects::deserialize(plain(effects.get_ref())) {
+                        Ok(e) => {
+                            file.commands = BTreeMap::from([(cmd.get_ref().clone().into(), e)]);
+                            for m in base.file_problems(&file, layer) {
+                                problems.push(at(cmd.span().start, m));
+                            }
+                        }
+                        Err(e) => problems.push(at(
+                            effects.span().start,
+                            format!("in {what}: {}", e.message().trim()),
+                        )),
+                    }
+                }
+            }),
+            _ => Some(()),
+        };
+        // A table of the wrong shape (`paths = "x"`): its one error, where it starts.
+        if checked.is_none() {
+            if let Err(e) = section_into(&mut file, name, value.get_ref()) {
+                problems.push(at(value.span().start, format!("in `{name}`: {e}")));
             }
         }
     }
-    problems.extend(
-        base.file_problems(&file, layer)
-            .into_iter()
-            .map(|m| at(0, m)),
-    );
     let rules: Rules = toml::from_str(text).unwrap_or(Rules { rule: Vec::new() });
     let mut seen: Vec<String> = Vec::new();
     for (i, spanned) in rules.rule.iter().enumerate() {
@@ -97,30 +219,42 @@ pub fn validate(text: &str, layer: Layer, base: &Policy) -> Vec<Problem> {
     problems
 }
 
-/// Reads one rule table: its unknown keys are problems at the key; other errors at the
-/// rule's start.
+/// Reads one rule table. Each key is checked on its own (an unknown key is a problem at the
+/// key, a wrong value at the value), so that one mistake hides no other; what only the
+/// whole rule shows (a missing id) is a problem at the rule's start.
 fn read_rule(
     table: &Table,
     problems: &mut Vec<Problem>,
     at: &dyn Fn(usize, String) -> Problem,
     start: usize,
 ) -> Option<Rule> {
-    let mut plain = toml::map::Map::new();
     let mut ok = true;
     for (k, v) in table {
-        if !schema::RULE_KEYS.contains(&k.get_ref().as_str()) {
+        let name = k.get_ref();
+        if !schema::RULE_KEYS.contains(&name.as_str()) {
             problems.push(at(
                 k.span().start,
-                format!("unknown key `{}` in a rule", k.get_ref()),
+                format!("unknown key `{name}` in a rule"),
+            ));
+            ok = false;
+            continue;
+        }
+        // The key alone, with an id when it is not the id.
+        let mut one = toml::map::Map::new();
+        one.insert("id".into(), Value::String("x".into()));
+        one.insert(name.clone(), v.get_ref().clone());
+        if let Err(e) = Rule::deserialize(Value::Table(one)) {
+            problems.push(at(
+                v.span().start,
+                format!("`{name}` in a rule: {}", e.message().trim()),
             ));
             ok = false;
         }
-        plain.insert(k.get_ref().clone(), v.get_ref().clone());
     }
     if !ok {
         return None;
     }
-    match Rule::deserialize(Value::Table(plain)) {
+    match Rule::deserialize(plain(table)) {
         Ok(r) => Some(r),
         Err(e) => {
             problems.push(at(start, format!("in a rule: {}", e.message().trim())));
