@@ -356,9 +356,14 @@ impl<'a> Matcher<'a> {
             return false;
         }
         // A Safe rule that excludes some arguments cannot vouch for arguments it cannot
-        // see: ones added at run time (`xargs`) or known only then (`$X`, `$(…)`).
+        // see: ones added at run time (`xargs`) or known only then (`$X`, `$(…)`). Paths
+        // found by `find -exec`/`fd -x` are never options, so a rule that excludes only
+        // options still vouches for them.
         if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
-            return false;
+            let only_found_paths = inv.extra_args_paths && !written_args_unknown(inv);
+            if !(only_found_paths && excludes_only_options(r)) {
+                return false;
+            }
         }
         subcommand_matches(r, pos)
             && flags_match(r, inv)
@@ -426,7 +431,7 @@ impl<'a> Matcher<'a> {
     /// one of the rule's path classes.
     fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         let cwd = inv.cwd.as_deref();
-        pos.iter().any(|w| {
+        path_operands(inv, pos).iter().any(|w| {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
             r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
         }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
@@ -551,6 +556,18 @@ impl<'a> Matcher<'a> {
 /// Folders outside the project where writes are still ordinary work.
 const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
+/// The positional words that name paths: all of them, but for `chown` and `chgrp` the
+/// first names an owner or group (`chown "$USER" f`), unless `--reference` takes it from a
+/// file and every word is a path.
+fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word] {
+    let owner_first = matches!(inv.name.as_str(), "chown" | "chgrp")
+        && !inv.args.iter().any(|a| a.text.starts_with("--reference"));
+    match pos.split_first() {
+        Some((_, rest)) if owner_first => rest,
+        _ => pos,
+    }
+}
+
 /// The leading positional words are one of the rule's subcommands (when it names any).
 fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
     r.subcommand.is_empty()
@@ -647,17 +664,30 @@ fn has_exclusions(r: &Rule) -> bool {
         || !r.args_is.is_empty()
 }
 
+/// Whether a rule's only exclusions are options (`flags_none`).
+fn excludes_only_options(r: &Rule) -> bool {
+    r.args_none.is_empty()
+        && r.line_not_regex.is_none()
+        && r.max_positional.is_none()
+        && r.args_is.is_empty()
+}
+
 /// Whether some argument is not known from the text: added at run time, or holding a
 /// variable or substitution other than the home folder.
 fn args_unknown(inv: &Invocation) -> bool {
-    inv.extra_args_unknown
-        || inv.args.iter().any(|a| {
-            !a.literal && {
-                let t = a
-                    .text
-                    .trim_start_matches("${HOME}")
-                    .trim_start_matches("$HOME");
-                t.contains('$') || t.contains('`') || t.contains("(…)")
-            }
-        })
+    inv.extra_args_unknown || written_args_unknown(inv)
+}
+
+/// Whether some argument written in the command holds a variable or substitution other
+/// than the home folder.
+fn written_args_unknown(inv: &Invocation) -> bool {
+    inv.args.iter().any(|a| {
+        !a.literal && {
+            let t = a
+                .text
+                .trim_start_matches("${HOME}")
+                .trim_start_matches("$HOME");
+            t.contains('$') || t.contains('`') || t.contains("(…)")
+        }
+    })
 }

@@ -27,8 +27,36 @@ impl Analyzer<'_> {
                     }
                 })
                 .collect();
-            self.words(&cmd, cwd.clone(), ctx, has_placeholder);
+            self.found_words(&cmd, cwd.clone(), ctx, has_placeholder);
         }
+    }
+
+    /// Analyses the command of `find -exec` or `fd -x`, whose added arguments (when
+    /// `added`) are paths found under the folders searched.
+    pub(super) fn found_words(
+        &mut self,
+        cmd: &[Word],
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        added: bool,
+    ) {
+        let outer = std::mem::replace(&mut self.found_paths, true);
+        self.words(cmd, cwd, ctx, added);
+        self.found_paths = outer;
+    }
+
+    /// Analyses a command whose added arguments come from elsewhere (`xargs`' input,
+    /// `parallel`'s): they may be anything, options included.
+    pub(super) fn input_words(
+        &mut self,
+        cmd: &[Word],
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+        added: bool,
+    ) {
+        let outer = std::mem::replace(&mut self.found_paths, false);
+        self.words(cmd, cwd, ctx, added);
+        self.found_paths = outer;
     }
 
     /// Takes the commands of `-exec`, `-execdir`, `-ok`, `-okdir` out of find's words (the
@@ -70,16 +98,29 @@ impl Analyzer<'_> {
     }
 }
 
-/// What `{}` stands for, when find names the files it looks for: a glob under each folder
-/// searched (`find . -name .env -exec cat {} \;` reads `./**/.env`).
+/// What `{}` stands for: when find names the files it looks for, a glob under each folder
+/// searched (`find . -name .env -exec cat {} \;` reads `./**/.env`); otherwise the folders
+/// searched themselves, as `grep -r x DIR` reads DIR (`find ~/.ssh -exec cat {} +` reads
+/// `~/.ssh`).
 fn found_files(kept: &[Word]) -> Vec<Word> {
     let names: Vec<&Word> = kept
         .windows(2)
         .filter(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
         .map(|w| &w[1])
         .collect();
+    // Find's own leading options (`-L`, `-D debugopts`, `-O3`) come before the folders.
+    let mut start = 0;
+    while let Some(w) = kept.get(start) {
+        match w.text.as_str() {
+            "-H" | "-L" | "-P" => start += 1,
+            "-D" => start += 2,
+            t if t.starts_with("-O") => start += 1,
+            _ => break,
+        }
+    }
     let roots: Vec<&Word> = kept
         .iter()
+        .skip(start)
         .take_while(|w| !w.text.starts_with('-') && w.text != "!" && w.text != "(")
         .collect();
     let roots = if roots.is_empty() {
@@ -87,6 +128,9 @@ fn found_files(kept: &[Word]) -> Vec<Word> {
     } else {
         roots.into_iter().cloned().collect()
     };
+    if names.is_empty() {
+        return roots;
+    }
     roots
         .iter()
         .flat_map(|r| {

@@ -629,7 +629,7 @@ impl Analyzer<'_> {
             // With no command, xargs runs `echo` with its input.
             rest = vec![Word::lit("echo")];
         }
-        self.words(&rest, cwd, ctx, true);
+        self.input_words(&rest, cwd, ctx, true);
     }
 }
 
