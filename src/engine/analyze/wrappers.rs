@@ -192,6 +192,10 @@ const XARGS_OPTS: &[&str] = &[
     "--max-chars",
     "--replace",
     "--eof",
+    // BSD and macOS: `-J R` puts the input where R is, `-R N` and `-S N` bound `-I`.
+    "-J",
+    "-R",
+    "-S",
 ];
 
 /// Every wrapper peeled.
@@ -665,7 +669,7 @@ fn xargs_replace(options: &[Word]) -> Option<String> {
     let mut replace: Option<String> = None;
     for (i, a) in options.iter().enumerate() {
         let t = a.text.as_str();
-        if t == "-I" {
+        if t == "-I" || t == "-J" {
             replace = options.get(i + 1).map(|w| w.text.clone());
         } else if let Some(r) = t.strip_prefix("-I") {
             replace = Some(r.to_string());

@@ -696,6 +696,15 @@ mod tests {
             Source::File(Word::lit("tool.py"))
         );
         assert!(python("python3", &words("-m pytest")).is_none());
+        // `-m json.tool` reads its one file; a second is a file it writes.
+        let c = python("python3", &words("-m json.tool --indent 2 a.json")).unwrap();
+        assert_eq!(c.inputs, vec![Word::lit("a.json")]);
+        assert_eq!(
+            c.source,
+            Source::Inline(vec![Word::lit("import json.tool")])
+        );
+        assert!(python("python3", &words("-m json.tool a.json b.json")).is_none());
+        assert!(python("python3", &words("-m json.tool --unknown a.json")).is_none());
         assert!(python("python3", &words("--version")).is_none());
         assert!(python("python3", &words("-Z -c x"))
             .unwrap()
@@ -742,6 +751,18 @@ mod tests {
         assert_eq!(c.inputs, vec![Word::lit("f.txt")]);
         let c = perl("perl", &words("-ne x log.txt")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        // The loop opens `cmd|`, `>f` and names made at run time as commands or writes.
+        for bad in ["ls|", ">out", "*.log", "-x"] {
+            let args = vec![Word::lit("-ne"), Word::lit("print"), Word::lit(bad)];
+            let c = perl("perl", &args).unwrap();
+            assert!(c.opaque.is_some(), "{bad}");
+        }
+        let glob = Word {
+            text: "src/*.rs".into(),
+            literal: false,
+        };
+        let c = perl("perl", &[Word::lit("-ne"), Word::lit("print"), glob]).unwrap();
+        assert!(c.opaque.is_none());
         let c = php("php", &words("-r x")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
         let c = awk("awk", &words("-F, {print} a.csv")).unwrap();

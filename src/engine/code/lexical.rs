@@ -355,8 +355,11 @@ mod tests {
             e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
             "{e:?}"
         );
-        let e = perl("print if /ERROR/").effects;
+        // A print loop has no effects and is not opaque; any other code is opaque.
+        assert!(perl("print if /ERROR/").effects.is_empty());
+        let e = perl("print for 1..3").effects;
         assert_eq!(e.len(), 1);
+        assert!(matches!(e[0], Effect::Opaque(_)), "{e:?}");
     }
 
     #[test]
