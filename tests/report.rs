@@ -395,7 +395,7 @@ command = ["cargo"]
 subcommand = ["test"]
 line_regex = '^cargo test$'
 match = ["cargo test", "cargo test 2>&1 | tail -5"]
-not_match = ["cargo publish", "cargo build --release", "cargo add serde"]
+not_match = ["cargo publish", "cargo build --release", "cargo test -- --list"]
 "#;
 
 #[test]
