@@ -65,6 +65,9 @@ impl Analyzer<'_> {
         let stripped = kept
             .iter()
             .any(|w| w.text.starts_with("--strip-cwd-prefix"));
+        // `--base-directory DIR` runs fd, and so the commands, in DIR.
+        let moved = kept.iter().any(|w| w.text.starts_with("--base-directory"));
+        let cwd = if moved { None } else { cwd };
         self.push(Invocation { args: kept, ..inv });
         for cmd in commands {
             let (cmd, bare) = with_found(cmd, &found);

@@ -15,7 +15,7 @@ impl Analyzer<'_> {
             args: kept.clone(),
             ..inv
         });
-        for cmd in inner {
+        for (cmd, in_found_folder) in inner {
             let has_placeholder = cmd.iter().any(|w| w.text.contains("{}"));
             let cmd: Vec<Word> = cmd
                 .into_iter()
@@ -27,7 +27,9 @@ impl Analyzer<'_> {
                     }
                 })
                 .collect();
-            self.found_words(&cmd, cwd.clone(), ctx, has_placeholder);
+            // `-execdir` runs it in each found file's folder, which is not known here.
+            let at = if in_found_folder { None } else { cwd.clone() };
+            self.found_words(&cmd, at, ctx, has_placeholder);
         }
     }
 
@@ -62,15 +64,15 @@ impl Analyzer<'_> {
     /// Takes the commands of `-exec`, `-execdir`, `-ok`, `-okdir` out of find's words (the
     /// name of the program each runs stays, in view of find's own rules: `-exec rm`), and
     /// records the files that `-fprint` and its kin write. Gives the words kept and the
-    /// commands.
+    /// commands, each with whether it runs in the found file's folder (`-execdir`).
     fn find_expression(
         &mut self,
         args: &[Word],
         cwd: Option<&Path>,
-    ) -> (Vec<Word>, Vec<Vec<Word>>) {
+    ) -> (Vec<Word>, Vec<(Vec<Word>, bool)>) {
         let mut i = 0;
         let mut kept = Vec::new();
-        let mut inner: Vec<Vec<Word>> = Vec::new();
+        let mut inner: Vec<(Vec<Word>, bool)> = Vec::new();
         while i < args.len() {
             let t = args[i].text.as_str();
             if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
@@ -83,7 +85,7 @@ impl Analyzer<'_> {
                 }
                 i += 1;
                 kept.extend(cmd.first().cloned());
-                inner.push(cmd);
+                inner.push((cmd, matches!(t, "-execdir" | "-okdir")));
                 continue;
             }
             if matches!(t, "-fprint" | "-fprint0" | "-fprintf" | "-fls") {
