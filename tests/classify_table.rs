@@ -756,6 +756,9 @@ fn read_only_forms_of_programs_that_can_also_change_things() {
         ("ask", "net.request", "curl -sSo out https://x"),
         ("ask", "net.request", "wget https://example.com/a.tgz"),
         ("ask", "shell.exec-env", "CURL_HOME=. curl https://x"),
+        ("ask", "shell.exec-env", "HOME=. curl -s https://x"),
+        ("ask", "shell.exec-env", "export XDG_CONFIG_HOME=.; curl -s https://x"),
+        ("ask", "shell.exec-env", "SSLKEYLOGFILE=~/.bashrc curl -s https://x"),
         ("deny", "path.protected-write", "curl -o ~/.bashrc https://x"),
         // Read-only snippets, and what makes them run or write.
         ("allow", "code.judged", "python3 -m json.tool --sort-keys package.json"),
