@@ -245,6 +245,7 @@ fn every_default_confirm_rule_is_classified() {
     let relaxable = [
         "tool.write",
         "test.list",
+        "test.list-command",
         "build.terraform-validate",
         "build.python-module",
         "git.write",

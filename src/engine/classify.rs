@@ -368,9 +368,76 @@ impl<'a> Matcher<'a> {
         subcommand_matches(r, pos)
             && flags_match(r, inv)
             && args_match(r, inv, pos.len())
+            && (r.args_only.is_empty() || self.args_only_match(r, inv))
             && (r.path_class.is_empty() || self.path_class_matches(r, inv, pos))
             && (r.mount_source.is_empty() || self.mount_source_matches(r, inv))
             && self.line_matches(r, inv)
+    }
+
+    /// Every argument is one that `args_only` allows: an option it names (a cluster letter
+    /// by letter; the value of an option of the program's `value_flags` is not checked
+    /// here), or a positional word matching one of its other globs. Arguments added at run
+    /// time are not known, so never allowed.
+    fn args_only_match(&self, r: &Rule, inv: &Invocation) -> bool {
+        if inv.extra_args_unknown {
+            return false;
+        }
+        let empty = crate::engine::policy::List::default();
+        let value_flags = self
+            .policy()
+            .effects(&inv.name)
+            .map_or(&empty, |e| &e.value_flags);
+        let takes_value = |o: &str| value_flags.iter().any(|f| f == o);
+        let named = |o: &str| r.args_only.iter().any(|p| p == o);
+        let mut args = inv.args.iter();
+        while let Some(a) = args.next() {
+            let t = a.text.as_str();
+            if t == "--" {
+                return args.all(|w| positional_allowed(r, &w.text));
+            }
+            if t.len() < 2 || !t.starts_with('-') {
+                if !positional_allowed(r, t) {
+                    return false;
+                }
+                continue;
+            }
+            if let Some(long) = t.strip_prefix("--") {
+                let (name, attached) = match long.split_once('=') {
+                    Some((n, _)) => (n, true),
+                    None => (long, false),
+                };
+                let name = format!("--{name}");
+                if !named(&name) {
+                    return false;
+                }
+                if !attached && takes_value(&name) {
+                    args.next();
+                }
+                continue;
+            }
+            if named(t) {
+                if takes_value(t) {
+                    args.next();
+                }
+                continue;
+            }
+            // A cluster: each letter an option named here; one that takes a value ends it
+            // (`-m5`), or takes the next word when it is the last (`-sH 'X: y'`).
+            let letters: Vec<char> = t[1..].chars().collect();
+            for (i, c) in letters.iter().enumerate() {
+                let o = format!("-{c}");
+                if !named(&o) {
+                    return false;
+                }
+                if takes_value(&o) {
+                    if i + 1 == letters.len() {
+                        args.next();
+                    }
+                    break;
+                }
+            }
+        }
+        true
     }
 
     /// Some host path the container command mounts, resolved like any path of the call,
@@ -568,6 +635,13 @@ fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word
     }
 }
 
+/// A positional word matches one of the `args_only` globs that are not options.
+fn positional_allowed(r: &Rule, word: &str) -> bool {
+    r.args_only
+        .iter()
+        .any(|p| !p.starts_with('-') && component_match(p, word))
+}
+
 /// The leading positional words are one of the rule's subcommands (when it names any).
 fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
     r.subcommand.is_empty()
@@ -662,11 +736,13 @@ fn has_exclusions(r: &Rule) -> bool {
         || r.line_not_regex.is_some()
         || r.max_positional.is_some()
         || !r.args_is.is_empty()
+        || !r.args_only.is_empty()
 }
 
 /// Whether a rule's only exclusions are options (`flags_none`).
 fn excludes_only_options(r: &Rule) -> bool {
     r.args_none.is_empty()
+        && r.args_only.is_empty()
         && r.line_not_regex.is_none()
         && r.max_positional.is_none()
         && r.args_is.is_empty()
