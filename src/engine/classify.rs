@@ -382,55 +382,68 @@ impl<'a> Matcher<'a> {
         if inv.extra_args_unknown {
             return false;
         }
-        let empty = crate::engine::policy::List::default();
-        let value_flags = self
+        let allowed: Vec<&str> = r.args_only.iter().collect();
+        let values: Vec<&str> = self
             .policy()
             .effects(&inv.name)
-            .map_or(&empty, |e| &e.value_flags);
-        let takes_value = |o: &str| value_flags.iter().any(|f| f == o);
-        let named = |o: &str| r.args_only.iter().any(|p| p == o);
+            .map(|e| e.value_flags.iter().collect())
+            .unwrap_or_default();
+        let globs: Vec<&str> = allowed
+            .iter()
+            .copied()
+            .filter(|p| !p.starts_with('-'))
+            .collect();
+        let positional = |w: &str| globs.iter().any(|p| component_match(p, w));
+        let long = |list: &[&str], name: &str| {
+            list.iter()
+                .any(|o| o.strip_prefix("--").is_some_and(|n| n == name))
+        };
+        let short = |list: &[&str], c: char| {
+            list.iter().any(|o| {
+                let mut ch = o.chars();
+                ch.next() == Some('-') && ch.next() == Some(c) && ch.next().is_none()
+            })
+        };
         let mut args = inv.args.iter();
         while let Some(a) = args.next() {
             let t = a.text.as_str();
             if t == "--" {
-                return args.all(|w| positional_allowed(r, &w.text));
+                return args.all(|w| positional(&w.text));
             }
             if t.len() < 2 || !t.starts_with('-') {
-                if !positional_allowed(r, t) {
+                if !positional(t) {
                     return false;
                 }
                 continue;
             }
-            if let Some(long) = t.strip_prefix("--") {
-                let (name, attached) = match long.split_once('=') {
+            if let Some(rest) = t.strip_prefix("--") {
+                let (name, attached) = match rest.split_once('=') {
                     Some((n, _)) => (n, true),
-                    None => (long, false),
+                    None => (rest, false),
                 };
-                let name = format!("--{name}");
-                if !named(&name) {
+                if !long(&allowed, name) {
                     return false;
                 }
-                if !attached && takes_value(&name) {
+                if !attached && long(&values, name) {
                     args.next();
                 }
                 continue;
             }
-            if named(t) {
-                if takes_value(t) {
+            if allowed.contains(&t) {
+                if values.contains(&t) {
                     args.next();
                 }
                 continue;
             }
             // A cluster: each letter an option named here; one that takes a value ends it
             // (`-m5`), or takes the next word when it is the last (`-sH 'X: y'`).
-            let letters: Vec<char> = t[1..].chars().collect();
-            for (i, c) in letters.iter().enumerate() {
-                let o = format!("-{c}");
-                if !named(&o) {
+            let letters = &t[1..];
+            for (i, c) in letters.char_indices() {
+                if !short(&allowed, c) {
                     return false;
                 }
-                if takes_value(&o) {
-                    if i + 1 == letters.len() {
+                if short(&values, c) {
+                    if i + c.len_utf8() == letters.len() {
                         args.next();
                     }
                     break;
@@ -633,13 +646,6 @@ fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word
         Some((_, rest)) if owner_first => rest,
         _ => pos,
     }
-}
-
-/// A positional word matches one of the `args_only` globs that are not options.
-fn positional_allowed(r: &Rule, word: &str) -> bool {
-    r.args_only
-        .iter()
-        .any(|p| !p.starts_with('-') && component_match(p, word))
 }
 
 /// The leading positional words are one of the rule's subcommands (when it names any).
