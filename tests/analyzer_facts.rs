@@ -99,7 +99,7 @@ fn find() {
         ("find . -name '*.rs'", "run find . -name *.rs"),
         ("find . -delete", "run find . -delete"),
         ("find . -name .env -exec cat {} \\;", "run find . -name .env -exec cat | run cat ./**/.env | read /home/user/project/**/.env"),
-        ("find / -exec rm {} +", "run find / -exec rm | run rm"),
+        ("find / -exec rm {} +", "run find / -exec rm | run rm / | write /"),
         ("find src -type f -print0 | xargs -0 wc -l", "run find src -type f -print0 | run xargs -0 wc -l | run wc -l"),
         ("find . -fprint out.txt", "run find . -fprint out.txt | write /home/user/project/out.txt"),
     ]);
@@ -136,7 +136,7 @@ fn editors() {
         ("sed 's/a/b/' f.txt", "run sed s/a/b/ f.txt | read /home/user/project/f.txt"),
         ("sed 'w /etc/hosts' f", "run sed w /etc/hosts f | write /etc/hosts | read /home/user/project/f"),
         ("sed -n 's/x/y/w out' f", "run sed -n s/x/y/w out f | write /home/user/project/out | read /home/user/project/f"),
-        ("perl -pi -e 's/a/b/' f.txt", "run perl -pi -e s/a/b/ f.txt | read /home/user/project/f.txt | write /home/user/project/f.txt | signal code-opaque"),
+        ("perl -pi -e 's/a/b/' f.txt", "run perl -pi -e s/a/b/ f.txt | read /home/user/project/f.txt | write /home/user/project/f.txt"),
         ("sed -e '1e rm -rf ~' f", "run rm -rf ~ | run sed -e 1e rm -rf ~ f | write /home/user | read /home/user/project/f"),
     ]);
 }

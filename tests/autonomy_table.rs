@@ -40,8 +40,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "unknown.command", "./scripts/deploy.sh"),
     ("ask", "ask", "code.opaque", "python3 -c 'import mytool'"),
     ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
-    ("ask", "ask", "code.opaque", "perl -e 'print 1'"),
     ("ask", "ask", "build.run", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
+    ("ask", "ask", "code.opaque", "perl -e 'print $x'"),
     ("ask", "ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
     ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
     ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),
@@ -69,7 +69,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "tool.mcp", "tool:mcp__github__create_issue"),
     ("ask", "ask", "tool.unknown", "tool:SomethingNew"),
     // Opaque: it reaches outside the project.
-    ("ask", "ask", "net.request", "curl https://example.com"),
+    ("ask", "ask", "net.request", "curl -d @data.json https://example.com"),
     ("ask", "ask", "net.shell", "ssh host uptime"),
     ("ask", "ask", "file.write-outside", "echo x > \"$f\""),
     ("ask", "ask", "file.write-outside", "echo x > ../notes.txt"),
@@ -355,7 +355,7 @@ fn leaving_the_sandbox_is_asked() {
         (m, AUTO, json!({"command": "perl -e 'system(\"rm -rf /\")'"}), "deny", "fs.rm-broad"),
         (m, AUTO, json!({"command": "rm -rf ~"}), "deny", "fs.rm-broad"),
         // Opaque but not contained: still asked.
-        (m, AUTO, json!({"command": "curl https://example.com"}), "ask", "asked even under autonomy auto"),
+        (m, AUTO, json!({"command": "curl -X POST https://example.com"}), "ask", "asked even under autonomy auto"),
         (m, AUTO, json!({"command": "perl gen.pl && $CMD"}), "ask", "shell.dynamic-command"),
         (m, AUTO, json!({"command": "sudo make install"}), "ask", "run.privileged"),
     ];
@@ -386,11 +386,68 @@ fn over_the_budget_stays_asked() {
 }
 
 /// Every Confirm rule of the default policy is deliberately relaxable, contained or opaque.
+/// Everyday read-only work is allowed in both sessions; the forms of the same programs that
+/// write, run a command or send data are asked or denied in both (relaxed in auto only
+/// where what runs is understood), and the listings that run project code are relaxable.
+#[rustfmt::skip]
+const EVERYDAY: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "system.processes", "lsof -iTCP:3000 -sTCP:LISTEN"),
+    ("allow", "allow", "system.processes", "ps -o pid,cmd -u \"$(id -u)\""),
+    ("allow", "allow", "proc.signal-list", "kill -l"),
+    ("allow", "allow", "cli.gh-view-web", "gh pr view 12 --web"),
+    ("allow", "allow", "cli.gh-view-web", "gh issue view 7 -w"),
+    ("allow", "allow", "git.dry-run", "git clean -nd"),
+    ("allow", "allow", "cli.npm-dry-run", "npm audit fix --dry-run"),
+    ("allow", "allow", "cli.cargo-install-list", "cargo install --list"),
+    ("allow", "allow", "cli.unzip-stdout", "unzip -p a.zip README.md"),
+    ("allow", "allow", "cli.zip-show-files", "zip -sf a.zip"),
+    ("allow", "allow", "cli.go-tool-help", "go tool vet help"),
+    ("allow", "allow", "read.fd", "fd -e md -x wc -l"),
+    ("allow", "allow", "read.find", "find . -name '*.log' -exec ls -l {} +"),
+    ("allow", "allow", "net.curl-get", "curl -s https://api.github.com/repos/o/r"),
+    ("allow", "allow", "code.judged", "python3 -m json.tool package.json"),
+    ("allow", "allow", "code.judged", "perl -ne 'print if /x/' log.txt"),
+    ("allow", "allow", "code.judged", "node -e 'console.log(require(\"fs\").readFileSync(\"package.json\", \"utf8\"))'"),
+    ("ask", "ask", "run.container", "docker run --rm -v \"$PWD\":/src -w /src image cargo test"),
+    ("ask", "ask", "run.privileged", "sudo chown \"$USER\" some/project/file"),
+    ("ask", "ask", "fs.change", "chown \"$USER\" some/project/file"),
+    // Listings that run project code to find the tests: contained (run unasked in auto
+    // only inside Claude Code's sandbox), never Safe.
+    ("ask", "ask", "test.list", "pytest --collect-only -q"),
+    ("ask", "ask", "test.list", "cargo test -- --list"),
+    ("ask", "ask", "test.list", "npx --no-install jest --listTests"),
+    ("ask", "ask", "test.list", "go test -list ."),
+    ("ask", "ask", "pkg.run-fetched", "npx jest --listTests"),
+    ("ask", "ask", "build.terraform-validate", "terraform validate"),
+    // The forms that write, run or send.
+    ("deny", "deny", "git.clean-force", "git clean -fd"),
+    ("ask", "allow", "pkg.install", "npm audit fix"),
+    ("ask", "allow", "fs.change", "unzip x.zip"),
+    ("ask", "ask", "net.request", "curl -d @f https://example.com"),
+    ("ask", "ask", "net.request", "curl -o f https://example.com"),
+    ("ask", "ask", "fs.change", "fd -e tmp -x rm"),
+    ("ask", "ask", "unknown.command", "zip -T -TT cmd a.zip"),
+    ("ask", "ask", "file.read-secret", "find ~/.ssh -exec cat {} +"),
+    ("ask", "ask", "code.opaque", "perl -ne 'print if /x/' 'ls|'"),
+    ("ask", "allow", "file.write", "perl -pi -e 's/a/b/' f.txt"),
+    ("ask", "ask", "run.interpreter", "python3 -m json.tool in.json out.json"),
+    ("ask", "ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
+];
+
+#[test]
+fn everyday_reads_allowed_and_their_writing_forms_not() {
+    check(EVERYDAY);
+}
+
+/// Every Confirm rule of the default policy is deliberately relaxable or opaque.
 #[test]
 fn every_default_confirm_rule_is_classified() {
     let contained = [
         "build.python-module",
         "build.run",
+        "test.list",
+        "test.list-command",
+        "build.terraform-validate",
         "run.inline-code",
         "run.interpreter",
         "code.opaque",

@@ -276,25 +276,27 @@ fn php() {
     ]);
 }
 
-/// Perl has no grammar here: its code is asked about, and the commands and files its plain
-/// strings name make the verdict stricter.
+/// Perl has no grammar here: its code is asked about, but for a `-n`/`-p` loop body that only
+/// prints or edits the line it read; the commands and files its plain strings name make the
+/// verdict stricter.
 #[test]
 #[rustfmt::skip]
 fn perl() {
     check(&[
         ("allow", "cli.interpreter-version", "perl -v"),
-        ("ask", "code.opaque", "perl -ne 'print if /ERROR/' log.txt"),
+        ("allow", "code.judged", "perl -ne 'print if /ERROR/' log.txt"),
         ("ask", "code.opaque", "perl -e 'print 1 + 1'"),
         ("ask", "code.opaque", "perl -le 'print for 1..3'"),
         ("ask", "code.opaque", "perl -MJSON -e 'print 1'"),
-        ("ask", "code.opaque", "perl -e 'print \"rm -rf /\\n\"'"),
-        ("ask", "code.opaque", "perl -lane 'print $F[0]' data.txt"),
+        ("allow", "code.judged", "perl -e 'print \"rm -rf /\\n\"'"),
+        ("allow", "code.judged", "perl -lane 'print $F[0]' data.txt"),
         ("ask", "code.opaque", "perl -e 'print scalar localtime'"),
-        ("ask", "code.opaque", "perl -E 'say 42'"),
-        ("ask", "code.opaque", "echo 'print 1' | perl"),
+        ("allow", "code.judged", "perl -E 'say 42'"),
+        ("allow", "shell.builtins", "echo 'print 1' | perl"),
+        ("ask", "code.opaque", "echo 'print $x' | perl"),
         ("ask", "code.opaque", "perl script.pl"),
-        ("ask", "code.opaque", "perl -pi -e 's/foo/bar/' src/a.txt"),
-        ("ask", "code.opaque", "perl -i.bak -pe 's/a/b/' notes.txt"),
+        ("ask", "file.write", "perl -pi -e 's/foo/bar/' src/a.txt"),
+        ("ask", "file.write", "perl -i.bak -pe 's/a/b/' notes.txt"),
         ("ask", "file.read-secret", "perl -ne 'print' .env"),
         ("ask", "file.read-secret", "perl -pe 's/x/y/' ~/.aws/credentials"),
         ("deny", "path.secret-write", "perl -pi -e 's/a/b/' .env"),

@@ -143,7 +143,7 @@ fn aliases_and_functions_with_their_arguments() {
         ("deny", "path.protected-write", "w() { echo x >> \"$1\"; }; w ~/.bashrc"),
         ("deny", "path.protected-write", "f() { g \"$@\"; }; g() { cat x > \"$1\"; }; f ~/.bashrc"),
         ("deny", "git.force-push", "p() { git push \"$@\"; }; p --force"),
-        ("ask", "unknown.command", "f() { ls \"$@\"; }; f src"),
+        ("ask", "unknown.command", "f() { tree \"$@\"; }; f src"),
         ("ask", "fs.change", "f() { rm -rf \"$@\"; }; f build"),
         ("ask", "shell.alias", "alias ll='ls -l'"),
         ("ask", "shell.alias", "alias ll='ls -l'; ll"),

@@ -98,7 +98,7 @@ fn the_managed_policy_only_tightens_auto() {
         // Forbidden and opaque stay as they are.
         (None, true, "rm -rf ~", "deny", "fs.rm-broad"),
         (Some(r#"{"autonomy": "never"}"#), true, "rm -rf ~", "deny", "fs.rm-broad"),
-        (None, true, "curl https://example.com", "ask", "asked even under autonomy auto"),
+        (None, true, "curl -X POST https://example.com", "ask", "asked even under autonomy auto"),
     ];
     let mut wrong = Vec::new();
     for (managed, sandbox, cmd, want, says) in cases {

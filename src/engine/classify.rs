@@ -592,16 +592,101 @@ impl<'a> Matcher<'a> {
             return false;
         }
         // A Safe rule that excludes some arguments cannot vouch for arguments it cannot
-        // see: ones added at run time (`xargs`) or known only then (`$X`, `$(…)`).
+        // see: ones added at run time (`xargs`) or known only then (`$X`, `$(…)`). Paths
+        // found by `find -exec`/`fd -x` are never options, so a rule that excludes only
+        // options still vouches for them.
         if r.tier == Tier::Safe && has_exclusions(r) && args_unknown(inv) {
-            return false;
+            let only_found_paths = inv.extra_args_paths && !written_args_unknown(inv);
+            if !(only_found_paths && excludes_only_options(r)) {
+                return false;
+            }
         }
         subcommand_matches(r, pos)
             && flags_match(r, inv)
             && args_match(r, inv, pos.len())
+            && (r.args_only.is_empty() || self.args_only_match(r, inv))
             && (r.path_class.is_empty() || self.path_class_matches(r, inv, pos))
             && (r.mount_source.is_empty() || self.mount_source_matches(r, inv))
             && self.line_matches(r, inv)
+    }
+
+    /// Every argument is one that `args_only` allows: an option it names (a cluster letter
+    /// by letter; the value of an option of the program's `value_flags` is not checked
+    /// here), or a positional word matching one of its other globs. Arguments added at run
+    /// time are not known, so never allowed.
+    fn args_only_match(&self, r: &Rule, inv: &Invocation) -> bool {
+        if inv.extra_args_unknown {
+            return false;
+        }
+        let allowed: Vec<&str> = r.args_only.iter().collect();
+        let values: Vec<&str> = self
+            .policy()
+            .effects(&inv.name)
+            .map(|e| e.value_flags.iter().collect())
+            .unwrap_or_default();
+        let globs: Vec<&str> = allowed
+            .iter()
+            .copied()
+            .filter(|p| !p.starts_with('-'))
+            .collect();
+        let positional = |w: &str| globs.iter().any(|p| component_match(p, w));
+        let long = |list: &[&str], name: &str| {
+            list.iter()
+                .any(|o| o.strip_prefix("--").is_some_and(|n| n == name))
+        };
+        let short = |list: &[&str], c: char| {
+            list.iter().any(|o| {
+                let mut ch = o.chars();
+                ch.next() == Some('-') && ch.next() == Some(c) && ch.next().is_none()
+            })
+        };
+        let mut args = inv.args.iter();
+        while let Some(a) = args.next() {
+            let t = a.text.as_str();
+            if t == "--" {
+                return args.all(|w| positional(&w.text));
+            }
+            if t.len() < 2 || !t.starts_with('-') {
+                if !positional(t) {
+                    return false;
+                }
+                continue;
+            }
+            if let Some(rest) = t.strip_prefix("--") {
+                let (name, attached) = match rest.split_once('=') {
+                    Some((n, _)) => (n, true),
+                    None => (rest, false),
+                };
+                if !long(&allowed, name) {
+                    return false;
+                }
+                if !attached && long(&values, name) {
+                    args.next();
+                }
+                continue;
+            }
+            if allowed.contains(&t) {
+                if values.contains(&t) {
+                    args.next();
+                }
+                continue;
+            }
+            // A cluster: each letter an option named here; one that takes a value ends it
+            // (`-m5`), or takes the next word when it is the last (`-sH 'X: y'`).
+            let letters = &t[1..];
+            for (i, c) in letters.char_indices() {
+                if !short(&allowed, c) {
+                    return false;
+                }
+                if short(&values, c) {
+                    if i + c.len_utf8() == letters.len() {
+                        args.next();
+                    }
+                    break;
+                }
+            }
+        }
+        true
     }
 
     /// Some host path the container command mounts, resolved like any path of the call,
@@ -662,7 +747,7 @@ impl<'a> Matcher<'a> {
     /// one of the rule's path classes.
     fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         let cwd = inv.cwd.as_deref();
-        pos.iter().any(|w| {
+        path_operands(inv, pos).iter().any(|w| {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
             r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
         }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
@@ -824,6 +909,18 @@ fn is_harmless_device(t: &str) -> bool {
 /// Folders outside the project where writes are still ordinary work.
 const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
+/// The positional words that name paths: all of them, but for `chown` and `chgrp` the
+/// first names an owner or group (`chown "$USER" f`), unless `--reference` takes it from a
+/// file and every word is a path.
+fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word] {
+    let owner_first = matches!(inv.name.as_str(), "chown" | "chgrp")
+        && !inv.args.iter().any(|a| a.text.starts_with("--reference"));
+    match pos.split_first() {
+        Some((_, rest)) if owner_first => rest,
+        _ => pos,
+    }
+}
+
 /// The leading positional words are one of the rule's subcommands (when it names any).
 fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
     r.subcommand.is_empty()
@@ -934,19 +1031,34 @@ fn has_exclusions(r: &Rule) -> bool {
         || r.line_not_regex.is_some()
         || r.max_positional.is_some()
         || !r.args_is.is_empty()
+        || !r.args_only.is_empty()
+}
+
+/// Whether a rule's only exclusions are options (`flags_none`).
+fn excludes_only_options(r: &Rule) -> bool {
+    r.args_none.is_empty()
+        && r.args_only.is_empty()
+        && r.line_not_regex.is_none()
+        && r.max_positional.is_none()
+        && r.args_is.is_empty()
 }
 
 /// Whether some argument is not known from the text: added at run time, or holding a
 /// variable or substitution other than the home folder.
 fn args_unknown(inv: &Invocation) -> bool {
-    inv.extra_args_unknown
-        || inv.args.iter().any(|a| {
-            !a.literal && {
-                let t = a
-                    .text
-                    .trim_start_matches("${HOME}")
-                    .trim_start_matches("$HOME");
-                t.contains('$') || t.contains('`') || t.contains("(…)")
-            }
-        })
+    inv.extra_args_unknown || written_args_unknown(inv)
+}
+
+/// Whether some argument written in the command holds a variable or substitution other
+/// than the home folder.
+fn written_args_unknown(inv: &Invocation) -> bool {
+    inv.args.iter().any(|a| {
+        !a.literal && {
+            let t = a
+                .text
+                .trim_start_matches("${HOME}")
+                .trim_start_matches("$HOME");
+            t.contains('$') || t.contains('`') || t.contains("(…)")
+        }
+    })
 }

@@ -72,9 +72,7 @@ impl Analyzer<'_> {
             // awk has rules of its own for what it is not known to do.
             Some(_) if call.lang == Lang::Awk => {}
             Some(why) => self.opaque_code(inv, call.lang, why.clone()),
-            None if !matches!(call.lang, Lang::Perl | Lang::Awk) => {
-                inv.code = Some(CodeRead::Judged)
-            }
+            None if call.lang != Lang::Awk => inv.code = Some(CodeRead::Judged),
             None => {}
         }
         Read::Code

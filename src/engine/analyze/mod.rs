@@ -31,6 +31,7 @@ pub use hidden::Hidden;
 mod code;
 mod editors;
 mod effects;
+mod fd;
 mod find;
 mod flow;
 mod git;
@@ -77,6 +78,10 @@ pub struct Invocation {
     pub trusted_path: bool,
     /// More arguments are added at run time (`xargs`, `find -exec … {}`).
     pub extra_args_unknown: bool,
+    /// The arguments added at run time are paths found under folders the command names
+    /// (`find DIR -exec CMD {} +`, `fd -x CMD`), each starting with such a folder: never
+    /// taken for an option of the command.
+    pub extra_args_paths: bool,
     /// The working directory it runs in, when known.
     pub cwd: Option<PathBuf>,
     /// The command as a reader would see it (for messages).
@@ -197,6 +202,7 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         downloaded: Vec::new(),
         links: Vec::new(),
         in_hidden: false,
+        found_paths: false,
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.accesses_through_later_links();
@@ -225,6 +231,9 @@ struct Analyzer<'a> {
     /// While arguments are read as a hidden command: no reading inside one again (every
     /// tail of the outer program is read already).
     in_hidden: bool,
+    /// While the command of `find -exec` or `fd -x` is analysed: the arguments added at run
+    /// time are found paths (see [`Invocation::extra_args_paths`]).
+    found_paths: bool,
 }
 
 impl<'a> Analyzer<'a> {
@@ -364,6 +373,7 @@ fn cmd_invocation(words: &[Word], cwd: Option<PathBuf>) -> Invocation {
         args: words.iter().skip(1).cloned().collect(),
         trusted_path: true,
         extra_args_unknown: false,
+        extra_args_paths: false,
         cwd,
         display: join_words(words),
         code: None,

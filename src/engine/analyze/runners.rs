@@ -364,7 +364,7 @@ impl Analyzer<'_> {
                         placed = true;
                     }
                 }
-                self.words(&cmd, cwd, ctx, !placed);
+                self.input_words(&cmd, cwd, ctx, !placed);
             }
         }
     }

@@ -330,6 +330,7 @@ impl Analyzer<'_> {
             args: vec![Word::lit(&p.to_string_lossy())],
             trusted_path: true,
             extra_args_unknown: false,
+            extra_args_paths: false,
             cwd,
             display: format!("git hook {}", p.display()),
             code: None,

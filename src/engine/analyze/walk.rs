@@ -534,6 +534,7 @@ impl Analyzer<'_> {
             args,
             trusted_path: trusted,
             extra_args_unknown: extra_unknown,
+            extra_args_paths: extra_unknown && self.found_paths,
             cwd,
             display: join_words(words),
             code: None,
@@ -550,6 +551,7 @@ impl Analyzer<'_> {
         let name = inv.name.clone();
         match name.as_str() {
             "find" => self.find(inv, cwd, ctx),
+            "fd" | "fdfind" => self.fd(inv, cwd, ctx),
             "eval" => self.eval(inv, cwd, ctx),
             "source" | "." => self.source(inv, cwd, ctx),
             "watch" => self.watch(inv, cwd, ctx),

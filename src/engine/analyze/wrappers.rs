@@ -528,7 +528,7 @@ impl Analyzer<'_> {
             // With no command, xargs runs `echo` with its input.
             rest = vec![Word::lit("echo")];
         }
-        self.words(&rest, cwd, ctx, true);
+        self.input_words(&rest, cwd, ctx, true);
     }
 }
 
@@ -564,7 +564,7 @@ fn xargs_replace(options: &[Word]) -> Option<String> {
     let mut replace: Option<String> = None;
     for (i, a) in options.iter().enumerate() {
         let t = a.text.as_str();
-        if t == "-I" {
+        if t == "-I" || t == "-J" {
             replace = options.get(i + 1).map(|w| w.text.clone());
         } else if let Some(r) = t.strip_prefix("-I") {
             replace = Some(r.to_string());

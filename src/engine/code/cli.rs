@@ -129,8 +129,24 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
                         c.source = Source::Inline(vec![code]);
                         return Some(c);
                     }
-                    // A module run as the program, help or version: no code of its own.
-                    'm' | 'h' | 'V' => return None,
+                    'm' => {
+                        let module = if rest.is_empty() {
+                            args.get(i + 1)
+                        } else {
+                            None
+                        };
+                        let module_text = module.map_or(rest, |w| w.text.as_str());
+                        let after = i + if rest.is_empty() { 2 } else { 1 };
+                        return match module_text {
+                            "json.tool" if module.is_none_or(|w| w.literal) => {
+                                json_tool(c, &args[after.min(args.len())..])
+                            }
+                            // Another module run as the program: no code of its own.
+                            _ => None,
+                        };
+                    }
+                    // Help or version: no code of its own.
+                    'h' | 'V' => return None,
                     'W' | 'X' => {
                         if rest.is_empty() {
                             i += 1;
@@ -149,6 +165,34 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
         c.source = Source::File(args[i].clone());
         return Some(c);
     }
+    Some(c)
+}
+
+/// `python3 -m json.tool [OPTIONS] [INFILE]`: the module reads INFILE (or its input) and
+/// prints it formatted; read as the code `import json.tool` (a file of the project named
+/// like the module would be loaded instead) with INFILE its input. A second file is where
+/// it writes, and an option not known here may be one that does: no code read, so the
+/// command rules judge it.
+fn json_tool(mut c: CodeCall, args: &[Word]) -> Option<CodeCall> {
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        match t {
+            "--sort-keys" | "--json-lines" | "--no-ensure-ascii" | "--compact" | "--tab"
+            | "--no-indent" => {}
+            "--indent" => i += 1,
+            _ if t.starts_with("--indent=") => {}
+            _ if t.starts_with('-') && t != "-" => return None,
+            _ => files.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    if files.len() > 1 {
+        return None;
+    }
+    c.source = Source::Inline(vec![Word::lit("import json.tool")]);
+    c.inputs = files.into_iter().filter(|f| f.text != "-").collect();
     Some(c)
 }
 
@@ -445,7 +489,32 @@ fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
     }
     c.source = Source::Inline(code);
     c.inputs = rest.to_vec();
+    if c.opaque.is_none() && !c.inputs.iter().all(plain_file_name) {
+        c.opaque = Some(
+            "Perl's `-n`/`-p` loop opens a file name such as `cmd|` or `>f` as a command or a write"
+                .into(),
+        );
+    }
     Some(c)
+}
+
+/// A file name the `-n`/`-p` loop of Perl (`<>`, which opens with the two-argument `open`)
+/// opens for reading whatever it is: the characters that make a name a command, a write or
+/// a duplicated descriptor (`|`, `<`, `>`, `&`, `+`, spaces) count only at its start or end,
+/// so a known name without them passes, and so does a glob whose first and last characters
+/// are plain (`./*.log`, `src/*.rs`: whatever file it names starts and ends like that).
+fn plain_file_name(w: &Word) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/~,:=%@-".contains(c);
+    let t = w.text.as_str();
+    let (Some(first), Some(last)) = (t.chars().next(), t.chars().last()) else {
+        return false;
+    };
+    let glob_ok = !w.literal && !t.contains(['$', '`', '(', ')', '{', '}']);
+    first != '-'
+        && plain(first)
+        && plain(last)
+        && t.chars()
+            .all(|c| plain(c) || (glob_ok && matches!(c, '*' | '?' | '[' | ']' | '!')))
 }
 
 /// One word of Perl's short flags (`-ne`, `-MPOSIX`): the code and modes it gives. True
@@ -627,6 +696,15 @@ mod tests {
             Source::File(Word::lit("tool.py"))
         );
         assert!(python("python3", &words("-m pytest")).is_none());
+        // `-m json.tool` reads its one file; a second is a file it writes.
+        let c = python("python3", &words("-m json.tool --indent 2 a.json")).unwrap();
+        assert_eq!(c.inputs, vec![Word::lit("a.json")]);
+        assert_eq!(
+            c.source,
+            Source::Inline(vec![Word::lit("import json.tool")])
+        );
+        assert!(python("python3", &words("-m json.tool a.json b.json")).is_none());
+        assert!(python("python3", &words("-m json.tool --unknown a.json")).is_none());
         assert!(python("python3", &words("--version")).is_none());
         assert!(python("python3", &words("-Z -c x"))
             .unwrap()
@@ -673,6 +751,18 @@ mod tests {
         assert_eq!(c.inputs, vec![Word::lit("f.txt")]);
         let c = perl("perl", &words("-ne x log.txt")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        // The loop opens `cmd|`, `>f` and names made at run time as commands or writes.
+        for bad in ["ls|", ">out", "*.log", "-x"] {
+            let args = vec![Word::lit("-ne"), Word::lit("print"), Word::lit(bad)];
+            let c = perl("perl", &args).unwrap();
+            assert!(c.opaque.is_some(), "{bad}");
+        }
+        let glob = Word {
+            text: "src/*.rs".into(),
+            literal: false,
+        };
+        let c = perl("perl", &[Word::lit("-ne"), Word::lit("print"), glob]).unwrap();
+        assert!(c.opaque.is_none());
         let c = php("php", &words("-r x")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
         let c = awk("awk", &words("-F, {print} a.csv")).unwrap();

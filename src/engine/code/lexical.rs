@@ -3,7 +3,7 @@
 //! No tree-sitter grammar for either serves this build: the crates.io `tree-sitter-perl`
 //! needs another version of the tree-sitter library than the one linked here, and there is
 //! no awk grammar crate. So their code is never judged Safe by what it does: Perl code is
-//! opaque, and awk keeps the rules it has as a command (`read.awk`). What these functions
+//! opaque (but for the print loops `perl_loop` reads in full), and awk keeps the rules it has as a command (`read.awk`). What these functions
 //! add is stricter only: the commands and files their code names as plain strings, found
 //! by a scan of its tokens (strings, words, punctuation), are judged like the effects of
 //! any code: `system("rm -rf ~")` in either language is denied, not only asked about.
@@ -19,9 +19,13 @@ enum Tok {
     Punct(char),
 }
 
-/// Perl: opaque, and the commands, deletes and writes its strings name.
+/// Perl: opaque, and the commands, deletes and writes its strings name; unless it is a
+/// loop body that only prints (see [`super::perl_loop`]), which has no effects of its own.
 pub fn perl(src: &str) -> Judged {
     let mut out = Judged::default();
+    if super::perl_loop::is_print_loop(src) {
+        return out;
+    }
     out.opaque("Perl code is not read by a grammar here");
     for stmt in statements(&tokens(src, true)) {
         let words: Vec<&str> = stmt
@@ -351,8 +355,11 @@ mod tests {
             e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
             "{e:?}"
         );
-        let e = perl("print if /ERROR/").effects;
+        // A print loop has no effects and is not opaque; any other code is opaque.
+        assert!(perl("print if /ERROR/").effects.is_empty());
+        let e = perl("print for 1..3").effects;
         assert_eq!(e.len(), 1);
+        assert!(matches!(e[0], Effect::Opaque(_)), "{e:?}");
     }
 
     #[test]

@@ -18,13 +18,15 @@
 //!
 //! Perl and awk have no grammar here (see [`lexical`]): their code stays opaque, and only
 //! the commands and paths written in them as plain strings are judged, to make the verdict
-//! stricter.
+//! stricter; a Perl `-n`/`-p` loop body that only prints or edits the line it read is read
+//! in full (see [`perl_loop`]).
 
 pub mod cli;
 pub mod javascript;
 pub mod lexical;
 pub mod memo;
 pub(crate) mod path_calls;
+mod perl_loop;
 pub mod php;
 pub mod python;
 pub mod ruby;

@@ -285,6 +285,11 @@ pub struct Rule {
     /// The arguments, joined by single spaces, are exactly one of these.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub args_is: List,
+    /// Every argument is one of these: an option named here (a cluster `-abc` letter by
+    /// letter) with its value (per `value_flags`), or a positional word matching one of the
+    /// globs here that do not start with `-`.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub args_only: List,
     /// Maximum number of positional arguments (e.g. `0` for a bare `env`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_positional: Option<usize>,

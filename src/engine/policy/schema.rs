@@ -25,6 +25,7 @@ pub const RULE_LISTS: &[&str] = &[
     "args_any",
     "args_none",
     "args_is",
+    "args_only",
 ];
 
 /// The keys of a rule that hold one text.
@@ -60,6 +61,7 @@ pub const RULE_KEYS: &[&str] = &[
     "line_regex",
     "line_not_regex",
     "args_is",
+    "args_only",
     "max_positional",
     "path_class",
     "mount_source",

@@ -40,6 +40,7 @@ fn serde_types_have_the_schema_keys() {
         line_regex: t(),
         line_not_regex: t(),
         args_is: l.clone(),
+        args_only: l.clone(),
         max_positional: Some(1),
         path_class: Cow::Owned(vec![PathClass::Broad]),
         mount_source: Cow::Owned(vec![MountClass::Home]),

@@ -1,0 +1,211 @@
+//! `fd`: its own options, and the commands of `-x`/`--exec` and `-X`/`--exec-batch`.
+//!
+//! fd runs each command with the paths it finds (in place of `{}` and its kin, or added at
+//! the end): the command is judged on its own with those paths, as `find -exec` is. The
+//! paths start with a folder searched (`./` when none is named: fd adds it when it runs a
+//! command), so they are never taken for options, unless `--strip-cwd-prefix` takes the
+//! `./` away or a placeholder gives a bare file name (`{/}`, `{/.}`).
+
+use std::path::PathBuf;
+
+use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::shell::Word;
+
+/// fd's options that take the next word as their value.
+const VALUE_OPTS: &[&str] = &[
+    "-e",
+    "--extension",
+    "-t",
+    "--type",
+    "-E",
+    "--exclude",
+    "-d",
+    "--max-depth",
+    "--min-depth",
+    "--exact-depth",
+    "-S",
+    "--size",
+    "--changed-within",
+    "--changed-before",
+    "--change-newer-than",
+    "--change-older-than",
+    "--newer",
+    "--older",
+    "-o",
+    "--owner",
+    "-c",
+    "--color",
+    "-j",
+    "--threads",
+    "--max-results",
+    "--base-directory",
+    "--path-separator",
+    "--search-path",
+    "--ignore-file",
+    "--format",
+    "--max-buffer-time",
+    "--batch-size",
+    "--and",
+    "--hyperlink",
+];
+
+/// The options whose words up to a `;` (or the end) are a command.
+const EXEC_OPTS: &[&str] = &["-x", "--exec", "-X", "--exec-batch"];
+
+/// Placeholders that stand for a found path, starting with the folder searched.
+const PATH_PLACEHOLDERS: &[&str] = &["{}", "{.}", "{//}"];
+/// All placeholders: `{/}` and `{/.}` are a bare file name.
+const PLACEHOLDERS: &[&str] = &["{}", "{.}", "{//}", "{/}", "{/.}"];
+
+impl Analyzer<'_> {
+    /// `fd [OPTIONS] [PATTERN] [PATH…] [-x CMD…]`: fd itself, then each command it runs.
+    pub(super) fn fd(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let (kept, commands) = split_commands(&inv.args);
+        let found = found_paths(&kept);
+        let stripped = kept
+            .iter()
+            .any(|w| w.text.starts_with("--strip-cwd-prefix"));
+        // `--base-directory DIR` runs fd, and so the commands, in DIR.
+        let moved = kept.iter().any(|w| w.text.starts_with("--base-directory"));
+        let cwd = if moved { None } else { cwd };
+        self.push(Invocation { args: kept, ..inv });
+        for cmd in commands {
+            let (cmd, bare) = with_found(cmd, &found);
+            if bare || stripped {
+                self.input_words(&cmd, cwd.clone(), ctx, true);
+            } else {
+                self.found_words(&cmd, cwd.clone(), ctx, true);
+            }
+        }
+    }
+}
+
+/// fd's own words (with each command's program name kept, in view of fd's rules) and the
+/// commands of its exec options.
+fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
+    let mut kept = Vec::new();
+    let mut commands = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if EXEC_OPTS.contains(&t) {
+            kept.push(args[i].clone());
+            let mut cmd = Vec::new();
+            i += 1;
+            while i < args.len() && args[i].text != ";" {
+                cmd.push(args[i].clone());
+                i += 1;
+            }
+            i += 1;
+            kept.extend(cmd.first().cloned());
+            commands.push(cmd);
+            continue;
+        }
+        kept.push(args[i].clone());
+        if VALUE_OPTS.contains(&t) {
+            if let Some(v) = args.get(i + 1) {
+                kept.push(v.clone());
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    (kept, commands)
+}
+
+/// What the found paths are, as words: under each folder searched (`.` when none is
+/// named), `**/*.EXT` for each `-e EXT`, `**/GLOB` for a `-g` pattern, or the folder itself.
+fn found_paths(kept: &[Word]) -> Vec<Word> {
+    let mut positional: Vec<&Word> = Vec::new();
+    let mut extensions: Vec<&str> = Vec::new();
+    let mut roots: Vec<Word> = Vec::new();
+    let mut glob = false;
+    let mut i = 0;
+    while i < kept.len() {
+        let w = &kept[i];
+        let t = w.text.as_str();
+        if t == "--" {
+            positional.extend(kept[i + 1..].iter());
+            break;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            glob |= t == "-g" || t == "--glob";
+            if VALUE_OPTS.contains(&t) {
+                if let Some(v) = kept.get(i + 1) {
+                    match t {
+                        "-e" | "--extension" => extensions.push(&v.text),
+                        "--search-path" | "--base-directory" => roots.push(v.clone()),
+                        _ => {}
+                    }
+                }
+                i += 1;
+            } else if let Some(v) = t.strip_prefix("--extension=") {
+                extensions.push(v);
+            } else if let Some(v) = t.strip_prefix("--search-path=") {
+                roots.push(Word {
+                    text: v.to_string(),
+                    literal: w.literal,
+                });
+            }
+        } else if !EXEC_OPTS
+            .iter()
+            .any(|o| kept.get(i.wrapping_sub(1)).is_some_and(|p| p.text == *o))
+        {
+            positional.push(w);
+        }
+        i += 1;
+    }
+    let pattern = positional.first().map(|w| w.text.as_str());
+    roots.extend(positional.iter().skip(1).map(|w| (*w).clone()));
+    if roots.is_empty() {
+        roots.push(Word::lit("."));
+    }
+    let under = |r: &Word, tail: &str| Word {
+        text: format!("{}/**/{tail}", r.text.trim_end_matches('/')),
+        literal: false,
+    };
+    roots
+        .iter()
+        .flat_map(|r| {
+            let mut out: Vec<Word> = extensions
+                .iter()
+                .map(|e| under(r, &format!("*.{}", e.trim_start_matches('.'))))
+                .collect();
+            if out.is_empty() {
+                out.push(match pattern {
+                    Some(p) if glob && !p.contains('/') => under(r, p),
+                    _ => r.clone(),
+                });
+            }
+            out
+        })
+        .collect()
+}
+
+/// The command with its placeholders filled with the found paths (an implicit `{}` at the
+/// end when it has none), and whether some placeholder gives a bare file name or sits
+/// inside a word, which could then be read as an option.
+fn with_found(cmd: Vec<Word>, found: &[Word]) -> (Vec<Word>, bool) {
+    let mut out = Vec::with_capacity(cmd.len() + found.len());
+    let mut placed = false;
+    let mut bare = false;
+    for (i, w) in cmd.into_iter().enumerate() {
+        if i > 0 && PATH_PLACEHOLDERS.contains(&w.text.as_str()) {
+            out.extend(found.iter().cloned());
+            placed = true;
+        } else if PLACEHOLDERS.iter().any(|p| w.text.contains(p)) {
+            placed = true;
+            bare = true;
+            out.push(Word {
+                literal: false,
+                ..w
+            });
+        } else {
+            out.push(w);
+        }
+    }
+    if !placed {
+        out.extend(found.iter().cloned());
+    }
+    (out, bare)
+}
