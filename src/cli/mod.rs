@@ -21,7 +21,7 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::hook;
-use crate::setup::{doctor, install};
+use crate::setup::{doctor, install, product};
 
 use log::{run_log, LogArgs};
 pub use policy::decision_json;
@@ -70,6 +70,10 @@ pub enum Command {
     Autonomy(AutonomyArgs),
     /// Register a project (or update it): path, description, stack, conventions, test command.
     AddProject(AddProjectArgs),
+    /// Install programmer-hook with this binary (no compiler, no checkout): the agents, command and skill, the state dir, the hook entries, then doctor.
+    Install(product::InstallArgs),
+    /// Undo `install`: the hook entries, the pack and the marked blocks (the state dir and the binary stay).
+    Uninstall(product::UninstallArgs),
     /// Add programmer-hook's hook entries to Claude Code's settings.json (keeps everything else).
     InstallHooks(install::InstallHooksArgs),
     /// Remove programmer-hook's hook entries from Claude Code's settings.json.
@@ -124,6 +128,8 @@ pub fn run() -> i32 {
         Command::Abort(a) => run_control(a, Control::Abort),
         Command::Autonomy(a) => run_autonomy(a),
         Command::AddProject(a) => run_add_project(a),
+        Command::Install(a) => product::run_install(a),
+        Command::Uninstall(a) => product::run_uninstall(a),
         Command::InstallHooks(a) => install::install_hooks(a),
         Command::UninstallHooks(a) => install::uninstall_hooks(a),
         Command::Doctor(a) => doctor::run(a),

@@ -26,6 +26,7 @@ use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
+pub use fixes::RECORD;
 use fixes::{quote, Fixes};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
