@@ -253,10 +253,33 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         .context("the PATH check")?
         .clone();
     let detail = on_path["detail"].as_str().unwrap_or_default();
+    let link = format!("ln -s {} ~/.local/bin/programmer-hook", launcher.display());
     assert!(
-        detail.contains(&*cache.join("bin/programmer-hook").to_string_lossy()),
-        "doctor names the plugin's programmer-hook for a terminal: {detail}"
+        detail.contains(&link),
+        "doctor names the marketplace's launcher for a terminal: {detail}"
     );
+    // The link it names: `programmer-hook` in a terminal, with no versioned path, and its
+    // messages spell the command as the plugin does.
+    fs::create_dir_all(e2e.local_bin())?;
+    std::os::unix::fs::symlink(&launcher, e2e.hook_bin())?;
+    let out = e2e.product(&["status", "--session", &sid])?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("greet by name"),
+        "{text}"
+    );
+    let fresh = e2e.work.path().join("fresh-state");
+    let out = e2e
+        .user_command(&e2e.hook_bin())
+        .env("PROGRAMMER_STATE_DIR", &fresh)
+        .arg("status")
+        .output()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`/programmer:programmer <request>`"),
+        "{text}"
+    );
+    fs::remove_file(e2e.hook_bin())?;
 
     // Run 2: with a rule that allows Bash, only the hook stands in the way. The plugin
     // becomes a copy that was never run and has no binary for this machine, during the

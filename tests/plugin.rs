@@ -401,6 +401,37 @@ fn the_launcher_puts_the_binary_in_its_own_place() {
     }
 }
 
+/// Under the plugin, the hook's messages and `status` name the command as the plugin
+/// spells it; the same binary elsewhere names `/programmer`.
+#[test]
+fn the_plugin_names_its_command_in_its_namespace() {
+    let home = tempfile::tempdir().expect("home");
+    let (dir, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    fs::create_dir_all(dir.path().join(".claude-plugin")).expect("mkdir");
+    fs::copy(
+        repo().join(".claude-plugin/plugin.json"),
+        dir.path().join(".claude-plugin/plugin.json"),
+    )
+    .expect("copy");
+    let prompt = json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+        "hook_event_name": "UserPromptSubmit", "prompt": "approve"})
+    .to_string();
+    let via = run(&launcher, &["hook"], prompt.as_bytes(), home.path());
+    let direct = run(Path::new(BIN), &["hook"], prompt.as_bytes(), home.path());
+    let (via, direct) = (text(&via), text(&direct));
+    assert!(via.contains("`/programmer:programmer <request>`"), "{via}");
+    assert!(direct.contains("`/programmer <request>`"), "{direct}");
+    // From a terminal, through a link to the plugin's launcher (now the binary itself).
+    let link_dir = tempfile::tempdir().expect("dir");
+    let link = link_dir.path().join("programmer-hook");
+    std::os::unix::fs::symlink(&launcher, &link).expect("symlink");
+    let fresh = tempfile::tempdir().expect("home");
+    let out = text(&run(&link, &["status"], b"", fresh.path()));
+    assert!(out.contains("`/programmer:programmer <request>`"), "{out}");
+    let out = text(&run(Path::new(BIN), &["status"], b"", fresh.path()));
+    assert!(out.contains("`/programmer <request>`"), "{out}");
+}
+
 /// Every way the launcher can find no binary to run blocks the call: never exit 0, never
 /// an answer on stdout; where it can tell, exit 2 and a reason that says how to fix it.
 #[test]

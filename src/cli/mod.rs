@@ -21,7 +21,8 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::hook;
-use crate::setup::{doctor, install, product};
+use crate::setup::{doctor, install, plugin, product};
+use crate::workflow::pack;
 
 use log::{run_log, LogArgs};
 pub use policy::decision_json;
@@ -148,10 +149,16 @@ pub fn run() -> i32 {
 }
 
 fn run_hook() -> i32 {
-    let answer = match hook::read_input(std::io::stdin().lock()) {
+    let mut answer = match hook::read_input(std::io::stdin().lock()) {
         Ok(bytes) => hook::run(&bytes),
         Err(e) => hook::Answer::block(&format!("{e:#}")),
     };
+    // Messages that name the command name it as the plugin spells it, under the plugin.
+    let named = |t: &str| t.contains("`/programmer");
+    if (named(&answer.stdout) || named(&answer.stderr)) && plugin::runs_as_plugin() {
+        answer.stdout = pack::spelled(&answer.stdout, true).into_owned();
+        answer.stderr = pack::spelled(&answer.stderr, true).into_owned();
+    }
     emit(&answer)
 }
 

@@ -8,7 +8,8 @@ use serde_json::json;
 use crate::engine::policy::WorkflowSettings;
 use crate::hook;
 use crate::hook::audit;
-use crate::workflow::{self, clock, state, Autonomy, Workflow};
+use crate::setup::plugin;
+use crate::workflow::{self, clock, pack, state, Autonomy, Workflow};
 
 #[derive(Args)]
 pub struct StatusArgs {
@@ -75,7 +76,9 @@ pub fn run_status(a: StatusArgs) -> Result<i32> {
         return Ok(0);
     }
     if sessions.is_empty() {
-        println!("no workflow sessions yet (start one in Claude Code with /programmer <request>)");
+        let text =
+            "no workflow sessions yet (start one in Claude Code with `/programmer <request>`)";
+        println!("{}", pack::spelled(text, plugin::runs_as_plugin()));
         return Ok(0);
     }
     for s in &sessions {
@@ -97,7 +100,10 @@ pub fn run_status(a: StatusArgs) -> Result<i32> {
                     .as_str()
                     .map(str::to_string)
                     .unwrap_or_else(|| x.to_string());
-                println!("  {k:<13} {text}");
+                println!(
+                    "  {k:<13} {}",
+                    pack::spelled(&text, plugin::runs_as_plugin())
+                );
             }
         }
     }

@@ -175,6 +175,40 @@ pub fn platform() -> String {
     format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
 }
 
+/// The launcher in the folder of the marketplace that install `id` (`programmer@NAME`)
+/// came from, as Claude Code records it (`plugins/known_marketplaces.json`): a path with no
+/// version in it, which `claude plugin update` follows, unlike the install's own copy.
+pub fn marketplace_launcher(config_dir: &Path, id: &str) -> Option<PathBuf> {
+    let name = id.strip_prefix(&format!("{PLUGIN}@"))?;
+    let bytes = fs::read(config_dir.join("plugins/known_marketplaces.json")).ok()?;
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
+    let location = v.get(name)?.get("installLocation")?.as_str()?;
+    let launcher = Path::new(location).join("bin").join(install::BINARY_NAME);
+    launcher.is_file().then_some(launcher)
+}
+
+/// Whether this process runs as the plugin: Claude Code set `CLAUDE_PLUGIN_ROOT` for it
+/// (the plugin's hooks), or the binary is in a plugin's folder (its launcher, once that is
+/// the binary, or `bin/<platform>/`; through a link from a terminal too).
+pub fn runs_as_plugin() -> bool {
+    if std::env::var_os("CLAUDE_PLUGIN_ROOT").is_some_and(|v| !v.is_empty()) {
+        return true;
+    }
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|e| fs::canonicalize(e).ok())
+    else {
+        return false;
+    };
+    // ROOT/bin/programmer-hook or ROOT/bin/<platform>/programmer-hook.
+    exe.ancestors().skip(1).take(2).any(|bin| {
+        bin.file_name().is_some_and(|n| n == "bin")
+            && bin
+                .parent()
+                .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
+    })
+}
+
 /// The binary the plugin at `root` runs on this machine.
 pub fn binary(root: &Path) -> PathBuf {
     root.join("bin").join(platform()).join(install::BINARY_NAME)
