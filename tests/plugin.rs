@@ -430,6 +430,15 @@ fn the_plugin_names_its_command_in_its_namespace() {
     assert!(out.contains("`/programmer:programmer <request>`"), "{out}");
     let out = text(&run(Path::new(BIN), &["status"], b"", fresh.path()));
     assert!(out.contains("`/programmer <request>`"), "{out}");
+    // The plugin's binary does not install a second set of hook entries.
+    let out = run(&link, &["install"], b"", fresh.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the plugin registers its hooks"),
+        "{}",
+        text(&out)
+    );
+    assert!(!fresh.path().join(".claude/settings.json").exists());
 }
 
 /// Every way the launcher can find no binary to run blocks the call: never exit 0, never

@@ -13,11 +13,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use crate::setup::{blocks, doctor, install, npm};
+use crate::setup::{blocks, doctor, install, npm, plugin};
 use crate::workflow::{pack, state};
 
 #[derive(Args, Debug)]
@@ -47,6 +47,11 @@ fn this_binary() -> Result<(PathBuf, Option<npm::Layout>)> {
 
 pub fn run_install(args: InstallArgs) -> Result<i32> {
     let dry = args.dry_run;
+    if plugin::runs_as_plugin() {
+        bail!(
+            "this is the Claude Code plugin's programmer-hook: the plugin registers its hooks and carries the agents itself, so nothing was installed (a second set of hook entries would run every hook twice). `install` is for the npm package or a release binary"
+        );
+    }
     let places = state::places()?;
     let config = &places.config_dir;
     let settings = install::default_settings(config);
