@@ -14,8 +14,9 @@ use serde_json::{json, Map, Value};
 use crate::setup::install::{self, EVENTS};
 use crate::workflow::pack::PLUGIN;
 
-/// What the plugin's hook entries run: its launcher, which starts the binary built for the
-/// machine (or blocks every call when there is none).
+/// What the plugin's hook entries run: its launcher, which on its first run puts the binary
+/// built for the machine in its own place (so later calls start no shell), runs it where it
+/// cannot, and blocks every call when there is none.
 pub const LAUNCHER: &str = "${CLAUDE_PLUGIN_ROOT}/bin/programmer-hook";
 
 /// The plugin's `hooks/hooks.json`: the handler `install-hooks` writes into
