@@ -958,6 +958,7 @@ fn doctor_reports_the_sandbox() {
             "{on}"
         );
     }
+}
 
 /// The config dir's files after an install, for comparing two installs: every file but
 /// the backups (named by the time), the record of how it was installed and the locks,

@@ -22,6 +22,10 @@ use crate::workflow::{pack, state};
 
 #[derive(Args, Debug)]
 pub struct InstallArgs {
+    /// Also turn on Claude Code's sandbox in the settings (as `install-hooks --sandbox`;
+    /// `uninstall` takes it out again).
+    #[arg(long)]
+    pub sandbox: bool,
     /// Show what would change; change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -119,6 +123,8 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
         binary: Some(hook_binary.to_path_buf()),
         settings: Some(settings.clone()),
         model_policy: model_policy.exists().then_some(model_policy.clone()),
+        sandbox: args.sandbox,
+        sandbox_only: false,
         dry_run: dry,
     })?;
     if !dry {
