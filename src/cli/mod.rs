@@ -39,7 +39,7 @@ use suggest::{run_suggest, SuggestArgs};
     name = "programmer-hook",
     version,
     about = "A fail-closed policy hook for Claude Code: every tool call is checked against autonomy tiers (Safe → allow, Confirm → ask, Forbidden → deny).",
-    after_help = "Claude Code runs `programmer-hook hook` before each tool call (see README.md for the settings.json entry).\nTry a command without running it:  programmer-hook policy check -- 'rm -rf ~'"
+    after_help = "Claude Code runs `programmer-hook hook` before each tool call (see docs/install.md for the settings.json entry).\nTry a command without running it:  programmer-hook policy check -- 'rm -rf ~'"
 )]
 pub struct Cli {
     #[command(subcommand)]
