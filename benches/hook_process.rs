@@ -4,8 +4,9 @@
 //!
 //! Each event of a realistic mix is piped into a fresh process many times (as Claude Code
 //! does: one process per tool call); the median and 90th percentile wall times are printed
-//! for both binaries, for the hook started through the Claude Code plugin's launcher
-//! (`bin/programmer-hook`, which picks the binary for the platform), and for another
+//! for both binaries, for the hook started as the Claude Code plugin's command
+//! (`bin/programmer-hook`, the launcher, which puts the platform's binary in its own place
+//! on its first run, so the later calls are the binary's), and for another
 //! build given as `PROGRAMMER_HOOK_BENCH_OTHER=PATH`; then the cost of long commands. The
 //! build measured is whatever cargo built, and the output names how each binary is linked
 //! (static or not, position-independent or not). The release build is measured with
@@ -170,7 +171,10 @@ fn main() {
     }
     for (name, bin) in &columns {
         let kind = if *name == "plugin" {
-            format!("the launcher, then {}", ours.display())
+            format!(
+                "the plugin's command: the launcher, which puts {} in its own place on its first run",
+                ours.display()
+            )
         } else {
             build_kind(bin)
         };
@@ -209,7 +213,7 @@ fn main() {
         println!();
     }
     println!(
-        "ratio ours / floor {:.2}x; the plugin's launcher adds {:.3} ms",
+        "ratio ours / floor {:.2}x; the plugin's command adds {:.3} ms",
         summary[0].0 / summary[2].0,
         summary[1].0 - summary[0].0
     );

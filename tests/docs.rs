@@ -1,6 +1,8 @@
 //! The documents and the CLI cannot drift apart: every subcommand and option the binary
-//! accepts is in README.md's command table, on the row of its command, and every key of
-//! the policy schema is in policy/README.md.
+//! accepts is in the command table (README.md or a page of docs/), on the row of its
+//! command, and every key of the policy schema is in policy/README.md. The README's
+//! reference is docs/: every page there is linked from the README, and every relative link
+//! of the README and of docs/ names a file that exists.
 
 use clap::CommandFactory;
 use programmer_hook::cli::Cli;
@@ -29,9 +31,63 @@ fn leaves(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, Vec<String>)
     }
 }
 
+/// README.md and every page of docs/, as `(path, text)`.
+fn documents() -> Vec<(String, String)> {
+    let mut out = vec![("README.md".to_string(), read("README.md"))];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    pages.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "md"));
+    pages.sort();
+    for p in pages {
+        let name = format!("docs/{}", p.file_name().expect("name").to_string_lossy());
+        out.push((name.clone(), read(&name)));
+    }
+    out
+}
+
+/// The relative link targets of a markdown text: `](target)`, without `#anchor`.
+fn links(text: &str) -> Vec<&str> {
+    text.match_indices("](")
+        .filter_map(|(i, _)| {
+            let rest = &text[i + 2..];
+            let end = rest.find(')')?;
+            let target = rest[..end].split('#').next()?;
+            (!target.is_empty() && !target.contains("://") && !target.starts_with("mailto:"))
+                .then_some(target)
+        })
+        .collect()
+}
+
+#[test]
+fn every_page_is_linked_and_every_link_resolves() {
+    let docs = documents();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = &docs[0].1;
+    let mut problems = Vec::new();
+    for (path, text) in &docs {
+        if path.starts_with("docs/") && !readme.contains(&format!("]({path})")) {
+            problems.push(format!("README.md does not link {path}"));
+        }
+        let base = root.join(path);
+        let dir = base.parent().expect("folder");
+        for target in links(text) {
+            if !dir.join(target).exists() {
+                problems.push(format!("{path}: the link {target} names no file"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn every_subcommand_and_option_is_documented() {
-    let readme = read("README.md");
+    let readme: String = documents()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut all = Vec::new();
     leaves(&Cli::command(), "", &mut all);
     assert!(all.len() >= 15, "{all:?}");
@@ -50,7 +106,7 @@ fn every_subcommand_and_option_is_documented() {
     }
     assert!(
         missing.is_empty(),
-        "README.md's command table:\n{}",
+        "the command table (README.md or docs/):\n{}",
         missing.join("\n")
     );
 }

@@ -67,6 +67,21 @@ fn status(e2e: &E2e, launcher: &Path, session: &str) -> Result<Value> {
     Ok(serde_json::from_slice(&out.stdout)?)
 }
 
+/// Puts the repository's launcher back in each plugin folder, in place of the binary the
+/// launcher put there on its first run.
+fn reset_launchers(roots: &[PathBuf]) -> Result<()> {
+    for root in roots {
+        let tmp = root.join("bin/.launcher.tmp");
+        fs::copy(repo().join("bin/programmer-hook"), &tmp)?;
+        fs::rename(&tmp, root.join("bin/programmer-hook"))?;
+    }
+    Ok(())
+}
+
+fn is_native(path: &Path) -> bool {
+    fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF") || b.starts_with(&[0xcf, 0xfa]))
+}
+
 /// Moves this platform's binary out of each plugin folder (to `away/N`), or back.
 fn move_binaries(roots: &[PathBuf], away: &Path, back_as: Option<&str>) -> Result<()> {
     for (n, root) in roots.iter().enumerate() {
@@ -191,6 +206,12 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         "#!/bin/sh\necho hello\n"
     );
     e2e.assert_ran(&run, "rv_diff");
+    // The launcher the client ran (the one on the agents' PATH) put the binary in its own
+    // place on its first run: no shell per call after it.
+    assert!(
+        is_native(Path::new(which.trim())),
+        "the plugin's command is the binary itself after its first run: {which}"
+    );
     // The workflow: started in implement by the plugin's command, moved to review by the
     // spawn of `programmer:code-reviewer`, and back by that reviewer's verdict.
     let st = status(&e2e, &launcher, &sid)?;
@@ -243,14 +264,37 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         .context("the PATH check")?
         .clone();
     let detail = on_path["detail"].as_str().unwrap_or_default();
+    let link = format!("ln -s {} ~/.local/bin/programmer-hook", launcher.display());
     assert!(
-        detail.contains(&*cache.join("bin/programmer-hook").to_string_lossy()),
-        "doctor names the plugin's programmer-hook for a terminal: {detail}"
+        detail.contains(&link),
+        "doctor names the marketplace's launcher for a terminal: {detail}"
     );
+    // The link it names: `programmer-hook` in a terminal, with no versioned path, and its
+    // messages spell the command as the plugin does.
+    fs::create_dir_all(e2e.local_bin())?;
+    std::os::unix::fs::symlink(&launcher, e2e.hook_bin())?;
+    let out = e2e.product(&["status", "--session", &sid])?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("greet by name"),
+        "{text}"
+    );
+    let fresh = e2e.work.path().join("fresh-state");
+    let out = e2e
+        .user_command(&e2e.hook_bin())
+        .env("PROGRAMMER_STATE_DIR", &fresh)
+        .arg("status")
+        .output()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`/programmer:programmer <request>`"),
+        "{text}"
+    );
+    fs::remove_file(e2e.hook_bin())?;
 
-    // Run 2: with a rule that allows Bash, only the hook stands in the way. The binary for
-    // this machine disappears from the plugin during the run: the call is blocked, and the
-    // model is told how to fix it.
+    // Run 2: with a rule that allows Bash, only the hook stands in the way. The plugin
+    // becomes a copy that was never run and has no binary for this machine, during the
+    // run: the call is blocked, and the model is told how to fix it.
     let mut settings: Value = serde_json::from_str(&fs::read_to_string(e2e.settings_path())?)?;
     settings["permissions"] = json!({"allow": ["Bash"]});
     e2e.write_settings(&settings)?;
@@ -264,6 +308,7 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     let (r, a) = (roots.clone(), away.clone());
     let breaker = e2e.on_turn("m_after", "missing", move || {
         move_binaries(&r, &a, None).expect("removing the plugin's binary");
+        reset_launchers(&r).expect("putting the launcher back");
     });
     let run = e2e.run_claude("make a file", None)?;
     assert!(breaker.join().expect("breaker thread"), "turn never played");

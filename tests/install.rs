@@ -1032,3 +1032,104 @@ fn uninstall_removes_the_empty_folders_it_made_and_says_where_the_backups_are() 
     );
     assert!(s.config().join("commands").is_dir());
 }
+
+/// The config dir's files after an install, for comparing two installs: every file but
+/// the backups (named by the time), the record of how it was installed and the locks,
+/// with the sandbox's own folder written `SANDBOX`.
+fn config_files(s: &Sandbox) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut all = BTreeMap::new();
+    walk(&s.config(), &s.config(), &mut all);
+    let sandbox = s.dir.path().display().to_string();
+    for (rel, bytes) in all {
+        let name = rel.to_string_lossy();
+        if name.contains(".bak-") || name.ends_with(".lock") || name.ends_with("install.json") {
+            continue;
+        }
+        out.insert(
+            rel,
+            String::from_utf8_lossy(&bytes).replace(&sandbox, "SANDBOX"),
+        );
+    }
+    out
+}
+
+/// `programmer-hook install`, with no checkout, leaves the config dir as `install.sh`
+/// does (the same user files around it), its `uninstall` as `install.sh --uninstall`
+/// does, and doctor's fixes for it name `programmer-hook install`.
+#[test]
+fn the_binarys_install_is_install_shs_after_its_build() {
+    let setup = |s: &Sandbox| {
+        s.write("settings.json", USER_SETTINGS);
+        s.write("CLAUDE.md", CLAUDE_MD);
+        s.write("agents/master-orchestrator.md", MASTER);
+        s.write("model-policy.json", MODEL_POLICY);
+    };
+    let by_script = Sandbox::new();
+    setup(&by_script);
+    ok(&by_script.install(&[]));
+    let by_binary = Sandbox::new();
+    setup(&by_binary);
+    let bin = by_binary.installed_binary();
+    fs::create_dir_all(bin.parent().expect("bin")).expect("mkdir");
+    fs::copy(BIN, &bin).expect("copy");
+    let dry = ok(&by_binary
+        .command(&bin)
+        .args(["install", "--dry-run"])
+        .output()
+        .expect("install --dry-run"));
+    assert!(dry.contains("would install: "), "{dry}");
+    assert!(
+        !by_binary.config().join("agents/code-reviewer.md").exists(),
+        "a dry run writes nothing"
+    );
+    let text = ok(&by_binary
+        .command(&bin)
+        .arg("install")
+        .output()
+        .expect("install"));
+    assert!(text.contains("no problems found"), "{text}");
+    assert_eq!(config_files(&by_binary), config_files(&by_script));
+    let record: Value = parse(&by_binary.read("state/programmer/install.json"));
+    assert_eq!(record["method"], "command", "{record}");
+
+    // Doctor's fix for an edited agent is this binary's install.
+    by_binary.write(
+        "agents/code-reviewer.md",
+        "---\nname: code-reviewer\n---\nedited\n",
+    );
+    let out = by_binary
+        .command(&bin)
+        .args(["doctor", "--json"])
+        .output()
+        .expect("doctor");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let pack = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["check"] == "agents, commands and skill")
+        .expect("the pack check")
+        .clone();
+    assert_eq!(pack["fix"], format!("{} install", bin.display()), "{pack}");
+    ok(&by_binary
+        .command(&bin)
+        .arg("install")
+        .output()
+        .expect("install"));
+
+    ok(&by_script.install(&["--uninstall"]));
+    let gone = ok(&by_binary
+        .command(&bin)
+        .arg("uninstall")
+        .output()
+        .expect("uninstall"));
+    assert!(gone.contains("Kept the state dir"), "{gone}");
+    let (a, b) = (config_files(&by_script), config_files(&by_binary));
+    assert_eq!(b, a);
+    assert!(bin.exists(), "the binary stays");
+    assert!(!by_binary
+        .config()
+        .join("state/programmer/install.json")
+        .exists());
+}

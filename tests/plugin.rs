@@ -2,7 +2,8 @@
 //! `scripts/package-plugin.sh` writes (the same files as the agent pack the binary embeds
 //! and `install.sh` copies), the launcher that picks the binary for the platform and blocks
 //! when there is none, and `doctor` on a plugin install. `tests/e2e_plugin.rs` installs
-//! the package into the real client.
+//! the package into the real client. The launcher is also the npm package's command
+//! (`tests/e2e_npm.rs` installs those packages).
 
 #![cfg(unix)]
 
@@ -323,6 +324,129 @@ fn the_launcher_runs_the_binary_of_this_platform() {
     assert!(out.status.success(), "{}", text(&out));
 }
 
+/// This machine's platform as npm names it (`linux-x64`, `darwin-arm64`).
+fn npm_platform() -> String {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        o => o,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        a => a,
+    };
+    format!("{os}-{arch}")
+}
+
+/// The launcher puts the binary in its own place on its first run, so later calls start
+/// no shell; where it must not (a git checkout) it runs the binary instead, every time.
+#[test]
+fn the_launcher_puts_the_binary_in_its_own_place() {
+    let home = tempfile::tempdir().expect("home");
+    let binary = fs::read(BIN).expect("binary");
+    let (_dir, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    let event = bash_event("rm -rf ~");
+    let first = run(&launcher, &["hook"], &event, home.path());
+    let direct = run(Path::new(BIN), &["hook"], &event, home.path());
+    assert_eq!(first.stdout, direct.stdout, "{}", text(&first));
+    assert!(
+        fs::read(&launcher).expect("read") == binary,
+        "placed on the first run"
+    );
+    let left: Vec<_> = fs::read_dir(launcher.parent().expect("bin"))
+        .expect("ls")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+
+    // A git checkout (the repository, a marketplace's clone) is never changed.
+    let (git, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    fs::create_dir(git.path().join(".git")).expect("mkdir");
+    for _ in 0..2 {
+        let out = run(&launcher, &["--version"], b"", home.path());
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(fs::read(&launcher).expect("read").starts_with(b"#!/bin/sh"));
+    }
+
+    // npm's layouts: the platform package inside the main package, or beside it; with
+    // PROGRAMMER_HOOK_PLACE=1 (the postinstall) it only puts the binary in place.
+    for inside in [true, false] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let main = t.path().join("node_modules/programmer-hook");
+        fs::create_dir_all(main.join("bin")).expect("mkdir");
+        fs::write(main.join("package.json"), r#"{"name": "programmer-hook"}"#).expect("write");
+        let command = main.join("bin/programmer-hook");
+        fs::copy(repo().join("bin/programmer-hook"), &command).expect("copy");
+        let platform = if inside {
+            main.join("node_modules")
+                .join(format!("programmer-hook-{}", npm_platform()))
+        } else {
+            t.path()
+                .join("node_modules")
+                .join(format!("programmer-hook-{}", npm_platform()))
+        };
+        fs::create_dir_all(&platform).expect("mkdir");
+        fs::copy(BIN, platform.join("programmer-hook")).expect("copy");
+        let out = Command::new(&command)
+            .arg("hook")
+            .env("PROGRAMMER_HOOK_PLACE", "1")
+            .env("HOME", home.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        assert!(
+            out.stdout.is_empty(),
+            "only placed, not run: {}",
+            text(&out)
+        );
+        assert!(
+            fs::read(&command).expect("read") == binary,
+            "inside: {inside}"
+        );
+    }
+}
+
+/// Under the plugin, the hook's messages and `status` name the command as the plugin
+/// spells it; the same binary elsewhere names `/programmer`.
+#[test]
+fn the_plugin_names_its_command_in_its_namespace() {
+    let home = tempfile::tempdir().expect("home");
+    let (dir, launcher) = plugin_dir(&[(&plugin::platform(), Path::new(BIN))]);
+    fs::create_dir_all(dir.path().join(".claude-plugin")).expect("mkdir");
+    fs::copy(
+        repo().join(".claude-plugin/plugin.json"),
+        dir.path().join(".claude-plugin/plugin.json"),
+    )
+    .expect("copy");
+    let prompt = json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+        "hook_event_name": "UserPromptSubmit", "prompt": "approve"})
+    .to_string();
+    let via = run(&launcher, &["hook"], prompt.as_bytes(), home.path());
+    let direct = run(Path::new(BIN), &["hook"], prompt.as_bytes(), home.path());
+    let (via, direct) = (text(&via), text(&direct));
+    assert!(via.contains("`/programmer:programmer <request>`"), "{via}");
+    assert!(direct.contains("`/programmer <request>`"), "{direct}");
+    // From a terminal, through a link to the plugin's launcher (now the binary itself).
+    let link_dir = tempfile::tempdir().expect("dir");
+    let link = link_dir.path().join("programmer-hook");
+    std::os::unix::fs::symlink(&launcher, &link).expect("symlink");
+    let fresh = tempfile::tempdir().expect("home");
+    let out = text(&run(&link, &["status"], b"", fresh.path()));
+    assert!(out.contains("`/programmer:programmer <request>`"), "{out}");
+    let out = text(&run(Path::new(BIN), &["status"], b"", fresh.path()));
+    assert!(out.contains("`/programmer <request>`"), "{out}");
+    // The plugin's binary does not install a second set of hook entries.
+    let out = run(&link, &["install"], b"", fresh.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("the plugin registers its hooks"),
+        "{}",
+        text(&out)
+    );
+    assert!(!fresh.path().join(".claude/settings.json").exists());
+}
+
 /// Every way the launcher can find no binary to run blocks the call: never exit 0, never
 /// an answer on stdout; where it can tell, exit 2 and a reason that says how to fix it.
 #[test]
@@ -384,6 +508,31 @@ fn the_launcher_blocks_without_a_binary_for_this_platform() {
         text(&out)
     );
     assert!(out.stdout.is_empty(), "{}", text(&out));
+
+    // The npm package without its platform package (`--omit=optional`, or a machine no
+    // package is built for): blocked, with the platform it found and what to do.
+    let t = tempfile::tempdir().expect("tempdir");
+    let main = t.path().join("programmer-hook");
+    fs::create_dir_all(main.join("bin")).expect("mkdir");
+    fs::write(main.join("package.json"), r#"{"name": "programmer-hook"}"#).expect("write");
+    let command = main.join("bin/programmer-hook");
+    fs::copy(repo().join("bin/programmer-hook"), &command).expect("copy");
+    for args in [&["hook"][..], &["install"]] {
+        let out = run(&command, args, &event, home.path());
+        let t = text(&out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{t}");
+        assert!(out.stdout.is_empty(), "{t}");
+        assert!(
+            err.starts_with(&format!(
+                "programmer-hook: blocked: the npm package programmer-hook has no programmer-hook-{} for this machine ({})",
+                npm_platform(),
+                npm_platform()
+            )) && err.contains("npm install -g programmer-hook"),
+            "{t}"
+        );
+    }
+    assert!(!home.path().join(".claude").exists(), "nothing written");
 }
 
 /// `doctor` with the plugin installed the way Claude Code records it (the files
@@ -621,8 +770,14 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
     fs::remove_file(&left).expect("rm");
     fs::remove_file(state.join("install.json")).expect("rm");
 
-    // The plugin without a binary for this machine blocks every call: doctor says so.
+    // The plugin without a binary for this machine (a copy whose launcher never ran, so
+    // is not the binary yet) blocks every call: doctor says so.
     fs::remove_dir_all(market.join("bin").join(plugin::platform())).expect("rm");
+    fs::copy(
+        repo().join("bin/programmer-hook"),
+        market.join("bin/programmer-hook"),
+    )
+    .expect("the launcher back");
     let out = doctor();
     let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
     let p = check(&report, "plugin");

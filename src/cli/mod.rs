@@ -22,7 +22,8 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::hook;
-use crate::setup::{doctor, install};
+use crate::setup::{doctor, install, plugin, product};
+use crate::workflow::pack;
 
 use log::{run_log, LogArgs};
 pub use policy::decision_json;
@@ -39,7 +40,7 @@ use suggest::{run_suggest, SuggestArgs};
     name = "programmer-hook",
     version,
     about = "A fail-closed policy hook for Claude Code: every tool call is checked against autonomy tiers (Safe → allow, Confirm → ask, Forbidden → deny).",
-    after_help = "Claude Code runs `programmer-hook hook` before each tool call (see README.md for the settings.json entry).\nTry a command without running it:  programmer-hook policy check -- 'rm -rf ~'"
+    after_help = "Claude Code runs `programmer-hook hook` before each tool call (see docs/install.md for the settings.json entry).\nTry a command without running it:  programmer-hook policy check -- 'rm -rf ~'"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -71,6 +72,10 @@ pub enum Command {
     Autonomy(AutonomyArgs),
     /// Register a project (or update it): path, description, stack, conventions, test command.
     AddProject(AddProjectArgs),
+    /// Install programmer-hook with this binary (no compiler, no checkout): the agents, command and skill, the state dir, the hook entries, then doctor.
+    Install(product::InstallArgs),
+    /// Undo `install`: the hook entries, the pack and the marked blocks (the state dir and the binary stay).
+    Uninstall(product::UninstallArgs),
     /// Add programmer-hook's hook entries to Claude Code's settings.json (keeps everything else).
     InstallHooks(install::InstallHooksArgs),
     /// Remove programmer-hook's hook entries from Claude Code's settings.json.
@@ -125,6 +130,8 @@ pub fn run() -> i32 {
         Command::Abort(a) => run_control(a, Control::Abort),
         Command::Autonomy(a) => run_autonomy(a),
         Command::AddProject(a) => run_add_project(a),
+        Command::Install(a) => product::run_install(a),
+        Command::Uninstall(a) => product::run_uninstall(a),
         Command::InstallHooks(a) => install::install_hooks(a),
         Command::UninstallHooks(a) => install::uninstall_hooks(a),
         Command::Doctor(a) => doctor::run(a),
@@ -143,10 +150,16 @@ pub fn run() -> i32 {
 }
 
 fn run_hook() -> i32 {
-    let answer = match hook::read_input(std::io::stdin().lock()) {
+    let mut answer = match hook::read_input(std::io::stdin().lock()) {
         Ok(bytes) => hook::run(&bytes),
         Err(e) => hook::Answer::block(&format!("{e:#}")),
     };
+    // Messages that name the command name it as the plugin spells it, under the plugin.
+    let named = |t: &str| t.contains("`/programmer");
+    if (named(&answer.stdout) || named(&answer.stderr)) && plugin::runs_as_plugin() {
+        answer.stdout = pack::spelled(&answer.stdout, true).into_owned();
+        answer.stderr = pack::spelled(&answer.stderr, true).into_owned();
+    }
     emit(&answer)
 }
 

@@ -8,7 +8,8 @@ use serde_json::json;
 use super::session_id;
 use crate::engine::policy::WorkflowSettings;
 use crate::hook;
-use crate::workflow::{self, clock, state, Autonomy, Workflow};
+use crate::setup::plugin;
+use crate::workflow::{self, clock, pack, state, Autonomy, Workflow};
 
 #[derive(Args)]
 pub struct StatusArgs {
@@ -82,7 +83,8 @@ pub fn run_status(a: StatusArgs) -> Result<i32> {
         return Ok(0);
     }
     if sessions.is_empty() {
-        println!("no workflow sessions yet (start one in Claude Code with /programmer <request>; `programmer-hook status --all` lists every session the hook has seen)");
+        let text = "no workflow sessions yet (start one in Claude Code with `/programmer <request>`; `programmer-hook status --all` lists every session the hook has seen)";
+        println!("{}", pack::spelled(text, plugin::runs_as_plugin()));
         return Ok(0);
     }
     for s in &sessions {
@@ -104,7 +106,10 @@ pub fn run_status(a: StatusArgs) -> Result<i32> {
                     .as_str()
                     .map(str::to_string)
                     .unwrap_or_else(|| x.to_string());
-                println!("  {k:<13} {text}");
+                println!(
+                    "  {k:<13} {}",
+                    pack::spelled(&text, plugin::runs_as_plugin())
+                );
             }
         }
     }

@@ -26,6 +26,7 @@ use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
+pub use fixes::RECORD;
 use fixes::{quote, Fixes};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
@@ -129,6 +130,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     let mut checks = vec![
         Check::ok("install", fixes.describe()),
         check_path_binary(
+            &places.config_dir,
             on_path.as_deref(),
             &hook_binaries,
             by_plugin.as_ref(),
@@ -211,6 +213,7 @@ fn hook_version(program: &Path) -> Option<String> {
 }
 
 fn check_path_binary(
+    config_dir: &Path,
     on_path: Option<&Path>,
     hook_binaries: &[PathBuf],
     by_plugin: Option<&plugin::Install>,
@@ -218,11 +221,20 @@ fn check_path_binary(
 ) -> Check {
     const NAME: &str = "binary on PATH";
     if let (None, Some(p)) = (on_path, by_plugin) {
+        let terminal = match plugin::marketplace_launcher(config_dir, &p.id) {
+            Some(l) => format!(
+                "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: ln -s {} ~/.local/bin/programmer-hook",
+                quote(&l.display().to_string())
+            ),
+            None => format!(
+                "in a terminal: {}",
+                p.path.join("bin").join(BINARY_NAME).display()
+            ),
+        };
         return Check::ok(
             NAME,
             format!(
-                "programmer-hook is not on PATH; the agents run the plugin's, which Claude Code puts on their PATH (in a terminal: {})",
-                p.path.join("bin").join(BINARY_NAME).display()
+                "programmer-hook is not on PATH; the agents run the plugin's, which Claude Code puts on their PATH ({terminal})"
             ),
         );
     }

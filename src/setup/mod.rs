@@ -1,12 +1,17 @@
 //! Setting up and checking an installation.
 //!
-//! [`install`] writes the hook entries into Claude Code's `settings.json`; [`plugin`] is
-//! the Claude Code plugin's hook entries and where Claude Code records the plugin;
-//! [`sandbox`] writes (and takes out) Claude Code's sandbox settings; [`doctor`]
-//! checks an installation, either kind, and says how to fix what it finds. This layer may
-//! use everything below it (hook, workflow, engine), never the CLI.
+//! [`install`] writes the hook entries into Claude Code's `settings.json`; [`product`] is
+//! the whole install by the binary itself (`install`, `uninstall`: the pack, the state
+//! dir, the hook entries, the [`blocks`] in the user's files), for the [`npm`] package or
+//! a release binary; [`plugin`] is the Claude Code plugin's hook entries and where Claude
+//! Code records the plugin; [`sandbox`] writes (and takes out) Claude Code's sandbox
+//! settings; [`doctor`] checks an installation, either kind, and says how to fix what it
+//! finds. This layer may use everything below it (hook, workflow, engine), never the CLI.
 
+pub mod blocks;
 pub mod doctor;
 pub mod install;
+pub mod npm;
 pub mod plugin;
+pub mod product;
 pub mod sandbox;

@@ -14,8 +14,9 @@ use serde_json::{json, Map, Value};
 use crate::setup::install::{self, EVENTS};
 use crate::workflow::pack::PLUGIN;
 
-/// What the plugin's hook entries run: its launcher, which starts the binary built for the
-/// machine (or blocks every call when there is none).
+/// What the plugin's hook entries run: its launcher, which on its first run puts the binary
+/// built for the machine in its own place (so later calls start no shell), runs it where it
+/// cannot, and blocks every call when there is none.
 pub const LAUNCHER: &str = "${CLAUDE_PLUGIN_ROOT}/bin/programmer-hook";
 
 /// The plugin's `hooks/hooks.json`: the handler `install-hooks` writes into
@@ -173,6 +174,40 @@ pub fn installs(config_dir: &Path, files: &SettingsFiles) -> Result<Vec<Install>
 /// (`linux-x86_64`, `macos-aarch64`, …), the same names `bin/programmer-hook` looks for.
 pub fn platform() -> String {
     format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+/// The launcher in the folder of the marketplace that install `id` (`programmer@NAME`)
+/// came from, as Claude Code records it (`plugins/known_marketplaces.json`): a path with no
+/// version in it, which `claude plugin update` follows, unlike the install's own copy.
+pub fn marketplace_launcher(config_dir: &Path, id: &str) -> Option<PathBuf> {
+    let name = id.strip_prefix(&format!("{PLUGIN}@"))?;
+    let bytes = fs::read(config_dir.join("plugins/known_marketplaces.json")).ok()?;
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
+    let location = v.get(name)?.get("installLocation")?.as_str()?;
+    let launcher = Path::new(location).join("bin").join(install::BINARY_NAME);
+    launcher.is_file().then_some(launcher)
+}
+
+/// Whether this process runs as the plugin: Claude Code set `CLAUDE_PLUGIN_ROOT` for it
+/// (the plugin's hooks), or the binary is in a plugin's folder (its launcher, once that is
+/// the binary, or `bin/<platform>/`; through a link from a terminal too).
+pub fn runs_as_plugin() -> bool {
+    if std::env::var_os("CLAUDE_PLUGIN_ROOT").is_some_and(|v| !v.is_empty()) {
+        return true;
+    }
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|e| fs::canonicalize(e).ok())
+    else {
+        return false;
+    };
+    // ROOT/bin/programmer-hook or ROOT/bin/<platform>/programmer-hook.
+    exe.ancestors().skip(1).take(2).any(|bin| {
+        bin.file_name().is_some_and(|n| n == "bin")
+            && bin
+                .parent()
+                .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
+    })
 }
 
 /// The binary the plugin at `root` runs on this machine.

@@ -41,6 +41,21 @@ pub fn plugin_command() -> String {
     format!("{PLUGIN}:{COMMAND}")
 }
 
+/// `text` with the command spelled as the plugin spells it (`/programmer:programmer …`)
+/// when `plugin` is set: the messages name `` `/programmer …` `` in backquotes, and only
+/// those are changed.
+pub fn spelled(text: &str, plugin: bool) -> std::borrow::Cow<'_, str> {
+    let plain = format!("`/{COMMAND}");
+    if !plugin || !text.contains(&plain) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let ours = format!("`/{}", plugin_command());
+    std::borrow::Cow::Owned(
+        text.replace(&format!("{plain} "), &format!("{ours} "))
+            .replace(&format!("{plain}`"), &format!("{ours}`")),
+    )
+}
+
 /// Every name a prompt may start the command with (after its `/`): [`command_names`] and
 /// [`plugin_command`].
 pub fn prompt_command_names() -> impl Iterator<Item = std::borrow::Cow<'static, str>> {
@@ -243,6 +258,34 @@ pub fn definition_problem(name: &str, dirs: &[PathBuf]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plugin_spells_the_command_in_its_namespace() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "type `/programmer continue` or `/programmer abort`",
+                "type `/programmer:programmer continue` or `/programmer:programmer abort`",
+            ),
+            (
+                "start one with `/programmer <request>`",
+                "start one with `/programmer:programmer <request>`",
+            ),
+            (
+                "the command `/programmer`",
+                "the command `/programmer:programmer`",
+            ),
+            (
+                "already `/programmer:programmer quick x`",
+                "already `/programmer:programmer quick x`",
+            ),
+            ("ls /programmer x", "ls /programmer x"),
+            ("`/programmers`", "`/programmers`"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(spelled(text, true), *want, "{text}");
+            assert_eq!(spelled(text, false), *text, "{text}");
+        }
+    }
 
     #[test]
     fn frontmatter_names() {

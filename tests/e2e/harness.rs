@@ -668,7 +668,7 @@ impl E2e {
     }
 
     /// Environment for commands the test runs as the user would in a terminal.
-    fn user_command(&self, program: &Path) -> Command {
+    pub fn user_command(&self, program: &Path) -> Command {
         let mut cmd = Command::new(program);
         cmd.env_clear()
             .env("PATH", self.path_var())

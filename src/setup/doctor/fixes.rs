@@ -14,25 +14,32 @@ use serde::Deserialize;
 
 use crate::engine::paths::Places;
 use crate::setup::install::{self, BINARY_NAME};
-use crate::setup::plugin;
+use crate::setup::{npm, plugin, product};
 
 use super::{is_executable, VERSION};
 
 /// The file of the state dir in which `install.sh` records how it installed.
 pub const RECORD: &str = "install.json";
 
-/// What `install.sh` records (see `record_install` in `install.sh`).
+/// What `install.sh` records (see `record_install` in `install.sh`), or `programmer-hook
+/// install` (method `command`, the binary and the npm package; see [`product`]).
 #[derive(Debug, Clone, Deserialize)]
 struct Record {
-    /// `source` (built from the checkout) or `binary` (`--binary PATH`).
+    /// `source` (built from the checkout), `binary` (`--binary PATH`) or `command`.
     method: String,
     /// The checkout `install.sh` ran from: the pack was copied from it.
+    #[serde(default)]
     checkout: PathBuf,
+    #[serde(default)]
     prefix: PathBuf,
-    /// The installed binary (`PREFIX/bin/programmer-hook`).
+    /// The installed binary (`PREFIX/bin/programmer-hook`; the one the entries run).
     binary: PathBuf,
     /// The binary it was copied from: the build's, or the one `--binary` named.
+    #[serde(default)]
     from: PathBuf,
+    /// The npm package `programmer-hook install` ran from.
+    #[serde(default)]
+    package: Option<PathBuf>,
 }
 
 /// How the files `install.sh` owns (the binary on PATH, the hook entries, the pack in the
@@ -46,6 +53,11 @@ enum Script {
         checkout: PathBuf,
         prefix: PathBuf,
         from: PathBuf,
+    },
+    /// `programmer-hook install`, from the npm package when `package` is set.
+    Command {
+        binary: PathBuf,
+        package: Option<PathBuf>,
     },
     /// Nothing recorded.
     Unrecorded,
@@ -84,6 +96,10 @@ impl Fixes {
         let this = std::env::current_exe().ok();
         let recorded_binary = record.as_ref().map(|r| r.binary.clone());
         let script = match record {
+            Some(r) if r.method == product::METHOD => Script::Command {
+                binary: r.binary,
+                package: r.package,
+            },
             Some(r) if r.method == "binary" => Script::Binary {
                 checkout: r.checkout,
                 prefix: r.prefix,
@@ -132,6 +148,18 @@ impl Fixes {
                 gone_or_there(checkout),
                 r.display()
             ),
+            (Script::Command { binary, package }, Ok(Some(r))) => match package {
+                Some(p) => format!(
+                    "programmer-hook install, from the npm package in {} (recorded in {})",
+                    p.display(),
+                    r.display()
+                ),
+                None => format!(
+                    "programmer-hook install, with the binary {} (recorded in {})",
+                    binary.display(),
+                    r.display()
+                ),
+            },
             (_, Err(e)) => format!(
                 "install.sh's record cannot be read ({e}); fixes name this binary's build checkout while it exists"
             ),
@@ -197,6 +225,15 @@ impl Fixes {
                     ),
                 }
             }
+            Script::Command { binary, package } => {
+                if is_executable(binary) {
+                    format!("{} install", quote_path(binary))
+                } else if package.is_some() {
+                    format!("npm install -g {} && programmer-hook install", npm::PACKAGE)
+                } else {
+                    format!("{} install", quote_path(&self.runner))
+                }
+            }
             Script::Unrecorded => {
                 let build = Path::new(env!("CARGO_MANIFEST_DIR"));
                 if has_installer(build) {
@@ -247,14 +284,25 @@ impl Fixes {
         }
     }
 
-    /// `install.sh --uninstall` in the checkout it ran from, while that is there.
+    /// `install.sh --uninstall` in the checkout it ran from, while that is there
+    /// (`programmer-hook uninstall` for an install it made).
     fn uninstall(&self) -> Option<String> {
+        if let Script::Command { binary, .. } = &self.script {
+            let b = if is_executable(binary) {
+                binary
+            } else {
+                &self.runner
+            };
+            return Some(format!("{} uninstall", quote_path(b)));
+        }
         let (checkout, prefix) = match &self.script {
             Script::Source { checkout, prefix }
             | Script::Binary {
                 checkout, prefix, ..
             } => (checkout.as_path(), Some(prefix.as_path())),
-            Script::Unrecorded => (Path::new(env!("CARGO_MANIFEST_DIR")), None),
+            Script::Unrecorded | Script::Command { .. } => {
+                (Path::new(env!("CARGO_MANIFEST_DIR")), None)
+            }
         };
         let args = prefix.map(|p| self.prefix_arg(p)).unwrap_or_default();
         has_installer(checkout).then(|| {

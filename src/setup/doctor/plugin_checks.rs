@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::fixes::Fixes;
 use super::*;
+use crate::setup::npm;
 
 /// How to describe an install of the plugin in one line.
 fn describe(i: &plugin::Install) -> String {
@@ -95,7 +96,8 @@ fn plugin_binary_problem(i: &plugin::Install) -> Option<String> {
     if !is_executable(&launcher) {
         return Some(format!("its launcher {} is missing", launcher.display()));
     }
-    if !is_executable(&bin) {
+    // Once the launcher has run it is the binary itself (it puts it in its own place).
+    if !is_executable(&bin) && !npm::is_native(&launcher) {
         return Some(format!(
             "it has no binary for {} ({} is missing), so it blocks every tool call",
             plugin::platform(),
