@@ -1034,7 +1034,7 @@ fn uninstall_removes_the_empty_folders_it_made_and_says_where_the_backups_are() 
 }
 
 /// The config dir's files after an install, for comparing two installs: every file but
-/// the backups (named by the time), the record of how it was installed and the locks,
+/// the backups (named by the time), the records of how it was installed and the locks,
 /// with the sandbox's own folder written `SANDBOX`.
 fn config_files(s: &Sandbox) -> BTreeMap<PathBuf, String> {
     let mut out = BTreeMap::new();
@@ -1043,7 +1043,13 @@ fn config_files(s: &Sandbox) -> BTreeMap<PathBuf, String> {
     let sandbox = s.dir.path().display().to_string();
     for (rel, bytes) in all {
         let name = rel.to_string_lossy();
-        if name.contains(".bak-") || name.ends_with(".lock") || name.ends_with("install.json") {
+        // `install-dirs.txt`: the folders install.sh made for its binary and the pack, which
+        // its `--uninstall` removes once empty; the binary's own install makes none.
+        if name.contains(".bak-")
+            || name.ends_with(".lock")
+            || name.ends_with("install.json")
+            || name.ends_with("install-dirs.txt")
+        {
             continue;
         }
         out.insert(
