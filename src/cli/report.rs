@@ -181,17 +181,17 @@ fn pct(p: Option<u64>) -> String {
     p.map_or("-".into(), |p| format!("{p}%"))
 }
 
+/// The width of a rule column: its longest rule id, at least the heading's and at most 40.
+fn rule_width(lens: impl Iterator<Item = usize>) -> usize {
+    lens.max().unwrap_or(0).clamp(21, 40)
+}
+
 fn rules_table(out: &mut String, r: &Report) {
     if r.rules.is_empty() {
         return;
     }
     let rows = &r.rules[..r.rules.len().min(TOP)];
-    let width = rows
-        .iter()
-        .map(|x| x.rule.len())
-        .max()
-        .unwrap_or(0)
-        .clamp(21, 40);
+    let width = rule_width(rows.iter().map(|x| x.rule.len()));
     let _ = writeln!(
         out,
         "\n{:<width$}  {:>5} {:>8} {:>8} {:>8} {:>8}",
@@ -221,12 +221,7 @@ fn denials_table(out: &mut String, r: &Report) {
         return;
     }
     let rows = &r.denials[..r.denials.len().min(TOP)];
-    let width = rows
-        .iter()
-        .map(|x| x.rule.len())
-        .max()
-        .unwrap_or(0)
-        .clamp(21, 40);
+    let width = rule_width(rows.iter().map(|x| x.rule.len()));
     let _ = writeln!(
         out,
         "\n{:<width$}  {:>5}  reason",
