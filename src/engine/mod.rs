@@ -10,9 +10,9 @@
 pub mod analyze;
 pub mod args;
 pub mod classify;
-pub mod code;
 mod context;
 pub mod examples;
+pub mod lang;
 pub mod mounts;
 pub mod paths;
 pub mod policy;

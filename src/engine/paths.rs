@@ -23,7 +23,7 @@ pub trait Fs {
         None
     }
     /// A judgement of a snippet of code kept under `key` by [`Fs::keep`] (see
-    /// [`crate::engine::code::memo`]). Nothing by default: no store.
+    /// [`crate::engine::lang::memo`]). Nothing by default: no store.
     fn recall(&self, _key: &str) -> Option<String> {
         None
     }

@@ -1,5 +1,5 @@
 //! Where judgements of large snippets of code are kept between calls: a folder of the
-//! state dir, one file per snippet (see [`crate::engine::code::memo`] for what is kept and
+//! state dir, one file per snippet (see [`crate::engine::lang::memo`] for what is kept and
 //! why it can be trusted).
 //!
 //! The folder is `{state}/cache/code/<build>/`, where `<build>` names the running binary

@@ -1,7 +1,7 @@
 //! What flows between the commands of one script: which pipeline stage feeds which, the
 //! stage before a reader, which commands sit in another's substitutions, what a command
 //! sends into its process substitutions, and the output a command writes when the text
-//! says it exactly. Shells (`code`) and interpreters (`langs`) both read their input
+//! says it exactly. Shells (`shells`) and interpreters (`langs`) both read their input
 //! through these.
 
 use super::program_name;

@@ -1,4 +1,4 @@
-//! Code in other languages (see [`crate::engine::code`]): the effects of the code an
+//! Code in other languages (see [`crate::engine::lang`]): the effects of the code an
 //! interpreter runs become the facts a shell command gives. Files it reads and writes are
 //! file accesses; deletes are judged as `rm` of the same path (so the rules for `rm -rf`
 //! apply); the programs it starts are judged as Bash commands, one level deeper; network
@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use super::flow::{literal_output, stage_before, upstream_of};
 use super::{Analyzer, CmdCtx, CodeRead, Invocation, MAX_NESTING};
-use crate::engine::code::cli::{self, CodeCall, Source};
-use crate::engine::code::{self, Effect, Lang, Part, Text, MAX_CODE_BYTES};
+use crate::engine::lang::argv::{self, CodeCall, Source};
+use crate::engine::lang::{self, Effect, Lang, Part, Text, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{Stdin, Word};
 
@@ -27,7 +27,7 @@ pub(super) enum Read {
 impl Analyzer<'_> {
     /// Judges the code an interpreter invocation runs, when it can be read.
     pub(super) fn other_language(&mut self, inv: &mut Invocation, ctx: &CmdCtx) -> Read {
-        let Some(call) = cli::command_line(&inv.name, &inv.args) else {
+        let Some(call) = argv::command_line(&inv.name, &inv.args) else {
             return Read::Nothing;
         };
         let cwd = inv.cwd.clone();
@@ -49,7 +49,7 @@ impl Analyzer<'_> {
                 .signal("too-deep", "code nested inside strings too deeply");
             return Read::Code;
         }
-        let judged = code::memo::analyze(self.env.fs, call.lang, &src);
+        let judged = lang::memo::analyze(self.env.fs, call.lang, &src);
         let inner = CmdCtx {
             script: ctx.script,
             index: ctx.index,
@@ -360,7 +360,7 @@ impl Analyzer<'_> {
             self.mark_origin(at, &format!("script {}", prog.text));
             return;
         }
-        if cli::language(interp).is_some() {
+        if argv::language(interp).is_some() {
             let mut runner = Invocation {
                 name: interp.to_string(),
                 args: std::iter::once(prog.clone())

@@ -13,7 +13,7 @@
 //!
 //! The parts: `walk` goes over a parsed script and hands each argv to the part that knows
 //! its program; `wrappers` peels wrappers; `find`, `git` and `editors` (sed) read those
-//! programs; `code` follows code handed to shells and interpreters, `langs` code in other
+//! programs; `shells` follows code handed to shells and interpreters, `langs` code in other
 //! languages, both reading what feeds them through `flow` (pipeline stages, substitutions,
 //! known output); `effects` turns the policy's declared effects of a program into file
 //! accesses. This file holds the types, the entry point and the recording of file accesses
@@ -28,7 +28,6 @@ use crate::engine::Context;
 
 pub use hidden::Hidden;
 
-mod code;
 mod editors;
 mod effects;
 mod fd;
@@ -43,6 +42,7 @@ mod makefile;
 mod named;
 mod runners;
 mod scripts;
+mod shells;
 mod walk;
 mod wrappers;
 
@@ -87,7 +87,7 @@ pub struct Invocation {
     /// The command as a reader would see it (for messages).
     pub display: String,
     /// What became of the code it runs in another language (`python3 -c CODE`, `node -e
-    /// CODE`, a script), when it runs some (see `engine::code`).
+    /// CODE`, a script), when it runs some (see `engine::lang`).
     pub code: Option<CodeRead>,
     /// Words that may name files in positions the policy does not know (see `named`):
     /// what the program does with them is not known, so they may be read and written.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Analyzer, CmdCtx, Invocation};
 use crate::engine::args::positionals;
-use crate::engine::code::{cli, MAX_CODE_BYTES};
+use crate::engine::lang::{argv, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
 
@@ -303,7 +303,7 @@ impl Analyzer<'_> {
             let interp = hook_interpreter(&text);
             if self.policy().is_shell(&interp) {
                 scripts.push((format!("git hook {h}"), text));
-            } else if cli::language(&interp).is_some() {
+            } else if argv::language(&interp).is_some() {
                 other.push((interp, p));
             } else {
                 self.facts.signal(

@@ -3,7 +3,7 @@
 //!
 //! [`WRAPPERS`] is the one list of them: how each gives way to its command and which may
 //! stand before a downloader (`sudo curl … | sh`); both the peeling here and the download
-//! detection in `code` read it. Which of their options take a value, and which name a file
+//! detection in `shells` read it. Which of their options take a value, and which name a file
 //! they write, is in their tables in `policy/10-effects.toml`.
 
 use std::path::{Path, PathBuf};

@@ -21,7 +21,7 @@
 //! stricter; a Perl `-n`/`-p` loop body that only prints or edits the line it read is read
 //! in full (see [`perl_loop`]).
 
-pub mod cli;
+pub mod argv;
 pub mod javascript;
 pub mod lexical;
 pub mod memo;

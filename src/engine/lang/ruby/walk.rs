@@ -1,11 +1,11 @@
 //! The second pass over a Ruby snippet: every node judged, bare names and constants
 //! used as values made opaque or listed.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::code::Effect;
+use crate::engine::lang::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {

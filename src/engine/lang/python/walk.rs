@@ -1,11 +1,11 @@
 //! The second pass over a Python snippet: every node judged, imports checked, modules
 //! and names used as values (not called) made opaque or listed.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
-use crate::engine::code::Effect;
+use crate::engine::lang::Effect;
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {

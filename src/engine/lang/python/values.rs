@@ -1,11 +1,11 @@
 //! Python values: what an expression computes as far as the text tells it (strings,
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::code::{env_value, env_value_named_at_run_time, Text, V};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -58,7 +58,7 @@ impl<'t> Walker<'t> {
                 return self.loop_value(r);
             }
         }
-        match crate::engine::code::assigned_once(&self.assigned, &name) {
+        match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
             None => V::Other,
         }
@@ -274,7 +274,7 @@ impl<'t> Walker<'t> {
                     let v = if raw {
                         Some(s.to_string())
                     } else {
-                        crate::engine::code::unescape(s)
+                        crate::engine::lang::unescape(s)
                     };
                     match v {
                         Some(v) => {

@@ -1,11 +1,11 @@
 //! The second pass over a JavaScript snippet: every node judged, `require` and `import`
 //! checked, modules and globals used as values (not called) made opaque or listed.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, V};
-use crate::engine::code::{Effect, Text};
+use crate::engine::lang::{Effect, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn walk(&mut self, n: Node<'t>) {

@@ -1,7 +1,7 @@
 //! Unit tests of the Ruby reader.
 
 use super::*;
-use crate::engine::code::{Effect, Text};
+use crate::engine::lang::{Effect, Text};
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects

@@ -1,11 +1,11 @@
 //! Ruby values: what an expression computes as far as the text tells it (strings with
 //! their interpolations, `File.join`, `Dir.home`, `ENV`, arrays).
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::engine::code::{env_value, env_value_named_at_run_time, Text, V};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, V};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -33,7 +33,7 @@ impl<'t> Walker<'t> {
                     });
                 }
                 "escape_sequence" => {
-                    t = t.concat(match crate::engine::code::unescape(self.t(c)) {
+                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
                         Some(s) => Text::lit(s),
                         None => Text::unknown(),
                     })
@@ -76,7 +76,7 @@ impl<'t> Walker<'t> {
         if name == "__dir__" {
             return V::Str(Text::lit("."));
         }
-        match crate::engine::code::assigned_once(&self.assigned, &name) {
+        match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
             None => V::Other,
         }

@@ -1,12 +1,12 @@
 //! What JavaScript calls do: functions of the core modules (`fs`, `child_process`, the
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{in_list, module_name, Walker, GLOBALS, NETWORK, PURE, V};
-use crate::engine::code::path_calls::{self, read, write, Arg, PathArg, PathCall};
-use crate::engine::code::{Effect, Text};
+use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
+use crate::engine::lang::{Effect, Text};
 
 /// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given.
 const FS_PATH_CALLS: &[PathCall<&str>] = &[

@@ -455,7 +455,7 @@ impl<'t> Walker<'t> {
                 .unwrap_or(V::Other),
             "variable_name" => {
                 let name = self.t(n).to_string();
-                match crate::engine::code::assigned_once(&self.assigned, &name) {
+                match crate::engine::lang::assigned_once(&self.assigned, &name) {
                     Some(v) => self.eval(v),
                     None => V::Other,
                 }

@@ -1,11 +1,11 @@
 //! JavaScript values: what an expression computes as far as the text tells it (strings,
 //! template literals, `path` and `os` results, arrays and objects of options).
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, V};
-use crate::engine::code::{env_value, Text};
+use crate::engine::lang::{env_value, Text};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> V {
@@ -51,7 +51,7 @@ impl<'t> Walker<'t> {
             match k.kind() {
                 "string_fragment" => t = t.concat(Text::lit(self.t(k))),
                 "escape_sequence" => {
-                    t = t.concat(match crate::engine::code::unescape(self.t(k)) {
+                    t = t.concat(match crate::engine::lang::unescape(self.t(k)) {
                         Some(s) => Text::lit(s),
                         None => Text::unknown(),
                     })
@@ -79,7 +79,7 @@ impl<'t> Walker<'t> {
         if name == "__dirname" {
             return V::Str(Text::lit("."));
         }
-        match crate::engine::code::assigned_once(&self.assigned, &name) {
+        match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
             None => V::Other,
         }

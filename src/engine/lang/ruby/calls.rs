@@ -1,12 +1,12 @@
 //! What Ruby calls do: `Kernel` (`system`, `exec`, `spawn`, `open`, backticks), and the
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
-use crate::engine::code::SyntaxWalk;
+use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::code::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
-use crate::engine::code::{env_value, env_value_named_at_run_time, Effect, Text, V};
+use crate::engine::lang::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, V};
 
 /// Class methods that act on the paths they are given.
 const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
@@ -268,7 +268,7 @@ impl<'t> Walker<'t> {
                     .map(|a| self.eval(*a).text())
                     .unwrap_or_else(Text::unknown);
                 match p.0.first() {
-                    Some(crate::engine::code::Part::Lit(s)) if s.starts_with('|') => {
+                    Some(crate::engine::lang::Part::Lit(s)) if s.starts_with('|') => {
                         let cmd = Text(p.0.clone());
                         let cmd = match cmd.known() {
                             Some(c) => Text::lit(c.trim_start_matches('|')),
@@ -276,12 +276,12 @@ impl<'t> Walker<'t> {
                         };
                         self.out.push(Effect::Shell(cmd));
                     }
-                    Some(crate::engine::code::Part::Lit(s))
+                    Some(crate::engine::lang::Part::Lit(s))
                         if s.starts_with("http://") || s.starts_with("https://") =>
                     {
                         self.out.push(Effect::Network(s.clone()));
                     }
-                    Some(crate::engine::code::Part::Lit(_)) => {
+                    Some(crate::engine::lang::Part::Lit(_)) => {
                         self.open_mode(p, pos.get(1).copied())
                     }
                     _ => self.out.opaque("opens a file or command named at run time"),
@@ -290,7 +290,7 @@ impl<'t> Walker<'t> {
             "require" => {
                 let lib = pos.first().map(|a| self.eval(*a).text().known());
                 match lib {
-                    Some(Some(l)) if crate::engine::code::cli::ruby_lib(&l) => {}
+                    Some(Some(l)) if crate::engine::lang::argv::ruby_lib(&l) => {}
                     Some(Some(l)) => self
                         .out
                         .opaque(format!("loads `{l}`, whose code is not known")),
