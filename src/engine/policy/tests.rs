@@ -1,5 +1,12 @@
 //! Tests of the policy loader, the built-in policy and the schema.
 
+use std::borrow::Cow;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::rules::default_tier;
 use super::*;
 
 /// The keys a value serialises to, every field set.

@@ -1,0 +1,102 @@
+//! What a command does to the paths in its arguments (the `[commands]` tables).
+
+use serde::{Deserialize, Serialize};
+
+use super::List;
+
+/// Which of a command's positional arguments an effect applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Select {
+    /// Every one.
+    All,
+    /// All but the first (`grep PATTERN FILE…`).
+    AfterFirst,
+    /// All but the last, when there are several (`cp SRC… DEST` reads).
+    AllButLast,
+    /// The last, when there are several (`cp SRC… DEST` writes).
+    Last,
+    /// The first.
+    First,
+}
+
+/// What a command's first positional argument is, when it is not a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstValue {
+    /// A file mode (`chmod 755 f`, `chmod u+x f`): not a file when it has a mode's shape.
+    Mode,
+    /// An owner or group (`chown bob:bob f`): not a file, unless `--reference` names the
+    /// file to take them from.
+    Owner,
+}
+
+/// What a command does to the paths in its arguments.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effects {
+    /// Which positional arguments it reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Select>,
+    /// Which positional arguments it writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Select>,
+    /// Which positional arguments it only looks up, never opening them (`ls`, `stat`):
+    /// neither read nor written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Select>,
+    /// It copies or moves its other arguments into the last one, or into the folder given
+    /// with a `write_flags` option, when that is a folder: `cp a b/` writes `b/a`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub into_folder: bool,
+    /// The table names every option the program takes (`flags` and the option lists
+    /// below), and a positional argument that `reads` and `writes` do not select is data.
+    /// Without it, an option the table does not list may take any word as a file, and so
+    /// may a positional argument it does not select.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub complete: bool,
+    /// Options that take no value (for a `complete` table).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub flags: List,
+    /// `key=` arguments that name a file read (e.g. `if=` for dd).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub read_keys: List,
+    /// The first positional argument is a mode or an owner, not a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_is: Option<FirstValue>,
+    /// `key=` arguments that name a written file (e.g. `of=` for dd).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub write_keys: List,
+    /// Options that take a value in the next word (so the value is not a positional).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub value_flags: List,
+    /// Options whose value names a file that is read (`--exclude-from FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub read_flags: List,
+    /// Options whose value names a written file (`-o FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub write_flags: List,
+    /// Options that give the pattern or script, so that `after-first` means `all`
+    /// (`grep -e PAT FILE`, `sed -e SCRIPT FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub pattern_flags: List,
+    /// Options that make the command write the files it reads (`sed -i`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub in_place_flags: List,
+    /// Options that make the command only read: what it would write, it reads instead
+    /// (`gzip -c` prints, `tar -t` lists).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub read_only_flags: List,
+    /// What it does to git history on git's behalf, by subcommand: `"version *: commit tag"`
+    /// (`npm version patch` commits and tags). The words before `:` are the leading
+    /// positional words (`*` is any word), the words after it git actions, which the
+    /// workflow's phase gates treat as that git command.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub git_actions: List,
+    /// Options that mean it does none of its `git_actions` (`--no-git-tag-version`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub git_actions_unless: List,
+    /// Options whose value names a file sent off the machine (`curl -T FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub send_flags: List,
+}
