@@ -80,9 +80,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     // run time where the policy does not know what the program does with it is never
     // relaxed, nor is a program naming a path outside the project there; a secret sent off
     // the machine is denied.
-    ("ask", "ask", "path.secret-named", "eslint --output-file ~/.ssh/authorized_keys src"),
     ("ask", "ask", "path.protected-named", "pytest --junitxml ~/.claude/settings.json --collect-only"),
-    ("ask", "ask", "path.protected-named", "ruff check --output-file ~/.claude/settings.json"),
+    ("ask", "ask", "path.secret-named", "ruff check ~/.ssh/id_ed25519"),
+    ("ask", "ask", "path.protected-named", "ruff check ~/.claude/settings.json"),
+    // Where a program's table says the option writes the file, a protected one is denied.
+    ("deny", "deny", "path.protected-write", "eslint --output-file ~/.ssh/authorized_keys src"),
+    ("deny", "deny", "path.protected-write", "ruff check --output-file ~/.claude/settings.json"),
     ("ask", "ask", "path.secret-named", "cargo test $ARGS"),
     ("ask", "ask", "build.run", "make -C /opt/other"),
     ("ask", "ask", "build.run", "cargo build --target-dir=/home/user/elsewhere"),
@@ -283,6 +286,44 @@ fn check(cases: &[(&str, &str, &str, &str)]) {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// The option tables of the Safe programs decide the same in both sessions: what they know
+/// is read or written is judged as that access (a secret read is never relaxed, a protected
+/// write always denied), and a Safe program given an option that runs a command is not
+/// Safe, nor relaxed.
+#[rustfmt::skip]
+const TABLE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "read.files", "head -n 20 --quiet src/main.rs"),
+    ("allow", "allow", "read.sort", "sort -k 2 -t , -S 1M data.csv"),
+    ("allow", "allow", "read.list", "tree -L 2 -I target --dirsfirst ."),
+    ("allow", "allow", "read.json", "gojq -r --arg v 1 .name package.json"),
+    ("allow", "allow", "read.mlr", "mlr --icsv --ojson head -n 2 data.csv"),
+    ("allow", "allow", "build.check", "shellcheck -x -s bash install.sh"),
+    ("allow", "allow", "build.check", "mypy --config-file mypy.ini src"),
+    ("allow", "allow", "read.files", "cut -d ~/.claude/settings.json -f 1 a.txt"),
+    ("ask", "ask", "file.read-secret", "tail -n 5 .env"),
+    ("ask", "ask", "file.read-secret", "wc --files0-from=.env"),
+    ("ask", "ask", "file.read-secret", "hexdump -f ~/.ssh/id_ed25519 a.bin"),
+    ("ask", "ask", "file.read-secret", "zgrep -f ~/.ssh/id_ed25519 x a.gz"),
+    ("ask", "ask", "file.read-secret", "yamllint -c .env ."),
+    ("ask", "ask", "file.read-secret", "du --files0-from=.env"),
+    ("ask", "ask", "file.read-secret", "logger -f .env"),
+    ("deny", "deny", "path.protected-write", "less -o ~/.claude/settings.json README.md"),
+    ("deny", "deny", "path.protected-write", "shuf -o .git/hooks/pre-commit a.txt"),
+    ("deny", "deny", "path.protected-write", "prettier --write ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "black ~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "flake8 --output-file .git/hooks/pre-commit src"),
+    ("ask", "ask", "unknown.command", "bat --pager 'rm -rf ~' README.md"),
+    ("ask", "ask", "unknown.command", "mlr -n put 'end{system(\"rm -rf ~\")}'"),
+    ("ask", "ask", "unknown.command", "xmllint --shell doc.xml"),
+    ("ask", "ask", "man.pager", "man -C ./evil.conf ls"),
+    ("ask", "ask", "unknown.command", "pylint --init-hook='import os' src"),
+];
+
+#[test]
+fn program_tables_decide_alike_in_both_sessions() {
+    check(TABLE_CASES);
 }
 
 #[test]

@@ -690,10 +690,10 @@ fn loop_variables() {
 fn words_in_unknown_places_may_name_files() {
     check(&[
         // Secrets read through options and operands the tables did not know.
-        ("ask", "path.secret-named", "wc --files0-from=$HOME/.ssh/id_ed25519"),
-        ("ask", "path.secret-named", "diff --from-file=$HOME/.aws/credentials README.md"),
+        ("ask", "path.secret-named", "cat --unknown-option=$HOME/.ssh/id_ed25519"),
+        ("ask", "path.secret-named", "ruff check ~/.aws/credentials"),
         ("ask", "path.secret-named", "tree --fromfile ~/.ssh/id_ed25519"),
-        ("ask", "path.secret-named", "man -l ~/.ssh/id_ed25519"),
+        ("ask", "path.secret-named", "networksetup -getinfo ~/.ssh/id_ed25519"),
         ("ask", "path.secret-named", "git config --file ~/.ssh/id_ed25519 --list"),
         ("ask", "unknown.command", "frobnicate --key-file=.env"),
         ("ask", "file.read-secret", "wc -l --files0-from ~/.aws/credentials"),
@@ -702,17 +702,23 @@ fn words_in_unknown_places_may_name_files() {
         ("ask", "file.read-secret", "echo \"$(< .env)\""),
         ("ask", "file.read-secret", "sed '1r ~/.ssh/id_rsa' f.txt"),
         // A name known only at run time may be a secret.
-        ("ask", "path.secret-named", "wc --files0-from=\"$F\""),
+        ("ask", "path.secret-named", "cat --unknown-option=\"$F\""),
+        ("ask", "file.read-unknown", "wc --files0-from=\"$F\""),
         // Protected paths written by "checks".
-        ("ask", "path.secret-named", "eslint --output-file ~/.ssh/authorized_keys src"),
-        ("ask", "path.protected-named", "ruff check --output-file ~/.claude/settings.json"),
         ("ask", "path.protected-named", "pytest --junitxml ~/.claude/settings.json --collect-only"),
-        ("ask", "path.protected-named", "mypy --cache-dir=/etc/mypy src"),
-        ("ask", "path.protected-named", "ruff check --cache-dir=/etc/ruff src"),
+        ("ask", "path.protected-named", "ruff check ~/.claude/settings.json"),
+        ("ask", "path.protected-named", "ruff check /etc/hosts"),
         ("ask", "unknown.command", "pandoc README.md -o ~/.ssh/authorized_keys"),
         // Where the program is known to write it, as before.
         ("deny", "path.protected-write", "tree -o ~/.bashrc"),
         ("deny", "path.protected-write", "sort -o ~/.bashrc a.txt"),
+        ("deny", "path.protected-write", "eslint --output-file ~/.ssh/authorized_keys src"),
+        ("deny", "path.protected-write", "ruff check --output-file ~/.claude/settings.json"),
+        ("deny", "path.protected-write", "mypy --cache-dir=/etc/mypy src"),
+        ("deny", "path.protected-write", "ruff check --cache-dir=/etc/ruff src"),
+        ("ask", "file.read-secret", "wc --files0-from=$HOME/.ssh/id_ed25519"),
+        ("ask", "file.read-secret", "diff --from-file=$HOME/.aws/credentials README.md"),
+        ("ask", "file.read-secret", "man -l ~/.ssh/id_ed25519"),
         ("deny", "disk.destroy", "dd if=x.img of=/dev/sda"),
         // sed's `e` runs what it reads.
         ("ask", "shell.stdin-code", "sed e"),
@@ -739,6 +745,96 @@ fn words_in_unknown_places_may_name_files() {
         ("allow", "read.sort", "sort -u -k 2 a.txt"),
         ("allow", "read.files", "wc -l src/main.rs"),
         ("allow", "read.files", "head -n 20 README.md"),
+    ]);
+}
+
+/// The option tables of the Safe programs (`16-options-tools.toml`): each option is known
+/// to take no value, data, a file read or a file written, so a secret or a protected path
+/// given to one is judged as that access, and a value that is data is not a file.
+#[test]
+#[rustfmt::skip]
+fn safe_program_tables_know_their_options() {
+    check(&[
+        // Everyday forms of the Safe programs, with the options their tables know.
+        ("allow", "read.files", "head -n 20 --quiet src/main.rs"),
+        ("allow", "read.files", "tail -n 50 -s 2 -f log.txt"),
+        ("allow", "read.files", "wc -l --total=only src/main.rs"),
+        ("allow", "read.files", "less -R -j 5 README.md"),
+        ("allow", "read.files", "nl -ba -w 3 src/main.rs"),
+        ("allow", "read.files", "od -A x -t x1z -N 64 a.bin"),
+        ("allow", "read.files", "cut -d , -f 2 data.csv"),
+        ("allow", "read.files", "column -t -s , data.csv"),
+        ("allow", "read.files", "diff -u --label old --label new a.txt b.txt"),
+        ("allow", "read.sort", "sort -k 2 -t , -S 1M data.csv"),
+        ("allow", "read.sort", "uniq -c -f 1 names.txt"),
+        ("allow", "read.list", "ls --sort=size --time-style=long-iso -l src"),
+        ("allow", "read.list", "tree -L 2 -I target --dirsfirst ."),
+        ("allow", "read.files", "du -h -d 1 --exclude target ."),
+        ("allow", "read.search", "zgrep -i -m 5 error logs/app.log.gz"),
+        ("allow", "read.search-rg", "ack -i --type=rust todo src"),
+        ("allow", "read.json", "gojq -r --arg v 1 .name package.json"),
+        ("allow", "read.mlr", "mlr --icsv --ojson head -n 2 data.csv"),
+        ("allow", "read.json", "xmllint --noout --schema schema.xsd doc.xml"),
+        ("allow", "read.files", "file -b --mime-type README.md"),
+        ("allow", "read.files", "sha256sum -c SHA256SUMS"),
+        ("allow", "build.check", "shellcheck -x -s bash install.sh"),
+        ("allow", "build.check", "yamllint -c .yamllint.yml ."),
+        ("allow", "build.check", "mypy --config-file mypy.ini src"),
+        ("allow", "build.check", "black --check --diff src"),
+        ("allow", "system.info", "man -a printf"),
+        ("allow", "system.info", "lsblk -o NAME,SIZE /dev/sda"),
+        ("allow", "system.info", "dig +short -t MX example.com"),
+        ("allow", "read.bat", "bat -n -l rust src/main.rs"),
+        // A secret named by an option the table knows is a read: asked as one.
+        ("ask", "file.read-secret", "tail -n 5 .env"),
+        ("ask", "file.read-secret", "wc --files0-from=.env"),
+        ("ask", "file.read-secret", "hexdump -f ~/.ssh/id_ed25519 a.bin"),
+        ("ask", "file.read-secret", "file -m ~/.ssh/id_ed25519 README.md"),
+        ("ask", "file.read-secret", "diff --to-file=.env README.md"),
+        ("ask", "file.read-secret", "shuf --random-source=~/.ssh/id_ed25519 a.txt"),
+        ("ask", "file.read-secret", "zgrep -f ~/.ssh/id_ed25519 x a.gz"),
+        ("ask", "file.read-secret", "logger -f .env"),
+        ("ask", "file.read-secret", "dig -f .env"),
+        ("ask", "file.read-secret", "less -k ~/.ssh/id_ed25519 README.md"),
+        ("ask", "file.read-secret", "tree --hintro ~/.ssh/id_ed25519 ."),
+        ("ask", "file.read-secret", "last -f ~/.ssh/id_ed25519"),
+        ("ask", "file.read-secret", "yamllint -c .env ."),
+        ("ask", "file.read-secret", "shellcheck --rcfile ~/.ssh/id_ed25519 install.sh"),
+        ("ask", "file.read-secret", "xmllint --noout --relaxng ~/.aws/credentials doc.xml"),
+        ("ask", "file.read-secret", "du --files0-from=.env"),
+        // A protected path given to an option the table knows writes (or to a formatter that writes its operands) is denied.
+        ("deny", "path.protected-write", "less -o ~/.claude/settings.json README.md"),
+        ("deny", "path.protected-write", "shuf -o .git/hooks/pre-commit a.txt"),
+        ("deny", "path.protected-write", "iconv -f utf-8 -t ascii -o ~/.bashrc a.txt"),
+        ("deny", "path.protected-write", "base64 -o .git/hooks/pre-commit a.txt"),
+        ("deny", "path.protected-write", "xmllint --format -o ~/.claude/settings.json a.xml"),
+        ("deny", "path.protected-write", "info -o ~/.bashrc ls"),
+        ("deny", "path.protected-write", "flake8 --output-file .git/hooks/pre-commit src"),
+        ("deny", "path.protected-write", "pylint --output=~/.claude/settings.json src"),
+        ("deny", "path.protected-write", "prettier --write ~/.claude/settings.json"),
+        ("deny", "path.protected-write", "gofmt -w .git/hooks/pre-commit"),
+        ("deny", "path.protected-write", "rustfmt ~/.claude/settings.json"),
+        ("deny", "path.protected-write", "black ~/.bashrc"),
+        ("deny", "path.protected-write", "nvidia-smi -q -f ~/.bashrc"),
+        ("deny", "path.protected-write", "cloc --out=~/.bashrc src"),
+        ("deny", "path.protected-write", "tree -o .git/hooks/pre-commit"),
+        // The value of an option the table knows takes data is not a file: not judged as one.
+        ("allow", "read.files", "cut -d ~/.claude/settings.json -f 1 a.txt"),
+        ("allow", "read.files", "diff --label ~/.ssh/id_ed25519 a.txt b.txt"),
+        ("allow", "read.files", "head -n 5 --quiet ~/.claude/settings.json"),
+        ("allow", "read.list", "ls -l --hide ~/.ssh/id_ed25519 src"),
+        // Options that run a command or load code: no Safe rule matches them.
+        ("ask", "unknown.command", "gojq -n --rawfile k ~/.ssh/id_ed25519 '$k'"),
+        ("ask", "unknown.command", "bat --pager 'rm -rf ~' README.md"),
+        ("ask", "unknown.command", "ack --pager='rm -rf ~' foo"),
+        ("ask", "unknown.command", "cloc --vcs='rm -rf ~'"),
+        ("ask", "unknown.command", "mawk -W exec evil.awk data.txt"),
+        ("ask", "unknown.command", "xmllint --shell doc.xml"),
+        ("ask", "unknown.command", "mlr -n put 'end{system(\"rm -rf ~\")}'"),
+        ("ask", "man.pager", "man -C ./evil.conf ls"),
+        ("ask", "unknown.command", "pylint --init-hook='import os' src"),
+        ("ask", "unknown.command", "rpm -qa --pipe 'sh -c id'"),
+        ("ask", "unknown.command", "fzf --info-command='rm -rf ~'"),
     ]);
 }
 

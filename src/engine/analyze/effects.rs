@@ -239,12 +239,17 @@ impl Analyzer<'_> {
                     self.access(write, &w, cwd, &inv.name);
                 }
             }
-            for f in &eff.read_flags {
+            // A whole option the table names (`-decode`, `-so`) is not a cluster of
+            // one-letter options, whatever letters it holds.
+            let whole = |f: &str| {
+                a.text != f && (eff.flags.contains(&a.text) || eff.value_flags.contains(&a.text))
+            };
+            for f in eff.read_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);
                 }
             }
-            for f in &eff.write_flags {
+            for f in eff.write_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(write, &v, cwd, &inv.name);
                 }
