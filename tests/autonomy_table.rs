@@ -103,6 +103,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "build.run", "cargo test"),
     ("ask", "ask", "build.run", "make"),
     ("ask", "ask", "build.run", "uv run pytest"),
+    // Listing their packages runs the project's build files or plugins.
+    ("ask", "ask", "build.run", "gradle dependencies"),
+    ("ask", "ask", "build.run", "mvn dependency:tree"),
+    ("ask", "ask", "build.run", "bundle list"),
+    ("ask", "ask", "build.run", "mix deps"),
+    ("ask", "ask", "build.run", "composer show"),
     ("ask", "ask", "build.run", "npx --no-install --call 'git status'"),
     ("ask", "ask", "unknown.command", "uv run ./deploy.sh"),
     ("ask", "ask", "build.python-module", "python3 -m pytest -q"),
