@@ -45,7 +45,7 @@ pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
     };
     let places = state::places()?;
     let path = policy::user_policy_path(&places.state_dir);
-    let policy = Policy::load(Some(&path), None)?;
+    let policy = Policy::load(None, Some(&path), None)?;
     let (decided, bad) = window::load(&places.state_dir, &since, &Filters::default())?;
     let input = suggest::Input {
         decided: &decided,
