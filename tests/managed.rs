@@ -233,6 +233,10 @@ fn gate(
     (code, s("permissionDecision"), s("permissionDecisionReason"))
 }
 
+/// (managed, user, project, sandbox on, command, default session, auto session, part of the
+/// reason)
+type Case<'a> = (&'a str, &'a str, &'a str, bool, &'a str, &'a str, &'a str, &'a str);
+
 /// The managed rules are a floor: no user or project rule, `disable`, replacement or
 /// relaxable or contained flag lowers them, in a default session or an `auto` one; a later
 /// rule may still be stricter. `block` is exit status 2: the hook refuses the file, which
@@ -242,7 +246,7 @@ fn the_managed_rules_are_a_floor() {
     let m = MANAGED_RULES;
     let secret = "cat ~/team/key";
     #[rustfmt::skip]
-    let cases: &[(&str, &str, &str, bool, &str, &str, &str, &str)] = &[
+    let cases: &[Case] = &[
         // (managed, user, project, sandbox, command, default session, auto session, part of the reason)
         // Without the managed file the defaults decide.
         ("", "", "", false, "terraform apply", "ask", "ask", "run.container"),
