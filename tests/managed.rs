@@ -235,7 +235,16 @@ fn gate(
 
 /// (managed, user, project, sandbox on, command, default session, auto session, part of the
 /// reason)
-type Case<'a> = (&'a str, &'a str, &'a str, bool, &'a str, &'a str, &'a str, &'a str);
+type Case<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    bool,
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+);
 
 /// The managed rules are a floor: no user or project rule, `disable`, replacement or
 /// relaxable or contained flag lowers them, in a default session or an `auto` one; a later
@@ -299,4 +308,58 @@ fn the_managed_rules_are_a_floor() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `policy show` lists the managed rules as the layer `managed`; `policy validate` checks
+/// a user's file over them and the machine's managed file as the managed layer; `doctor`
+/// fails its policy check, naming the file, when the managed file does not load.
+#[test]
+fn the_cli_shows_validates_and_doctors_the_managed_policy() {
+    let (home, _) = home::with_project(&["src"], &["--description", "d"]);
+    let h = home.path();
+    let managed = h.join("managed/programmer-hook.toml");
+    std::fs::create_dir_all(h.join("managed")).expect("managed folder");
+    std::fs::write(&managed, MANAGED_RULES).expect("managed file");
+    let run = |args: &[&str]| {
+        let out = home::command(h).args(args).output().expect("runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, shown) = run(&["policy", "show", "--layer", "managed"]);
+    assert_eq!(code, Some(0), "{shown}");
+    let line = shown
+        .lines()
+        .find(|l| l.contains("team.no-terraform"))
+        .unwrap_or_default();
+    assert!(line.starts_with("managed "), "{shown}");
+    let (code, valid) = run(&["policy", "validate", &managed.to_string_lossy()]);
+    assert_eq!(code, Some(0), "{valid}");
+    assert!(
+        valid.contains("valid as the managed policy (3 rules)"),
+        "{valid}"
+    );
+    let user = h.join("user.toml");
+    std::fs::write(&user, USER_DISABLE).expect("user file");
+    let (code, refused) = run(&["policy", "validate", &user.to_string_lossy()]);
+    assert_eq!(code, Some(1), "{refused}");
+    assert!(
+        refused.contains("\"team.no-terraform\" is a rule of the managed policy"),
+        "{refused}"
+    );
+    std::fs::write(&managed, "[[rule").expect("broken managed file");
+    let (_, doctor) = run(&["doctor"]);
+    let check = doctor
+        .lines()
+        .find(|l| l.contains("policy:"))
+        .unwrap_or_default();
+    assert!(
+        check.starts_with("FAIL")
+            && check.contains("the managed policy")
+            && check.contains("programmer-hook.toml"),
+        "{doctor}"
+    );
 }

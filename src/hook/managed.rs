@@ -1,4 +1,10 @@
-//! The managed autonomy policy: what an organisation allows `auto` to do on a machine.
+//! The managed policy: what an organisation allows `auto` to do on a machine, and the rules
+//! it sets as a floor.
+//!
+//! The rules are `programmer-hook.toml` in the same folder ([`policy_path`]): a policy file
+//! of the user's schema, merged as the layer `managed` (see `engine::policy`), which the
+//! user's and a project's files cannot loosen. A file there that does not load denies every
+//! call. The rest of this module is the autonomy setting.
 //!
 //! It is `programmer-hook.json` in the folder of Claude Code's managed settings
 //! ([`super::sandbox_settings::managed_dir`]: `/etc/claude-code` on Linux,
