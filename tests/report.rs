@@ -924,3 +924,21 @@ fn the_html_page_renders_in_a_browser() {
     assert!(dom.contains("<svg id=\"trend\""), "{dom}");
     assert!(dom.contains("rm -rf / × 2"), "{dom}");
 }
+
+/// A managed rule that asks about what keeps being approved: `suggest` judges the log
+/// under it, where a rule of the user's would change nothing, so it suggests none.
+#[test]
+fn suggest_replays_under_the_managed_policy() {
+    let w = World::new();
+    w.week();
+    let managed = w.home.path().join("managed");
+    std::fs::create_dir_all(&managed).expect("managed folder");
+    std::fs::write(
+        managed.join("programmer-hook.toml"),
+        "[[rule]]\nid = \"team.ask-tests\"\ntier = \"confirm\"\nreason = \"the team asks\"\ncommand = \"cargo\"\nsubcommand = \"test\"\n",
+    )
+    .expect("managed file");
+    let (code, out, err) = w.run(&["suggest"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("# No rule to suggest"), "{out}");
+}

@@ -42,18 +42,22 @@ pub enum PolicyCmd {
     },
     /// Check a policy file: every problem the hook would refuse it for, each with line and
     /// column. A file at `.claude/programmer-policy.toml` is checked as a project file (it
-    /// may only make the policy stricter), any other as the user's, unless --layer says.
+    /// may only make the policy stricter), the managed policy's file (`programmer-hook.toml`
+    /// beside Claude Code's managed settings) as the managed layer, any other as the user's,
+    /// unless --layer says. A user or project file is checked over the managed policy.
     Validate {
         /// The policy file.
         file: PathBuf,
-        /// The layer the file is checked as: `user` or `project` (default: from where it is).
-        #[arg(long, value_parser = ["user", "project"])]
+        /// The layer the file is checked as: `managed`, `user` or `project` (default: from
+        /// where it is).
+        #[arg(long, value_parser = ["managed", "user", "project"])]
         layer: Option<String>,
         /// The same as `--layer project`.
         #[arg(long, conflicts_with = "layer")]
         project: bool,
     },
-    /// List the rules in force (the defaults, then the user's and the project's file), each
+    /// List the rules in force (the defaults, then the managed policy, the user's and the
+    /// project's file), each
     /// with the layer and file it came from, and the rules a later layer replaced or
     /// disabled.
     ///
@@ -73,7 +77,7 @@ pub struct ShowArgs {
     cwd: Option<PathBuf>,
     /// Only the rules of this layer, and the rules it replaced or disabled or that a later
     /// layer replaced or disabled of it.
-    #[arg(long, value_parser = ["default", "user", "project"])]
+    #[arg(long, value_parser = ["default", "managed", "user", "project"])]
     layer: Option<String>,
     /// Only the rules whose id starts with this (an exact id, or `git.` for a group).
     #[arg(long, value_name = "PREFIX")]
@@ -110,6 +114,7 @@ pub fn run_policy(cmd: PolicyCmd) -> Result<i32> {
         } => {
             let layer = match (layer.as_deref(), project) {
                 (Some("project"), _) | (None, true) => Layer::Project,
+                (Some("managed"), _) => Layer::Managed,
                 (Some(_), _) => Layer::User,
                 (None, false) => layer_of(&file),
             };
@@ -356,11 +361,18 @@ fn policy_test(file: Option<&Path>) -> Result<i32> {
 }
 
 /// The layer a policy file is, from where it sits: a project's file is
-/// `<repo>/.claude/programmer-policy.toml`; anything else is checked as the user's.
+/// `<repo>/.claude/programmer-policy.toml`, the managed policy's is the one of this machine;
+/// anything else is checked as the user's.
 fn layer_of(file: &Path) -> Layer {
     let project_name = policy::project_policy_path(Path::new(""));
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
     if file.ends_with(&project_name) {
         Layer::Project
+    } else if same(file, &crate::hook::managed::policy_path()) {
+        Layer::Managed
     } else {
         Layer::User
     }
@@ -369,10 +381,19 @@ fn layer_of(file: &Path) -> Layer {
 fn policy_validate(file: &Path, layer: Layer) -> Result<i32> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let base = Policy::builtin()?;
+    // A user's or project's file is checked over the managed policy, whose rules it may not
+    // replace or disable; when that does not load, over the defaults (`doctor` reports it).
+    let base = match layer {
+        Layer::User | Layer::Project => {
+            Policy::load(Some(&crate::hook::managed::policy_path()), None, None)
+                .or_else(|_| Policy::builtin())?
+        }
+        _ => Policy::builtin()?,
+    };
     let problems = policy::validate::validate(&text, layer, &base);
     let what = match layer {
         Layer::Project => "a project file",
+        Layer::Managed => "the managed policy",
         _ => "the user's file",
     };
     if problems.is_empty() {

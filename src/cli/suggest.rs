@@ -45,7 +45,9 @@ pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
     };
     let places = state::places()?;
     let path = policy::user_policy_path(&places.state_dir);
-    let policy = Policy::load(Some(&path), None)?;
+    // The managed policy too: what its rules decide, no suggested rule changes.
+    let managed = crate::hook::managed::policy_path();
+    let policy = Policy::load(Some(&managed), Some(&path), None)?;
     let (decided, bad) = window::load(&places.state_dir, &since, &Filters::default())?;
     let input = suggest::Input {
         decided: &decided,
@@ -178,7 +180,7 @@ fn apply(path: &Path, suggestions: &[Suggestion]) -> Result<(usize, Option<PathB
 fn policy_test(path: &Path, text: &str, suggestions: &[Suggestion]) -> Result<usize> {
     let file = policy::parse_file(text, path)
         .context("the policy file with the suggested rules does not read; nothing was written")?;
-    let mut p = Policy::builtin()?;
+    let mut p = Policy::load(Some(&crate::hook::managed::policy_path()), None, None)?;
     p.merge(file.clone(), Layer::User, &path.display().to_string())
         .context("the policy file with the suggested rules does not load; nothing was written")?;
     let added: Vec<Rule> = file

@@ -187,13 +187,19 @@ struct ExpandedLists<'a> {
     protected: Vec<Cow<'a, str>>,
     sensitive: Vec<Cow<'a, str>>,
     not_sensitive: Vec<Cow<'a, str>>,
+    /// The managed policy's sensitive paths, which `not_sensitive` does not lift.
+    managed_sensitive: Vec<Cow<'a, str>>,
     system: Vec<Cow<'a, str>>,
     /// Only writes are checked against it: expanded on first use.
     runs_later: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> ExpandedLists<'a> {
-    fn new(lists: &'a crate::engine::policy::PathLists, places: &'a Places) -> ExpandedLists<'a> {
+    fn new(
+        lists: &'a crate::engine::policy::PathLists,
+        managed_sensitive: &'a crate::engine::policy::List,
+        places: &'a Places,
+    ) -> ExpandedLists<'a> {
         let expand = |l: &'a crate::engine::policy::List| -> Vec<Cow<'a, str>> {
             l.iter()
                 .flat_map(|pat| paths::expand_pattern_all(pat, places))
@@ -203,6 +209,7 @@ impl<'a> ExpandedLists<'a> {
             protected: expand(&lists.protected),
             sensitive: expand(&lists.sensitive),
             not_sensitive: expand(&lists.not_sensitive),
+            managed_sensitive: expand(managed_sensitive),
             system: expand(&lists.system),
             runs_later: OnceCell::new(),
         }
@@ -223,8 +230,13 @@ impl<'a> Matcher<'a> {
     }
 
     fn lists(&self) -> &ExpandedLists<'a> {
-        self.lists
-            .get_or_init(|| ExpandedLists::new(&self.ctx.policy.paths, self.ctx.places))
+        self.lists.get_or_init(|| {
+            ExpandedLists::new(
+                &self.ctx.policy.paths,
+                &self.ctx.policy.managed_sensitive,
+                self.ctx.places,
+            )
+        })
     }
 
     fn policy(&self) -> &Policy {
@@ -789,9 +801,19 @@ impl<'a> Matcher<'a> {
             }
         }
         let mut best: Option<&Rule> = None;
-        for r in applied {
+        for r in &applied {
             if best.is_none_or(|b| r.tier > b.tier) {
                 best = Some(r);
+            }
+        }
+        // The managed policy's rules are a floor: the strictest of them that matched
+        // stands unless a rule of the same tier is as strict, so no rule of a later layer
+        // (Safe, or a relaxable or contained Confirm) loosens it.
+        if self.policy().has_managed_rules() {
+            for r in applied.iter().filter(|r| r.managed) {
+                if best.is_none_or(|b| strictness(r) > strictness(b)) {
+                    best = Some(r);
+                }
             }
         }
         best.map(|r| Verdict {
@@ -850,11 +872,12 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Whether a form of the path is on the `sensitive` list and none on `not_sensitive`.
+    /// Whether a form of the path is on the `sensitive` list and none on `not_sensitive`,
+    /// or one is on the managed policy's `sensitive` list, which no later layer lifts.
     fn names_a_secret(&self, p: &Resolved) -> bool {
         let lists = self.lists();
         let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
-        any(&lists.sensitive) && !any(&lists.not_sensitive)
+        any(&lists.sensitive) && (!any(&lists.not_sensitive) || any(&lists.managed_sensitive))
     }
 
     /// Whether an absolute path is the folder the call runs in (as given, or with its
@@ -888,6 +911,17 @@ struct NamedClasses {
 
 /// Whether a folder lies outside the trees the default path lists name: no component starts
 /// with a dot (`~/.ssh`, `.git`, `.claude`) or is `Library`, and it is under no system folder.
+/// How strict a rule's verdict is: its tier, then, for Confirm, opaque (always asked) over
+/// contained (run by `auto` in the sandbox) over relaxable (run by `auto`).
+fn strictness(r: &Rule) -> (Tier, u8) {
+    let asked = match (r.tier, r.relaxable, r.contained) {
+        (Tier::Confirm, true, _) => 0,
+        (Tier::Confirm, false, true) => 1,
+        _ => 2,
+    };
+    (r.tier, asked)
+}
+
 fn plain_folder(dir: &Path) -> bool {
     const SYSTEM: &[&str] = &[
         "etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "dev", "proc", "sys",

@@ -1,4 +1,10 @@
-//! The managed autonomy policy: what an organisation allows `auto` to do on a machine.
+//! The managed policy: what an organisation allows `auto` to do on a machine, and the rules
+//! it sets as a floor.
+//!
+//! The rules are `programmer-hook.toml` in the same folder ([`policy_path`]): a policy file
+//! of the user's schema, merged as the layer `managed` (see `engine::policy`), which the
+//! user's and a project's files cannot loosen. A file there that does not load denies every
+//! call. The rest of this module is the autonomy setting.
 //!
 //! It is `programmer-hook.json` in the folder of Claude Code's managed settings
 //! ([`super::sandbox_settings::managed_dir`]: `/etc/claude-code` on Linux,
@@ -39,6 +45,17 @@ pub enum ManagedAutonomy {
 
 /// The file's name in the managed folder.
 pub const FILE_NAME: &str = "programmer-hook.json";
+
+/// The name of the managed policy's rules file in the managed folder: a policy file of the
+/// same schema as the user's (see `policy/README.md`), merged after the defaults and before
+/// the user's and a project's files, whose rules and `sensitive` paths they cannot loosen.
+pub const POLICY_FILE_NAME: &str = "programmer-hook.toml";
+
+/// Where the managed policy's rules file is on this machine. Read on every call; when it
+/// is not there, that costs one failed open.
+pub fn policy_path() -> std::path::PathBuf {
+    super::sandbox_settings::managed_dir().join(POLICY_FILE_NAME)
+}
 
 /// Reads the managed policy from the file's text (`None`: no file).
 pub fn parse(text: Option<&str>) -> ManagedAutonomy {

@@ -5,7 +5,8 @@
 //! what became of each ask; [`code_store`] keeps judgements of large snippets of code
 //! between calls. [`report`] and [`suggest`] read that log back for the CLI.
 //! [`sandbox_settings`] reads Claude Code's settings for the sandbox decision and
-//! [`managed`] the administrator's autonomy policy, both only when `auto` could relax a call.
+//! [`managed`] the administrator's autonomy policy, both only when `auto` could relax a call;
+//! [`managed`] also names the administrator's rules file, a policy layer read on every call.
 //! Every failure while deciding a tool call becomes a blocking answer (exit 2): nothing
 //! here may fail open.
 //! This layer may use the workflow and the engine, never the setup or the CLI.

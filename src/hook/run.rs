@@ -223,11 +223,13 @@ fn record(
     }
 }
 
-/// The policy for an event: defaults, the user's file, and the project's file.
+/// The policy for an event: defaults, the managed policy, the user's file, and the
+/// project's file.
 pub fn load_policy(places: &Places, cwd: Option<&Path>) -> Result<Policy> {
+    let managed = super::managed::policy_path();
     let user = policy::user_policy_path(&places.state_dir);
     let project = cwd.and_then(|c| find_project_policy(c, &places.home));
-    Policy::load(Some(&user), project.as_deref()).map_err(|e| {
+    Policy::load(Some(&managed), Some(&user), project.as_deref()).map_err(|e| {
         e.context("the policy could not be loaded; fix the file (see `programmer-hook policy validate FILE`)")
     })
 }

@@ -641,7 +641,8 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
             let project = cwd
                 .as_deref()
                 .and_then(|c| hook::find_project_policy(c, &places.home));
-            let files: Vec<String> = [Some(user), project]
+            let managed = crate::hook::managed::policy_path();
+            let files: Vec<String> = [Some(managed), Some(user), project]
                 .into_iter()
                 .flatten()
                 .filter(|f| f.is_file())

@@ -38,6 +38,7 @@ struct Filter {
 impl Filter {
     fn of(a: &ShowArgs) -> Filter {
         let layer = a.layer.as_deref().map(|l| match l {
+            "managed" => Layer::Managed,
             "user" => Layer::User,
             "project" => Layer::Project,
             _ => Layer::Default,
@@ -63,6 +64,7 @@ impl Filter {
 
 /// The files the user's and the project's layers are read from, whether or not they exist.
 struct LayerFiles {
+    managed: PathBuf,
     user: PathBuf,
     /// The project's file, when one was found from the working folder up.
     project: Option<PathBuf>,
@@ -74,6 +76,7 @@ pub(super) fn policy_show(a: ShowArgs) -> Result<i32> {
     let cwd = super::cwd_arg(a.cwd.as_deref())?;
     let p = hook::load_policy(&places, Some(&cwd))?;
     let files = LayerFiles {
+        managed: hook::managed::policy_path(),
         user: policy::user_policy_path(&places.state_dir),
         project: hook::find_project_policy(&cwd, &places.home),
         cwd,
@@ -186,6 +189,14 @@ fn print_layers(p: &Policy, files: &LayerFiles) {
     println!("Layers, in the order they apply (a later one replaces or disables by id):");
     println!("  default  built in: {defaults} files of policy/");
     let loaded = |layer: Layer| p.origins().iter().any(|o| o.layer == layer);
+    if loaded(Layer::Managed) {
+        println!(
+            "  managed  {} (a floor the later layers cannot loosen)",
+            files.managed.display()
+        );
+    } else {
+        println!("  managed  none (no file at {})", files.managed.display());
+    }
     if loaded(Layer::User) {
         println!("  user     {}", files.user.display());
     } else {
@@ -281,8 +292,9 @@ fn print_totals(p: &Policy, rules: &[(&Rule, &Origin)], changes: &[&Overridden])
     };
     println!();
     println!(
-        "{shown}: {} default, {} user, {} project; {} replaced, {} disabled (--json for every field)",
+        "{shown}: {} default, {} managed, {} user, {} project; {} replaced, {} disabled (--json for every field)",
         count(Layer::Default),
+        count(Layer::Managed),
         count(Layer::User),
         count(Layer::Project),
         acted(Override::Replaced),

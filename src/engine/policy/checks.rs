@@ -55,7 +55,15 @@ impl Policy {
                 }
             }
         }
-        let exists = self.rules.iter().any(|x| x.id == r.id);
+        let existing = self.rules.iter().find(|x| x.id == r.id);
+        let exists = existing.is_some();
+        // The managed policy is a floor: no later layer replaces or disables its rules.
+        if layer != Layer::Managed && existing.is_some_and(|x| x.managed) {
+            out.push(format!(
+                "rule {id:?} is a rule of the managed policy of this machine; a user or project policy may not replace or disable it (add a rule of another id to be stricter)"
+            ));
+            return out;
+        }
         if r.disabled && !exists && layer != Layer::Project {
             out.push(format!(
                 "rule {id:?} is disabled, but no rule has that id (`programmer-hook policy show` lists them)"

@@ -21,6 +21,9 @@ use super::{
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
     Default,
+    /// The managed policy of the machine, beside Claude Code's managed settings: a floor
+    /// the later layers cannot lower.
+    Managed,
     User,
     Project,
 }
@@ -29,6 +32,7 @@ impl fmt::Display for Layer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Layer::Default => "default",
+            Layer::Managed => "managed",
             Layer::User => "user",
             Layer::Project => "project",
         })
@@ -87,6 +91,12 @@ pub struct Policy {
     /// The protected paths a project's file added, so that a denial can say the project's
     /// own policy is why.
     pub project_protected: List,
+    /// The sensitive paths the managed policy added: a later layer's `not_sensitive` does
+    /// not take them off the list.
+    pub managed_sensitive: List,
+    /// Whether the managed policy brought rules, whose verdicts are a floor (see
+    /// [`Rule::managed`]).
+    pub(super) managed_rules: bool,
     /// Whether a layer changed the rules. While it has not, command rules are found in
     /// the index `build.rs` made of the built-in rules; after, in [`Policy::index`].
     pub(super) custom_rules: bool,
@@ -98,32 +108,57 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The defaults plus the user and project layers that exist.
-    pub fn load(user_file: Option<&Path>, project_file: Option<&Path>) -> Result<Policy> {
+    /// The defaults plus the managed, user and project layers that exist. A managed file
+    /// that exists but does not load is an error naming it, as a user's or project's is:
+    /// the hook then denies every call, the strictest reading of rules it cannot read.
+    pub fn load(
+        managed_file: Option<&Path>,
+        user_file: Option<&Path>,
+        project_file: Option<&Path>,
+    ) -> Result<Policy> {
         let mut p = Policy::builtin()?;
-        for (path, layer) in [(user_file, Layer::User), (project_file, Layer::Project)] {
+        let layers = [
+            (managed_file, Layer::Managed),
+            (user_file, Layer::User),
+            (project_file, Layer::Project),
+        ];
+        for (path, layer) in layers {
             let Some(path) = path else { continue };
-            let text = match std::fs::read_to_string(path) {
-                Ok(t) => t,
-                // No file (or a state dir that is not a folder): no layer. The gate decides on
-                // the defaults; `doctor` reports a broken state dir.
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
-                    continue
-                }
-                Err(e) => {
-                    return Err(e)
-                        .with_context(|| format!("cannot read policy file {}", path.display()))
-                }
-            };
-            let file = parse_file(&text, path)?;
-            p.merge(file, layer, &path.display().to_string())?;
+            if layer == Layer::Managed {
+                p.merge_file(path, layer).with_context(|| {
+                    format!(
+                        "the managed policy {} does not load, so every tool call is denied until the administrator of this machine fixes it",
+                        path.display()
+                    )
+                })?;
+            } else {
+                p.merge_file(path, layer)?;
+            }
         }
         Ok(p)
+    }
+
+    /// Reads and merges one layer's file; a file that is not there is no layer.
+    fn merge_file(&mut self, path: &Path, layer: Layer) -> Result<()> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            // No file (or a state dir that is not a folder): no layer. The gate decides on
+            // the defaults; `doctor` reports a broken state dir.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(())
+            }
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot read policy file {}", path.display()))
+            }
+        };
+        let file = parse_file(&text, path)?;
+        self.merge(file, layer, &path.display().to_string())
     }
 
     /// Adds one layer. Project layers may only add restrictions.
@@ -140,7 +175,9 @@ impl Policy {
         self.scans = Counter::default();
         self.custom_rules |= !file.rules.is_empty();
         let by = self.add_origin(layer, Cow::Owned(source.to_string()))?;
-        for r in file.rules {
+        self.managed_rules |= layer == Layer::Managed && !file.rules.is_empty();
+        for mut r in file.rules {
+            r.managed = layer == Layer::Managed;
             if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
                 let (action, was, from) = if r.disabled {
                     let was = self.rules.remove(pos);
@@ -164,6 +201,9 @@ impl Policy {
         self.paths.extend(&file.paths);
         if layer == Layer::Project {
             self.project_protected.extend(&file.paths.protected);
+        }
+        if layer == Layer::Managed {
+            self.managed_sensitive.extend(&file.paths.sensitive);
         }
         self.kinds.extend(&file.kinds);
         self.commands.extend(file.commands);
@@ -219,7 +259,14 @@ impl Policy {
         Ok(index)
     }
 
-    /// Whether a layer above the defaults (the user's or a project's file) was merged.
+    /// Whether the managed policy brought rules: their verdicts are then a floor that the
+    /// classifier keeps whatever the later layers' rules say.
+    pub fn has_managed_rules(&self) -> bool {
+        self.managed_rules
+    }
+
+    /// Whether a layer above the defaults (the managed, the user's or a project's file) was
+    /// merged.
     pub fn is_customised(&self) -> bool {
         self.origins.iter().any(|o| o.layer != Layer::Default)
     }

@@ -166,6 +166,11 @@ pub struct Rule {
     pub examples_match: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_match: Vec<String>,
+
+    /// The rule comes from the managed policy of the machine, whose verdicts the user's and
+    /// a project's rules cannot loosen (set when the layer is merged, never read from a file).
+    #[serde(skip)]
+    pub managed: bool,
 }
 
 pub(super) fn default_tier() -> Tier {

@@ -1,0 +1,99 @@
+//! Autonomy `auto` at the gate: which Confirm calls run without asking, as the session's
+//! setting, the managed policy and Claude Code's sandbox allow.
+
+use super::Env;
+use crate::engine::classify::Decision;
+use crate::engine::policy::Tier;
+use crate::engine::sandbox;
+use crate::engine::tools::Tool;
+use crate::hook::managed::{self, ManagedAutonomy};
+use crate::hook::protocol::{Event, EventName};
+use crate::workflow::state;
+use crate::workflow::Autonomy;
+
+use super::gate::{GateOutcome, STILL_ASKED};
+
+/// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
+/// (code inside the project the hook cannot read) runs without asking only inside Claude
+/// Code's sandbox; any other opaque one is still asked; Forbidden never changes. The
+/// managed policy may allow less ([`managed`]): nothing, or only calls in the sandbox.
+pub(super) fn apply_autonomy(
+    env: &Env,
+    event: &Event,
+    decision: &mut Decision,
+    out: &mut GateOutcome,
+) {
+    if decision.verdict.tier != Tier::Confirm
+        || event.session_id.is_empty()
+        || state::autonomy(env.state_dir(), &event.session_id) != Autonomy::Auto
+    {
+        return;
+    }
+    let v = &mut decision.verdict;
+    if !(v.relaxable || v.contained) {
+        v.reason = format!("{} ({STILL_ASKED})", v.reason);
+        return;
+    }
+    // Read only now: these are the verdicts the managed policy and the settings can change.
+    let managed = managed::load();
+    if let ManagedAutonomy::Never(why) = &managed {
+        v.reason = format!("{} (asked even under autonomy auto: {why})", v.reason);
+        return;
+    }
+    if v.relaxable && managed == ManagedAutonomy::Allowed {
+        out.relaxed_by = Some("autonomy");
+        v.reason = format!(
+            "{} (relaxable Confirm, allowed because this session's autonomy is auto)",
+            v.reason
+        );
+        return;
+    }
+    // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
+    match (sandboxed(env, event), v.contained) {
+        (Ok(()), true) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} ({SANDBOXED})", v.reason);
+        }
+        (Ok(()), false) => {
+            out.relaxed_by = Some("sandbox");
+            v.reason = format!("{} (relaxable Confirm, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox, where the managed policy allows auto)", v.reason);
+        }
+        (Err(why), true) => {
+            v.reason = format!("{} ({NOT_SANDBOXED}: {why}; {TURN_ON})", v.reason)
+        }
+        (Err(why), false) => {
+            v.reason = format!("{} (asked even under autonomy auto: the managed policy allows auto only inside Claude Code's sandbox, and this call would not run in it: {why}; {TURN_ON})", v.reason)
+        }
+    }
+}
+
+/// Why a contained call ran without asking.
+pub const SANDBOXED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox";
+
+/// Why a contained call is still asked in an `auto` session.
+pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code the hook cannot read, which auto lets run only inside Claude Code's sandbox, and this call would not run in it";
+
+/// How to turn the sandbox on.
+pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
+
+/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
+/// leave it, in a project whose effective settings contain it. Else why not.
+fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
+    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
+        || event.kind() != Some(EventName::PreToolUse)
+    {
+        return Err("only Bash calls run in the sandbox".into());
+    }
+    if sandbox::call_leaves_sandbox(&event.tool_input) {
+        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
+    }
+    let lists = env.lists.ok_or("the policy's paths are not known here")?;
+    let project = crate::hook::sandbox_settings::project_dir(event.cwd.as_deref())
+        .ok_or("the call has no working folder")?;
+    let c = crate::hook::sandbox_settings::containment(env.places, lists, &project);
+    match c.problems.as_slice() {
+        [] => Ok(()),
+        [one] => Err(one.clone()),
+        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
+    }
+}
