@@ -1,25 +1,15 @@
-//! Programs that run commands given in their options: `tar --to-command`, `zip -TT`, `vim
-//! -c '!…'`, `gdb -ex 'shell …'`, `script -c`, `parallel`. What each runs is judged where
-//! its text is known; the program's own rule says the rest.
+//! Programs that run commands given in their options: the `run_flags` of a program's table
+//! (`tar --to-command`, `rsync -e`), and those read here: `zip -TT`, `vim -c '!…'`, `gdb -ex
+//! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
+//! the program's own rule says the rest.
 
 use std::path::PathBuf;
 
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation};
-use crate::engine::args::flag_value;
-use crate::engine::policy::AccessKind;
+use crate::engine::args::{flag_value, option_uses, OptionUse};
+use crate::engine::policy::{run_flag_name, AccessKind, Effects, List};
 use crate::engine::shell::Word;
-
-/// tar's long options whose value is a command (`--checkpoint-action` only as `exec=…`).
-const TAR_CODE: &[&str] = &[
-    "checkpoint-action",
-    "to-command",
-    "use-compress-program",
-    "info-script",
-    "new-volume-script",
-];
-/// tar's one-letter options that take a value (`-I PROG` and `-F SCRIPT` are commands).
-const TAR_SHORT_VALUES: &str = "bCfFgHIKLNTVX";
 
 const VIM_FAMILY: &[&str] = &[
     "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
@@ -110,8 +100,8 @@ impl Analyzer<'_> {
     /// The commands a program runs from its options, judged; called for every program that
     /// has no part of its own.
     pub(super) fn option_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        self.run_flag_commands(inv, ctx);
         match inv.name.as_str() {
-            "tar" => self.tar_commands(inv, ctx),
             "zip" => self.zip_commands(inv, ctx),
             "gdb" => self.gdb_commands(inv, ctx),
             "parallel" => self.parallel(inv, ctx),
@@ -121,71 +111,52 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`,
-    /// `--use-compress-program=PROG`, `-F SCRIPT`: long options also abbreviated, as tar
-    /// reads them.
-    fn tar_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let args = &inv.args;
-        let mut i = 0;
-        while i < args.len() {
-            let a = &args[i];
-            let t = a.text.as_str();
-            if t == "--" {
-                break;
-            }
-            if let Some(long) = t.strip_prefix("--") {
-                let (name, value) = long.split_once('=').unwrap_or((long, ""));
-                if let Some(opt) = tar_code_option(name) {
-                    let value = if long.contains('=') {
-                        Some(Word {
-                            text: value.to_string(),
-                            literal: a.literal,
-                        })
-                    } else {
-                        i += 1;
-                        args.get(i).cloned()
-                    };
-                    if let Some(v) = value {
-                        self.tar_code(opt, &v, inv.cwd.clone(), ctx);
-                    }
-                }
-            } else if let Some(letters) = t.strip_prefix('-').filter(|l| !l.is_empty()) {
-                if let Some((at, c)) = letters
-                    .char_indices()
-                    .find(|(_, c)| TAR_SHORT_VALUES.contains(*c))
-                {
-                    let attached = &letters[at + c.len_utf8()..];
-                    let value = if attached.is_empty() {
-                        i += 1;
-                        args.get(i).cloned()
-                    } else {
-                        Some(Word {
-                            text: attached.to_string(),
-                            literal: a.literal,
-                        })
-                    };
-                    // `-xIf zstd` reads as `-I f` to getopt and `-I zstd` in tar's old
-                    // style: left to the rule (fs.runs-command); the other forms read alike.
-                    let clear = at == 0 || attached.is_empty();
-                    if let (Some(v), 'I' | 'F', true) = (value, c, clear) {
-                        self.code_string(&v, inv.cwd.clone(), ctx);
-                    }
+    /// The options of the program's table whose value is a command it runs
+    /// (`run_flags`: `tar --to-command=CMD`, `-I PROG`, `rsync -e CMD`), read with the
+    /// table's arity: each use raises `option-runs` (what the program hands the command,
+    /// its input and arguments, is not seen, so the call is asked), and a value that is
+    /// surely the option's is judged as a script (a forbidden one makes the call
+    /// forbidden). A table of a user's or a project's file adds uses, never hides one.
+    fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let tables = self.policy().effects_readings(&inv.name);
+        let mut run = List::default();
+        for eff in &tables {
+            run.extend(&eff.run_flags);
+        }
+        if run.is_empty() {
+            return;
+        }
+        let readings: Vec<Effects> = tables.into_iter().cloned().collect();
+        let mut uses: Vec<OptionUse> = Vec::new();
+        for eff in &readings {
+            for u in option_uses(&inv.args, eff, &run) {
+                if !uses.contains(&u) {
+                    uses.push(u);
                 }
             }
-            i += 1;
         }
-    }
-
-    fn tar_code(&mut self, option: &str, value: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        if option != "checkpoint-action" {
-            return self.code_string(value, cwd, ctx);
-        }
-        if let Some(cmd) = value.text.strip_prefix("exec=") {
-            let cmd = Word {
-                text: cmd.to_string(),
-                literal: value.literal,
+        for u in uses {
+            let prefix = u.entry.split_once('=').map(|(_, p)| p);
+            let Some(value) = u.value else { continue };
+            let code = match prefix {
+                Some(p) => match value.text.strip_prefix(p) {
+                    Some(c) => Word {
+                        text: c.to_string(),
+                        literal: value.literal,
+                    },
+                    None => continue,
+                },
+                None => value,
             };
-            self.code_string(&cmd, cwd, ctx);
+            let option = run_flag_name(&u.entry);
+            self.facts.signal(
+                "option-runs",
+                format!("`{} {option}` runs `{}`", inv.name, code.text),
+            );
+            // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
+            if u.clear {
+                self.code_string(&code, inv.cwd.clone(), ctx);
+            }
         }
     }
 
@@ -454,15 +425,6 @@ fn script_parts(args: &[Word]) -> ScriptParts {
         i += 1;
     }
     parts
-}
-
-/// The command option a tar long option (perhaps abbreviated) names.
-fn tar_code_option(name: &str) -> Option<&'static str> {
-    // `--checkpoint` is an option of its own, not an abbreviation.
-    if name.is_empty() || name == "checkpoint" {
-        return None;
-    }
-    TAR_CODE.iter().copied().find(|o| o.starts_with(name))
 }
 
 /// The shell command of a gdb command: `!CMD`, `shell CMD` (abbreviated too), `pipe … |

@@ -85,6 +85,7 @@ pub const EFFECT_LISTS: &[&str] = &[
     "git_actions",
     "git_actions_unless",
     "send_flags",
+    "run_flags",
 ];
 
 /// Every key a command's effects may have.
@@ -107,6 +108,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "git_actions",
     "git_actions_unless",
     "send_flags",
+    "run_flags",
 ];
 
 /// The path lists (`[paths]`).
@@ -175,6 +177,7 @@ pub const SIGNALS: &[&str] = &[
     "too-deep",
     "too-large",
     "hidden-forbidden",
+    "option-runs",
     "code-judged",
     "code-opaque",
     "code-env",
