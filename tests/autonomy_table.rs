@@ -56,7 +56,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "shell.dynamic-command", "git rebase -x \"$X\" main"),
     ("ask", "ask", "git.write", "git push $(cat args.txt)"),
     ("ask", "ask", "fs.change", "xargs rm"),
-    ("ask", "ask", "fs.runs-command", "tar --rsh-command=/x -cf h:a.tar src"),
+    ("ask", "ask", "unknown.command", "tar --rsh-command=/x -cf h:a.tar src"),
     ("ask", "ask", "run.editor", "vim -c '!ls' f"),
     // An option whose value is a command the program runs: judged, and asked in both.
     ("ask", "ask", "exec.option-runs", "tar --to-command=cat -xf a.tar"),
@@ -64,7 +64,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "exec.option-runs", "tar --use-comp zstd -xf a.tar"),
     ("ask", "ask", "exec.option-runs", "tar -xzI zstd -f a.tar"),
     ("ask", "ask", "exec.option-runs", "split --filter='gzip -c' big.log"),
-    ("ask", "ask", "shell.dynamic-script", "tar --to-command=\"$CMD\" -xf a.tar"),
+    ("ask", "ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
     ("allow", "allow", "cli.tar-list", "tar -tf a.tar"),
     ("deny", "deny", "fs.rm-broad", "tar --to-command='rm -rf ~' -xf a.tar"),
     ("deny", "deny", "fs.rm-broad", "rsync -e 'rm -rf ~' -a src/ host:dst/"),

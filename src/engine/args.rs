@@ -100,6 +100,11 @@ pub fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
 
 /// Skips leading options; `value_opts` take the next word as their value.
 pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
+    skip_options_by(args, |t| value_opts.contains(&t))
+}
+
+/// Skips leading options; those `takes_value` says take the next word as their value.
+pub fn skip_options_by<'w>(args: &'w [Word], takes_value: impl Fn(&str) -> bool) -> &'w [Word] {
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
@@ -117,7 +122,7 @@ pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
             }
             break;
         }
-        if value_opts.contains(&t) {
+        if takes_value(t) {
             i += 2;
         } else {
             i += 1;
@@ -170,11 +175,7 @@ pub fn option_uses(args: &[Word], eff: &Effects, wanted: &List) -> Vec<OptionUse
             let entry = entry_of(opt).or_else(|| {
                 let abbreviated = opt.len() > 2 && opt.starts_with("--") && !eff.names_option(opt);
                 abbreviated
-                    .then(|| {
-                        wanted
-                            .iter()
-                            .find(|e| run_flag_name(e).starts_with(opt))
-                    })
+                    .then(|| wanted.iter().find(|e| run_flag_name(e).starts_with(opt)))
                     .flatten()
             });
             let value = match attached {

@@ -3,8 +3,6 @@
 //! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
 //! the program's own rule says the rest.
 
-use std::path::PathBuf;
-
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation};
 use crate::engine::args::{flag_value, option_uses, OptionUse};
@@ -15,84 +13,6 @@ const VIM_FAMILY: &[&str] = &[
     "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
 ];
 
-/// GNU parallel's options that take the next word as their value.
-const PARALLEL_VALUE_OPTS: &[&str] = &[
-    "-a",
-    "--arg-file",
-    "--arg-file-sep",
-    "--arg-sep",
-    "-d",
-    "--delimiter",
-    "-E",
-    "--eof",
-    "-I",
-    "-j",
-    "--jobs",
-    "-P",
-    "--max-procs",
-    "-n",
-    "--max-args",
-    "-N",
-    "-L",
-    "--max-lines",
-    "-s",
-    "--max-chars",
-    "--colsep",
-    "-C",
-    "--results",
-    "--res",
-    "--joblog",
-    "--tmpdir",
-    "--tempdir",
-    "--timeout",
-    "--delay",
-    "--retries",
-    "--env",
-    "--workdir",
-    "--wd",
-    "--basefile",
-    "--bf",
-    "--return",
-    "--tagstring",
-    "--halt",
-    "--halt-on-error",
-    "--memfree",
-    "--memsuspend",
-    "--load",
-    "--nice",
-    "-S",
-    "--sshlogin",
-    "--sshloginfile",
-    "--slf",
-    "--sshdelay",
-    "--ssh",
-    "--termseq",
-    "--limit",
-    "--block",
-    "--block-size",
-    "--recend",
-    "--recstart",
-    "--header",
-    "--profile",
-    "-J",
-    "--rpl",
-    "--template",
-    "--compress-program",
-    "--decompress-program",
-    "--seqreplace",
-    "--total-jobs",
-    "--group-by",
-    "--match",
-    "--shard",
-    "--bin",
-    "--filter",
-    "--trc",
-    "--transferfile",
-    "--tf",
-    "--sqlmaster",
-    "--sqlworker",
-    "--sqlandworker",
-];
 /// How many argument combinations of `parallel … ::: …` are judged one by one.
 const MAX_PARALLEL_JOBS: usize = 32;
 
@@ -268,7 +188,14 @@ impl Analyzer<'_> {
     /// input; BSD's `script FILE CMD…` runs CMD. The typescript FILE (`typescript` when
     /// none is named) and the `-I`/`-O`/`-B`/`-T` logs are written.
     fn script_program(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let call = script_parts(&inv.args);
+        for eff in self.tables(&inv.name) {
+            let call = script_parts(&inv.args, &eff);
+            self.script_call(call, inv, ctx);
+        }
+    }
+
+    /// One reading of `script`'s words.
+    fn script_call(&mut self, call: ScriptParts, inv: &Invocation, ctx: &CmdCtx) {
         let cwd = inv.cwd.clone();
         for log in &call.logs {
             self.access(AccessKind::Write, log, cwd.as_deref(), "script");
@@ -294,7 +221,26 @@ impl Analyzer<'_> {
     /// arguments read from a file or the input are unknown, as with `xargs`. Without a
     /// command, each argument is one.
     fn parallel(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let p = parallel_parts(&inv.args);
+        for eff in self.tables(&inv.name) {
+            let p = parallel_parts(&inv.args, &eff);
+            self.parallel_jobs(p, inv, ctx);
+        }
+    }
+
+    /// The tables a program's words are read with here (see [`Policy::effects_readings`]),
+    /// an empty one when it has none.
+    ///
+    /// [`Policy::effects_readings`]: crate::engine::policy::Policy::effects_readings
+    fn tables(&self, name: &str) -> Vec<Effects> {
+        let tables = self.policy().effects_readings(name);
+        if tables.is_empty() {
+            return vec![Effects::default()];
+        }
+        tables.into_iter().cloned().collect()
+    }
+
+    /// The jobs of one reading of `parallel`'s words.
+    fn parallel_jobs(&mut self, p: ParallelParts, inv: &Invocation, ctx: &CmdCtx) {
         let cwd = inv.cwd.clone();
         let known = if p.from_input {
             None
@@ -363,26 +309,17 @@ struct ScriptParts {
     logs: Vec<Word>,
 }
 
-/// Reads the options and words of `script ARGS`.
-fn script_parts(args: &[Word]) -> ScriptParts {
-    const LOGS: &[&str] = &[
-        "-I",
-        "-O",
-        "-B",
-        "-T",
-        "--log-in",
-        "--log-out",
-        "--log-io",
-        "--log-timing",
-    ];
-    const OTHER: &[&str] = &[
-        "-E",
-        "--echo",
-        "-m",
-        "--logging-format",
-        "-o",
-        "--output-limit",
-    ];
+/// Reads the options and words of `script ARGS` with the arity of its table `eff`: `-c`
+/// (`--command`) is the command, `write_flags` the logs it writes, the other `value_flags`
+/// take a value.
+fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
+    const COMMAND: &[&str] = &["-c", "--command"];
+    let logs: Vec<&str> = eff.write_flags.iter().collect();
+    let other: Vec<&str> = eff
+        .value_flags
+        .iter()
+        .filter(|f| !COMMAND.contains(f) && !eff.write_flags.contains(f))
+        .collect();
     let mut parts = ScriptParts {
         command: None,
         positional: Vec::new(),
@@ -396,17 +333,17 @@ fn script_parts(args: &[Word]) -> ScriptParts {
             parts.positional.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some((v, n)) = value_at(args, i, &["-c", "--command"]) {
+        if let Some((v, n)) = value_at(args, i, COMMAND) {
             parts.command = Some(v);
             i += n;
             continue;
         }
-        if let Some((log, n)) = value_at(args, i, LOGS) {
+        if let Some((log, n)) = value_at(args, i, &logs) {
             parts.logs.push(log);
             i += n;
             continue;
         }
-        if let Some((_, n)) = value_at(args, i, OTHER) {
+        if let Some((_, n)) = value_at(args, i, &other) {
             i += n;
             continue;
         }
@@ -458,7 +395,8 @@ struct ParallelParts {
     replace: String,
 }
 
-fn parallel_parts(args: &[Word]) -> ParallelParts {
+/// Reads `parallel ARGS` with the arity of its table `eff`.
+fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
     let mut replace = "{}".to_string();
     let mut from_input = true;
     let mut i = 0;
@@ -481,11 +419,7 @@ fn parallel_parts(args: &[Word]) -> ParallelParts {
         if t == "-a" || t == "--arg-file" || t.starts_with("--arg-file=") {
             from_input = false;
         }
-        i += if PARALLEL_VALUE_OPTS.contains(&t) {
-            2
-        } else {
-            1
-        };
+        i += if eff.takes_value(t) { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
     let is_sep = |w: &Word| matches!(w.text.as_str(), ":::" | ":::+" | "::::" | "::::+");

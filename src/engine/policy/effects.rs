@@ -104,6 +104,10 @@ pub struct Effects {
     /// of it (`--checkpoint-action=exec=`). A long one is matched abbreviated too.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub run_flags: List,
+    /// Options whose value is the folder the command it runs runs in (`uv run
+    /// --directory DIR`, `env -C DIR`): read by the mechanisms that peel it.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub folder_flags: List,
 }
 
 impl Effects {
@@ -115,6 +119,7 @@ impl Effects {
             &self.write_flags,
             &self.send_flags,
             &self.pattern_flags,
+            &self.folder_flags,
         ]
         .iter()
         .any(|l| l.contains(flag))
@@ -132,7 +137,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 10] = [
+        let lists: [(&str, &List); 11] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -143,6 +148,7 @@ impl Effects {
             ("read_only_flags", &self.read_only_flags),
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),
+            ("folder_flags", &self.folder_flags),
         ];
         let mut out = Vec::new();
         for (key, list) in lists {

@@ -86,6 +86,7 @@ pub const EFFECT_LISTS: &[&str] = &[
     "git_actions_unless",
     "send_flags",
     "run_flags",
+    "folder_flags",
 ];
 
 /// Every key a command's effects may have.
@@ -109,6 +110,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "git_actions_unless",
     "send_flags",
     "run_flags",
+    "folder_flags",
 ];
 
 /// The path lists (`[paths]`).
