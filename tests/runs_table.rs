@@ -316,6 +316,7 @@ fn a_layer_s_table_cannot_widen_a_wrapper_or_runner() {
         ("tar = { value_flags = [\"--to-command\"] }", "tar --to-command='rm -rf ~' -xf a.tar", "fs.rm-broad"),
         ("tar = { flags = [\"-I\"], value_flags = [\"-x\"] }", "tar -xI 'rm -rf ~' -f a.tar", "fs.rm-broad"),
         ("script = { value_flags = [\"-q\"] }", "script -q -c 'rm -rf ~'", "fs.rm-broad"),
+        ("\"docker run\" = { value_flags = [\"-i\"] }", "docker run -itv /:/h img", "container.mount-host"),
     ];
     let mut wrong = Vec::new();
     for (table, cmd, rule) in cases {
