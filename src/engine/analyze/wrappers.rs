@@ -554,10 +554,17 @@ impl Analyzer<'_> {
     /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input.
     fn xargs(&mut self, w: &Wrapper, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let options = leading_options(&inv.args);
-        for (i, a) in options.iter().enumerate() {
-            if a.text == "-a" || a.text == "--arg-file" {
-                if let Some(f) = options.get(i + 1) {
-                    self.access(AccessKind::Read, f, cwd.as_deref(), "xargs -a");
+        // The files its options read (`-a FILE`), as its table says.
+        let reads = self.wrapper_effects(w).read_flags;
+        for i in 0..options.len() {
+            for flag in reads.iter() {
+                if let Some(f) = flag_value(options, i, flag) {
+                    self.access(
+                        AccessKind::Read,
+                        &f,
+                        cwd.as_deref(),
+                        &format!("xargs {flag}"),
+                    );
                 }
             }
         }
