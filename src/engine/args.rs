@@ -104,7 +104,7 @@ pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
 }
 
 /// Skips leading options; those `takes_value` says take the next word as their value.
-pub fn skip_options_by<'w>(args: &'w [Word], takes_value: impl Fn(&str) -> bool) -> &'w [Word] {
+pub fn skip_options_by(args: &[Word], takes_value: impl Fn(&str) -> bool) -> &[Word] {
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
