@@ -153,7 +153,11 @@ impl Effects {
         let mut out = Vec::new();
         for (key, list) in lists {
             for w in list.iter() {
-                let opt = if key == "run_flags" { run_flag_name(w) } else { w };
+                let opt = if key == "run_flags" {
+                    run_flag_name(w)
+                } else {
+                    w
+                };
                 let option = opt.len() > 1
                     && (opt.starts_with('-') || opt.starts_with('+'))
                     && !opt.contains(char::is_whitespace);
