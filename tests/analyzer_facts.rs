@@ -197,8 +197,8 @@ fn effects() {
 #[rustfmt::skip]
 fn runners() {
     check(&[
-        ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar"),
-        ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar"),
+        ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar | signal option-runs"),
+        ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar | signal option-runs"),
         ("zip -TT 'unzip -t' a.zip b", "run unzip -t $@ | run zip -TT unzip -t a.zip b | write /home/user/project/a.zip"),
         ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | write /home/user/project/a.zip"),
         ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),

@@ -930,3 +930,32 @@ fn a_mode_or_an_owner_is_not_listed_as_a_file() {
         assert_eq!(written, *want, "{cmd}: {v}");
     }
 }
+
+/// An option list of a command's table holds options: `policy validate` names the table,
+/// the list and the word that is not one, and so does the hook for a user's file.
+#[test]
+fn validate_rejects_an_option_list_word_that_is_no_option() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    std::fs::write(
+        &user,
+        "[commands]\nuv = { folder_flags = [\"dir\"] }\ntar = { run_flags = [\"--to command\"], value_flags = [\"-f\"] }\n",
+    )
+    .expect("write");
+    let out = bin()
+        .env("HOME", dir.path())
+        .args(["policy", "validate"])
+        .arg(&user)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    let f = user.display();
+    for want in [
+        format!("{f}:2:1: `folder_flags` of \"uv\" holds \"dir\", which is not an option"),
+        format!("{f}:3:1: `run_flags` of \"tar\" holds \"--to command\", which is not an option"),
+        "2 problems as the user's file".to_string(),
+    ] {
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+    }
+}

@@ -147,17 +147,51 @@ fn archivers_editors_and_debuggers() {
         ("deny", "fs.rm-broad", "gdb -ex 'she rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -ex run --args rm -rf ~"),
         ("ask", "fs.runs-command", "tar -xIf zstd a.tar"),
-        ("ask", "fs.runs-command", "tar --rsh-command=/x -cf h:a.tar src"),
+        // The command `--rsh-command` runs is judged, and names the call.
+        ("ask", "unknown.command", "tar --rsh-command=/x -cf h:a.tar src"),
         ("ask", "run.editor", "vim -c '!ls' f.txt"),
         // Benign neighbours.
         ("ask", "fs.change", "tar -xzf a.tgz"),
-        ("ask", "fs.change", "tar -I zstd -xf a.tar"),
-        ("ask", "fs.change", "tar --to-command=cat -xf a.tar"),
+        ("ask", "exec.option-runs", "tar -I zstd -xf a.tar"),
+        ("ask", "exec.option-runs", "tar --to-command=cat -xf a.tar"),
         ("ask", "fs.change", "zip -r a.zip src"),
         // The files are added after the command, unknown here.
         ("ask", "fs.change", "git difftool -x rm HEAD~1"),
         ("ask", "fs.change", "zip -TT rm a.zip b"),
         ("ask", "run.editor", "vim file.txt"),
+    ]);
+}
+
+/// The `run_flags` of a program's table: options whose value is a command it runs.
+#[test]
+#[rustfmt::skip]
+fn options_whose_value_is_a_command() {
+    check(&[
+        ("deny", "fs.rm-broad", "tar --to-command='rm -rf ~' -xf a.tar"),
+        ("deny", "fs.rm-broad", "tar -xf a.tar --to-command 'rm -rf ~'"),
+        ("deny", "fs.rm-broad", "tar --use-compress-program='rm -rf ~' -xf a.tar"),
+        ("deny", "fs.rm-broad", "tar -xzI 'rm -rf ~' -f a.tar"),
+        ("deny", "fs.rm-broad", "tar xf a.tar -I 'rm -rf ~'"),
+        ("deny", "fs.rm-broad", "tar --info-script='rm -rf ~' -cf a.tar src"),
+        ("deny", "fs.rm-broad", "tar --rsh-command='rm -rf ~' -cf h:a.tar src"),
+        ("deny", "fs.rm-broad", "rsync -e 'rm -rf ~' -a src/ host:dst/"),
+        ("deny", "fs.rm-broad", "rsync --rsh='rm -rf ~' -a src/ host:dst/"),
+        ("deny", "fs.rm-broad", "rsync -ae 'rm -rf ~' src/ host:dst/"),
+        ("deny", "fs.rm-broad", "split --filter='rm -rf ~' big.log"),
+        ("deny", "git.reset-hard", "tar --to-command='git reset --hard' -xf a.tar"),
+        ("ask", "exec.option-runs", "tar --to-command=cat -xf a.tar"),
+        ("ask", "exec.option-runs", "tar -I zstd -xf a.tar"),
+        ("ask", "exec.option-runs", "tar --checkpoint=100 --checkpoint-action=exec=date -cf a.tar src"),
+        ("ask", "exec.option-runs", "split --filter='gzip -c' big.log"),
+        ("ask", "net.shell", "rsync -e 'ssh -p 2222' -a src/ host:dst/"),
+        ("ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
+        // Benign neighbours: the options that run nothing.
+        ("allow", "cli.tar-list", "tar -tf a.tar"),
+        ("allow", "cli.tar-list", "tar -tvf a.tar"),
+        ("ask", "fs.change", "tar -xzf a.tgz"),
+        ("ask", "fs.change", "tar --checkpoint=100 --checkpoint-action=dot -cf a.tar src"),
+        ("ask", "fs.change", "tar -cf a.tar -C src ."),
+        ("ask", "fs.change", "split -l 100 big.log"),
     ]);
 }
 
@@ -175,6 +209,15 @@ fn wrappers_and_shells_fed_from_elsewhere() {
         ("deny", "fs.rm-broad", "parallel rm -rf ::: ~"),
         ("deny", "fs.rm-broad", "parallel -j2 'rm -rf {}' ::: /tmp ~"),
         ("deny", "fs.rm-broad", "parallel ::: 'rm -rf ~'"),
+        // An option whose value is optional takes it only in the same word.
+        ("deny", "fs.rm-broad", "watch -d rm -rf ~"),
+        ("deny", "fs.rm-broad", "find . -name x | xargs --replace rm -rf ~"),
+        ("deny", "fs.rm-broad", "env -C /tmp rm -rf ~"),
+        ("deny", "fs.rm-broad", "uv run --directory x rm -rf ~"),
+        ("deny", "fs.rm-broad", "poetry -C x run rm -rf ~"),
+        ("deny", "fs.rm-broad", "chrt -f 10 rm -rf ~"),
+        ("deny", "fs.rm-broad", "ionice -c 3 -t rm -rf ~"),
+        ("deny", "fs.rm-broad", "stdbuf -oL rm -rf ~"),
         ("deny", "fs.rm-broad", "coproc rm -rf ~"),
         ("deny", "fs.rm-broad", "coproc { rm -rf ~; }"),
         ("deny", "fs.rm-broad", "coproc X { rm -rf ~; }"),
@@ -229,7 +272,8 @@ fn understood_ones_are_relaxable() {
         ("git -c alias.ci=commit ci", true),
         // Runs project code (a test run, the version scripts): contained, not relaxable.
         ("git rebase -x 'cargo test' main", false),
-        ("tar -I zstd -xf a.tar", true),
+        // tar hands the program it runs data and arguments of its own, unseen.
+        ("tar -I zstd -xf a.tar", false),
         ("npm version patch", false),
         ("git --config-env=core.pager=X log", false),
         ("git -c core.hooksPath=h commit", false),
@@ -252,6 +296,47 @@ fn understood_ones_are_relaxable() {
             })
         })
         .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A user's table for a wrapper or a program whose option runs a command replaces the
+/// built-in one, but cannot hide the command the built-in one finds: the arguments are read
+/// with both. A project's file may not change a built-in table at all.
+#[test]
+#[rustfmt::skip]
+fn a_layer_s_table_cannot_widen_a_wrapper_or_runner() {
+    use programmer_hook::engine::policy::{parse_file, Layer};
+    let cases: &[(&str, &str, &str)] = &[
+        ("nice = { value_flags = [\"-n\", \"-x\"] }", "nice -x rm -rf ~", "fs.rm-broad"),
+        ("timeout = { value_flags = [\"-v\"] }", "timeout -v 5 rm -rf ~", "fs.rm-broad"),
+        ("env = { value_flags = [\"-i\"] }", "env -i rm -rf ~", "fs.rm-broad"),
+        ("xargs = { value_flags = [\"-0\"] }", "find . | xargs -0 rm -rf ~", "fs.rm-broad"),
+        ("watch = { value_flags = [\"-t\"] }", "watch -t rm -rf ~", "fs.rm-broad"),
+        ("uv = { value_flags = [\"--offline\"] }", "uv --offline run rm -rf ~", "fs.rm-broad"),
+        ("tar = { value_flags = [\"--to-command\"] }", "tar --to-command='rm -rf ~' -xf a.tar", "fs.rm-broad"),
+        ("tar = { flags = [\"-I\"], value_flags = [\"-x\"] }", "tar -xI 'rm -rf ~' -f a.tar", "fs.rm-broad"),
+        ("script = { value_flags = [\"-q\"] }", "script -q -c 'rm -rf ~'", "fs.rm-broad"),
+        ("\"docker run\" = { value_flags = [\"-i\"] }", "docker run -itv /:/h img", "container.mount-host"),
+    ];
+    let mut wrong = Vec::new();
+    for (table, cmd, rule) in cases {
+        let mut policy = Policy::builtin().expect("default policy loads");
+        let text = format!("[commands]\n{table}\n");
+        let file = parse_file(&text, Path::new("policy.toml")).expect("parses");
+        if let Err(e) = policy.merge(file, Layer::User, "policy.toml") {
+            wrong.push(format!("{table}: refused: {e}"));
+            continue;
+        }
+        let d = run_example(&policy, cmd).expect("classifies");
+        if d.verdict.tier != programmer_hook::engine::policy::Tier::Forbidden || d.verdict.rule != *rule {
+            wrong.push(format!("{table} / {cmd:?}: want deny by {rule}, got {} by {}", d.verdict.tier, d.verdict.rule));
+        }
+        let project = parse_file(&text, Path::new("p.toml")).expect("parses");
+        let mut base = Policy::builtin().expect("default policy loads");
+        if base.merge(project, Layer::Project, "p.toml").is_ok() {
+            wrong.push(format!("{table}: a project file may change the built-in table"));
+        }
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

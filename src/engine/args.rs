@@ -5,7 +5,7 @@
 //! way; this module is that one way, so the two can never disagree about what an option is.
 
 use super::paths::component_match;
-use super::policy::List;
+use super::policy::{run_flag_name, Effects, List};
 use super::shell::Word;
 
 /// Positional arguments: not options, not values of `value_flags`, all words after `--`.
@@ -100,6 +100,11 @@ pub fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
 
 /// Skips leading options; `value_opts` take the next word as their value.
 pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
+    skip_options_by(args, |t| value_opts.contains(&t))
+}
+
+/// Skips leading options; those `takes_value` says take the next word as their value.
+pub fn skip_options_by(args: &[Word], takes_value: impl Fn(&str) -> bool) -> &[Word] {
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
@@ -117,13 +122,107 @@ pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
             }
             break;
         }
-        if value_opts.contains(&t) {
+        if takes_value(t) {
             i += 2;
         } else {
             i += 1;
         }
     }
     &args[i.min(args.len())..]
+}
+
+/// One use of an option of a list such as `run_flags` in a command's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionUse {
+    /// The entry of the list it is (`--checkpoint-action=exec=`).
+    pub entry: String,
+    /// Its value: `=VALUE`, the rest of a cluster, or the next word.
+    pub value: Option<Word>,
+    /// Whether the value is surely this option's: a letter after others in a cluster, with
+    /// its value in the rest of the word (`-xIf`), reads as `-I f` to getopt and otherwise
+    /// in tar's old style.
+    pub clear: bool,
+}
+
+/// Each use in `args` of an option of `wanted`, read with the arity of the table `eff`:
+/// up to `--`; a long option also abbreviated (a prefix of one that the table does not list
+/// as an option of its own, as getopt reads it), a one-letter option inside a cluster
+/// (the letters before it take no value), a word of one dash (`-TT`) as itself.
+pub fn option_uses(args: &[Word], eff: &Effects, wanted: &List) -> Vec<OptionUse> {
+    let mut out = Vec::new();
+    if wanted.is_empty() {
+        return out;
+    }
+    let with = |text: &str, a: &Word| Word {
+        text: text.to_string(),
+        literal: a.literal,
+    };
+    let entry_of = |opt: &str| wanted.iter().find(|e| run_flag_name(e) == opt);
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let t = a.text.as_str();
+        i += 1;
+        if t == "--" {
+            break;
+        }
+        if !t.starts_with('-') || t.len() < 2 {
+            continue;
+        }
+        let long = t.starts_with("--") || entry_of(t.split('=').next().unwrap_or(t)).is_some();
+        if long {
+            let (opt, attached) = t.split_once('=').map_or((t, None), |(o, v)| (o, Some(v)));
+            let entry = entry_of(opt).or_else(|| {
+                let abbreviated = opt.len() > 2 && opt.starts_with("--") && !eff.names_option(opt);
+                abbreviated
+                    .then(|| wanted.iter().find(|e| run_flag_name(e).starts_with(opt)))
+                    .flatten()
+            });
+            let value = match attached {
+                Some(v) => Some(with(v, a)),
+                None if entry.is_some() || eff.takes_value(opt) => {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                }
+                None => None,
+            };
+            if let Some(e) = entry {
+                out.push(OptionUse {
+                    entry: e.to_string(),
+                    value,
+                    clear: true,
+                });
+            }
+            continue;
+        }
+        let letters = &t[1..];
+        for (at, c) in letters.char_indices() {
+            if !c.is_ascii_alphanumeric() {
+                break;
+            }
+            let flag = format!("-{c}");
+            let entry = entry_of(&flag);
+            if entry.is_none() && !eff.takes_value(&flag) {
+                continue;
+            }
+            let rest = &letters[at + c.len_utf8()..];
+            let value = if rest.is_empty() {
+                i += 1;
+                args.get(i - 1).cloned()
+            } else {
+                Some(with(rest, a))
+            };
+            if let Some(e) = entry {
+                out.push(OptionUse {
+                    entry: e.to_string(),
+                    value,
+                    clear: at == 0 || rest.is_empty(),
+                });
+            }
+            break;
+        }
+    }
+    out
 }
 
 /// Whether `s` can name an environment variable.

@@ -20,7 +20,7 @@ use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::policy::{
-    AccessKind, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
+    AccessKind, Effects, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
@@ -706,7 +706,16 @@ impl<'a> Matcher<'a> {
     /// `$(cat f)/..`) is in none: the command keeps the verdict of the other rules.
     fn mount_source_matches(&self, r: &Rule, inv: &Invocation) -> bool {
         let cwd = inv.cwd.as_deref();
-        mount_sources(&inv.args).iter().any(|m| {
+        let none = Effects::default();
+        let mut tables = self.policy().effects_readings(&format!("{} run", inv.name));
+        if tables.is_empty() {
+            tables.push(&none);
+        }
+        let mounts: Vec<_> = tables
+            .into_iter()
+            .flat_map(|eff| mount_sources(&inv.args, eff))
+            .collect();
+        mounts.iter().any(|m| {
             let w = &m.source;
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
             r.mount_source

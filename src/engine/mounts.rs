@@ -3,17 +3,16 @@
 //! `--volume=SRC:DST` and `--mount …,source=SRC,…` (`src=`, `--mount=…`), as `docker`,
 //! `podman` and `nerdctl` read them for `run` and `create`.
 //!
-//! Only the words are read here; the classifier resolves each source as a path and judges
-//! it by the rules' `mount_source`. A named volume (`myvol:/data`) and an anonymous one
+//! Only the words are read here, with the arity of the subcommand's table (`[commands."docker
+//! run"]` in the policy: in a cluster, the letters after one that takes a value are its
+//! value, not options, so `-ev` sets the variable `v`); the classifier resolves each source
+//! as a path and judges it by the rules' `mount_source`. A named volume (`myvol:/data`) and an anonymous one
 //! (`-v /data`) have no host path and are left out. Every argument is read, the container's
 //! own command after the image included: a mount spelled there is taken as one, which can
 //! only make the verdict stricter.
 
+use super::policy::Effects;
 use super::shell::Word;
-
-/// The one-letter options of `run` and `create` that take a value: in a cluster, the
-/// letters after one of them are its value, not options (`-ev` sets the variable `v`).
-const SHORT_VALUE_OPTIONS: &[u8] = b"acehlmpuvw";
 
 /// One host path a container command mounts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,13 +24,14 @@ pub struct Mount {
     pub writable: bool,
 }
 
-/// Every mount of a host path in `args`, in order. The `ro` of `SRC:DST:ro` (or `readonly`
-/// in `--mount`) makes it read-only.
-pub fn mount_sources(args: &[Word]) -> Vec<Mount> {
+/// Every mount of a host path in `args`, in order, read with the arity of the table `eff`
+/// of `run` and `create`. The `ro` of `SRC:DST:ro` (or `readonly` in `--mount`) makes it
+/// read-only.
+pub fn mount_sources(args: &[Word], eff: &Effects) -> Vec<Mount> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < args.len() {
-        let (value, consumed) = mount_option(args, i);
+        let (value, consumed) = mount_option(args, i, eff);
         if let Some((kind, spec)) = value {
             out.extend(match kind {
                 Kind::Volume => volume_source(&spec),
@@ -53,7 +53,7 @@ enum Kind {
 }
 
 /// The mount argument `i` gives, if it is one, and how many words it takes.
-fn mount_option(args: &[Word], i: usize) -> (Option<(Kind, Word)>, usize) {
+fn mount_option(args: &[Word], i: usize, eff: &Effects) -> (Option<(Kind, Word)>, usize) {
     let a = &args[i];
     let next = || args.get(i + 1).cloned();
     let with = |text: &str| Word {
@@ -84,7 +84,7 @@ fn mount_option(args: &[Word], i: usize) -> (Option<(Kind, Word)>, usize) {
                 (Some((Kind::Volume, with(rest))), 1)
             };
         }
-        if SHORT_VALUE_OPTIONS.contains(&letter) {
+        if eff.takes_value(&format!("-{}", letter as char)) {
             break;
         }
     }
@@ -151,6 +151,20 @@ fn host_path(spec: &Word, source: &str, writable: bool) -> Option<Mount> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-letter options of `docker run` that take a value, as its table has them.
+    fn run_table() -> Effects {
+        Effects {
+            value_flags: ["-a", "-c", "-e", "-h", "-l", "-m", "-p", "-u", "-v", "-w"]
+                .into_iter()
+                .collect(),
+            ..Effects::default()
+        }
+    }
+
+    fn mount_sources(args: &[Word]) -> Vec<Mount> {
+        super::mount_sources(args, &run_table())
+    }
 
     fn words(line: &str) -> Vec<Word> {
         line.split(' ')

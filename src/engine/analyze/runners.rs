@@ -1,108 +1,18 @@
-//! Programs that run commands given in their options: `tar --to-command`, `zip -TT`, `vim
-//! -c '!…'`, `gdb -ex 'shell …'`, `script -c`, `parallel`. What each runs is judged where
-//! its text is known; the program's own rule says the rest.
-
-use std::path::PathBuf;
+//! Programs that run commands given in their options: the `run_flags` of a program's table
+//! (`tar --to-command`, `rsync -e`), and those read here: `zip -TT`, `vim -c '!…'`, `gdb -ex
+//! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
+//! the program's own rule says the rest.
 
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation};
-use crate::engine::args::flag_value;
-use crate::engine::policy::AccessKind;
+use crate::engine::args::{flag_value, option_uses, OptionUse};
+use crate::engine::policy::{run_flag_name, AccessKind, Effects, List};
 use crate::engine::shell::Word;
-
-/// tar's long options whose value is a command (`--checkpoint-action` only as `exec=…`).
-const TAR_CODE: &[&str] = &[
-    "checkpoint-action",
-    "to-command",
-    "use-compress-program",
-    "info-script",
-    "new-volume-script",
-];
-/// tar's one-letter options that take a value (`-I PROG` and `-F SCRIPT` are commands).
-const TAR_SHORT_VALUES: &str = "bCfFgHIKLNTVX";
 
 const VIM_FAMILY: &[&str] = &[
     "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
 ];
 
-/// GNU parallel's options that take the next word as their value.
-const PARALLEL_VALUE_OPTS: &[&str] = &[
-    "-a",
-    "--arg-file",
-    "--arg-file-sep",
-    "--arg-sep",
-    "-d",
-    "--delimiter",
-    "-E",
-    "--eof",
-    "-I",
-    "-j",
-    "--jobs",
-    "-P",
-    "--max-procs",
-    "-n",
-    "--max-args",
-    "-N",
-    "-L",
-    "--max-lines",
-    "-s",
-    "--max-chars",
-    "--colsep",
-    "-C",
-    "--results",
-    "--res",
-    "--joblog",
-    "--tmpdir",
-    "--tempdir",
-    "--timeout",
-    "--delay",
-    "--retries",
-    "--env",
-    "--workdir",
-    "--wd",
-    "--basefile",
-    "--bf",
-    "--return",
-    "--tagstring",
-    "--halt",
-    "--halt-on-error",
-    "--memfree",
-    "--memsuspend",
-    "--load",
-    "--nice",
-    "-S",
-    "--sshlogin",
-    "--sshloginfile",
-    "--slf",
-    "--sshdelay",
-    "--ssh",
-    "--termseq",
-    "--limit",
-    "--block",
-    "--block-size",
-    "--recend",
-    "--recstart",
-    "--header",
-    "--profile",
-    "-J",
-    "--rpl",
-    "--template",
-    "--compress-program",
-    "--decompress-program",
-    "--seqreplace",
-    "--total-jobs",
-    "--group-by",
-    "--match",
-    "--shard",
-    "--bin",
-    "--filter",
-    "--trc",
-    "--transferfile",
-    "--tf",
-    "--sqlmaster",
-    "--sqlworker",
-    "--sqlandworker",
-];
 /// How many argument combinations of `parallel … ::: …` are judged one by one.
 const MAX_PARALLEL_JOBS: usize = 32;
 
@@ -110,8 +20,8 @@ impl Analyzer<'_> {
     /// The commands a program runs from its options, judged; called for every program that
     /// has no part of its own.
     pub(super) fn option_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        self.run_flag_commands(inv, ctx);
         match inv.name.as_str() {
-            "tar" => self.tar_commands(inv, ctx),
             "zip" => self.zip_commands(inv, ctx),
             "gdb" => self.gdb_commands(inv, ctx),
             "parallel" => self.parallel(inv, ctx),
@@ -121,71 +31,52 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`, `-I PROG`,
-    /// `--use-compress-program=PROG`, `-F SCRIPT`: long options also abbreviated, as tar
-    /// reads them.
-    fn tar_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let args = &inv.args;
-        let mut i = 0;
-        while i < args.len() {
-            let a = &args[i];
-            let t = a.text.as_str();
-            if t == "--" {
-                break;
-            }
-            if let Some(long) = t.strip_prefix("--") {
-                let (name, value) = long.split_once('=').unwrap_or((long, ""));
-                if let Some(opt) = tar_code_option(name) {
-                    let value = if long.contains('=') {
-                        Some(Word {
-                            text: value.to_string(),
-                            literal: a.literal,
-                        })
-                    } else {
-                        i += 1;
-                        args.get(i).cloned()
-                    };
-                    if let Some(v) = value {
-                        self.tar_code(opt, &v, inv.cwd.clone(), ctx);
-                    }
-                }
-            } else if let Some(letters) = t.strip_prefix('-').filter(|l| !l.is_empty()) {
-                if let Some((at, c)) = letters
-                    .char_indices()
-                    .find(|(_, c)| TAR_SHORT_VALUES.contains(*c))
-                {
-                    let attached = &letters[at + c.len_utf8()..];
-                    let value = if attached.is_empty() {
-                        i += 1;
-                        args.get(i).cloned()
-                    } else {
-                        Some(Word {
-                            text: attached.to_string(),
-                            literal: a.literal,
-                        })
-                    };
-                    // `-xIf zstd` reads as `-I f` to getopt and `-I zstd` in tar's old
-                    // style: left to the rule (fs.runs-command); the other forms read alike.
-                    let clear = at == 0 || attached.is_empty();
-                    if let (Some(v), 'I' | 'F', true) = (value, c, clear) {
-                        self.code_string(&v, inv.cwd.clone(), ctx);
-                    }
+    /// The options of the program's table whose value is a command it runs
+    /// (`run_flags`: `tar --to-command=CMD`, `-I PROG`, `rsync -e CMD`), read with the
+    /// table's arity: each use raises `option-runs` (what the program hands the command,
+    /// its input and arguments, is not seen, so the call is asked), and a value that is
+    /// surely the option's is judged as a script (a forbidden one makes the call
+    /// forbidden). A table of a user's or a project's file adds uses, never hides one.
+    fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        let tables = self.policy().effects_readings(&inv.name);
+        let mut run = List::default();
+        for eff in &tables {
+            run.extend(&eff.run_flags);
+        }
+        if run.is_empty() {
+            return;
+        }
+        let readings: Vec<Effects> = tables.into_iter().cloned().collect();
+        let mut uses: Vec<OptionUse> = Vec::new();
+        for eff in &readings {
+            for u in option_uses(&inv.args, eff, &run) {
+                if !uses.contains(&u) {
+                    uses.push(u);
                 }
             }
-            i += 1;
         }
-    }
-
-    fn tar_code(&mut self, option: &str, value: &Word, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        if option != "checkpoint-action" {
-            return self.code_string(value, cwd, ctx);
-        }
-        if let Some(cmd) = value.text.strip_prefix("exec=") {
-            let cmd = Word {
-                text: cmd.to_string(),
-                literal: value.literal,
+        for u in uses {
+            let prefix = u.entry.split_once('=').map(|(_, p)| p);
+            let Some(value) = u.value else { continue };
+            let code = match prefix {
+                Some(p) => match value.text.strip_prefix(p) {
+                    Some(c) => Word {
+                        text: c.to_string(),
+                        literal: value.literal,
+                    },
+                    None => continue,
+                },
+                None => value,
             };
-            self.code_string(&cmd, cwd, ctx);
+            let option = run_flag_name(&u.entry);
+            self.facts.signal(
+                "option-runs",
+                format!("`{} {option}` runs `{}`", inv.name, code.text),
+            );
+            // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
+            if u.clear {
+                self.code_string(&code, inv.cwd.clone(), ctx);
+            }
         }
     }
 
@@ -297,7 +188,14 @@ impl Analyzer<'_> {
     /// input; BSD's `script FILE CMD…` runs CMD. The typescript FILE (`typescript` when
     /// none is named) and the `-I`/`-O`/`-B`/`-T` logs are written.
     fn script_program(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let call = script_parts(&inv.args);
+        for eff in self.tables(&inv.name) {
+            let call = script_parts(&inv.args, &eff);
+            self.script_call(call, inv, ctx);
+        }
+    }
+
+    /// One reading of `script`'s words.
+    fn script_call(&mut self, call: ScriptParts, inv: &Invocation, ctx: &CmdCtx) {
         let cwd = inv.cwd.clone();
         for log in &call.logs {
             self.access(AccessKind::Write, log, cwd.as_deref(), "script");
@@ -323,7 +221,26 @@ impl Analyzer<'_> {
     /// arguments read from a file or the input are unknown, as with `xargs`. Without a
     /// command, each argument is one.
     fn parallel(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let p = parallel_parts(&inv.args);
+        for eff in self.tables(&inv.name) {
+            let p = parallel_parts(&inv.args, &eff);
+            self.parallel_jobs(p, inv, ctx);
+        }
+    }
+
+    /// The tables a program's words are read with here (see [`Policy::effects_readings`]),
+    /// an empty one when it has none.
+    ///
+    /// [`Policy::effects_readings`]: crate::engine::policy::Policy::effects_readings
+    fn tables(&self, name: &str) -> Vec<Effects> {
+        let tables = self.policy().effects_readings(name);
+        if tables.is_empty() {
+            return vec![Effects::default()];
+        }
+        tables.into_iter().cloned().collect()
+    }
+
+    /// The jobs of one reading of `parallel`'s words.
+    fn parallel_jobs(&mut self, p: ParallelParts, inv: &Invocation, ctx: &CmdCtx) {
         let cwd = inv.cwd.clone();
         let known = if p.from_input {
             None
@@ -392,26 +309,17 @@ struct ScriptParts {
     logs: Vec<Word>,
 }
 
-/// Reads the options and words of `script ARGS`.
-fn script_parts(args: &[Word]) -> ScriptParts {
-    const LOGS: &[&str] = &[
-        "-I",
-        "-O",
-        "-B",
-        "-T",
-        "--log-in",
-        "--log-out",
-        "--log-io",
-        "--log-timing",
-    ];
-    const OTHER: &[&str] = &[
-        "-E",
-        "--echo",
-        "-m",
-        "--logging-format",
-        "-o",
-        "--output-limit",
-    ];
+/// Reads the options and words of `script ARGS` with the arity of its table `eff`: `-c`
+/// (`--command`) is the command, `write_flags` the logs it writes, the other `value_flags`
+/// take a value.
+fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
+    const COMMAND: &[&str] = &["-c", "--command"];
+    let logs: Vec<&str> = eff.write_flags.iter().collect();
+    let other: Vec<&str> = eff
+        .value_flags
+        .iter()
+        .filter(|f| !COMMAND.contains(f) && !eff.write_flags.contains(f))
+        .collect();
     let mut parts = ScriptParts {
         command: None,
         positional: Vec::new(),
@@ -425,17 +333,17 @@ fn script_parts(args: &[Word]) -> ScriptParts {
             parts.positional.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some((v, n)) = value_at(args, i, &["-c", "--command"]) {
+        if let Some((v, n)) = value_at(args, i, COMMAND) {
             parts.command = Some(v);
             i += n;
             continue;
         }
-        if let Some((log, n)) = value_at(args, i, LOGS) {
+        if let Some((log, n)) = value_at(args, i, &logs) {
             parts.logs.push(log);
             i += n;
             continue;
         }
-        if let Some((_, n)) = value_at(args, i, OTHER) {
+        if let Some((_, n)) = value_at(args, i, &other) {
             i += n;
             continue;
         }
@@ -454,15 +362,6 @@ fn script_parts(args: &[Word]) -> ScriptParts {
         i += 1;
     }
     parts
-}
-
-/// The command option a tar long option (perhaps abbreviated) names.
-fn tar_code_option(name: &str) -> Option<&'static str> {
-    // `--checkpoint` is an option of its own, not an abbreviation.
-    if name.is_empty() || name == "checkpoint" {
-        return None;
-    }
-    TAR_CODE.iter().copied().find(|o| o.starts_with(name))
 }
 
 /// The shell command of a gdb command: `!CMD`, `shell CMD` (abbreviated too), `pipe … |
@@ -496,7 +395,8 @@ struct ParallelParts {
     replace: String,
 }
 
-fn parallel_parts(args: &[Word]) -> ParallelParts {
+/// Reads `parallel ARGS` with the arity of its table `eff`.
+fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
     let mut replace = "{}".to_string();
     let mut from_input = true;
     let mut i = 0;
@@ -519,11 +419,7 @@ fn parallel_parts(args: &[Word]) -> ParallelParts {
         if t == "-a" || t == "--arg-file" || t.starts_with("--arg-file=") {
             from_input = false;
         }
-        i += if PARALLEL_VALUE_OPTS.contains(&t) {
-            2
-        } else {
-            1
-        };
+        i += if eff.takes_value(t) { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
     let is_sep = |w: &Word| matches!(w.text.as_str(), ":::" | ":::+" | "::::" | "::::+");

@@ -7,9 +7,9 @@ use super::flow::{
     fed_through_substitution, literal_output, stage_before, substituted_within, upstream_of,
 };
 use super::langs::Read;
-use super::wrappers::peel_for_download;
+use super::wrappers::{self, peel_for_download};
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
-use crate::engine::args::skip_options;
+use crate::engine::args::skip_options_by;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{SimpleCommand, Stdin, Word};
 
@@ -60,13 +60,20 @@ impl Analyzer<'_> {
 
     /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again.
     pub(super) fn watch(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let rest = skip_options(&inv.args, &["-n", "--interval", "-d", "--differences"]).to_vec();
+        let commands: Vec<Vec<Word>> = wrappers::readings(self.policy(), "watch", |eff| {
+            skip_options_by(&inv.args, |t| eff.takes_value(t))
+        })
+        .into_iter()
+        .map(<[Word]>::to_vec)
+        .collect();
         self.push(inv);
-        if rest.iter().all(|a| a.literal) && !rest.is_empty() {
-            let text = join_words(&rest);
-            self.script(&text, cwd, ctx.depth + 1);
-        } else if !rest.is_empty() {
-            self.dynamic_code(ctx, "watch runs a command known only at run time");
+        for rest in commands {
+            if rest.iter().all(|a| a.literal) {
+                let text = join_words(&rest);
+                self.script(&text, cwd.clone(), ctx.depth + 1);
+            } else {
+                self.dynamic_code(ctx, "watch runs a command known only at run time");
+            }
         }
     }
 

@@ -560,8 +560,12 @@ impl Analyzer<'_> {
                 self.git(inv, cwd, ctx);
                 self.git_hooks(ctx);
             }
-            _ if wrappers::project_run_command(&inv).is_some() => self.project_run(inv, cwd, ctx),
-            _ if wrappers::local_npx(&inv).is_some() => self.npx_local(inv, cwd, ctx),
+            _ if wrappers::project_run_command(self.policy(), &inv).is_some() => {
+                self.project_run(inv, cwd, ctx)
+            }
+            _ if wrappers::local_npx(self.policy(), &inv).is_some() => {
+                self.npx_local(inv, cwd, ctx)
+            }
             "npm" | "yarn" | "pnpm" | "make" | "gmake" => self.build_tool(inv, ctx),
             "sed" => self.sed(inv, cwd, ctx),
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(inv, ctx),

@@ -3,14 +3,16 @@
 //!
 //! [`WRAPPERS`] is the one list of them: how each gives way to its command and which may
 //! stand before a downloader (`sudo curl … | sh`); both the peeling here and the download
-//! detection in `shells` read it. Which of their options take a value, and which name a file
-//! they write, is in their tables in `policy/10-effects.toml`.
+//! detection in `shells` read it. Which of their options take a value, which name a file
+//! they write and which the folder the command runs in, is in their tables in
+//! `policy/18-options-runners.toml`; a table of a user's or a project's file is read
+//! together with the built-in one, so that it cannot hide a command the built-in one finds.
 
 use std::path::{Path, PathBuf};
 
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
-use crate::engine::args::{flag_value, is_env_name, skip_options};
-use crate::engine::policy::{AccessKind, Effects, List};
+use crate::engine::args::{flag_value, is_env_name, skip_options, skip_options_by};
+use crate::engine::policy::{AccessKind, Effects, Policy};
 use crate::engine::shell::Word;
 
 /// How a wrapper gives way to the command it runs.
@@ -90,11 +92,10 @@ impl Wrapper {
         }
     }
 
-    /// The command in `args`, the wrapper's own words: after its options (`value_opts`
-    /// take a value) and operands.
-    fn command<'w>(&self, args: &'w [Word], value_opts: &List) -> &'w [Word] {
-        let opts: Vec<&str> = value_opts.iter().collect();
-        let rest = skip_options(args, &opts);
+    /// The command in `args`, the wrapper's own words: after its options (those its
+    /// table `eff` says take a value) and operands.
+    fn command<'w>(&self, args: &'w [Word], eff: &Effects) -> &'w [Word] {
+        let rest = skip_options_by(args, |t| eff.takes_value(t));
         &rest[self.operands.min(rest.len())..]
     }
 }
@@ -139,46 +140,13 @@ pub(super) const WRAPPERS: &[Wrapper] = {
 /// Python project tools whose `run` subcommand runs a command in the project's environment.
 pub(super) const PROJECT_RUNNERS: &[&str] = &["uv", "poetry", "pdm", "hatch"];
 
-/// Their options (before `run` or after it) that take the next word as their value.
-const PROJECT_RUN_VALUE_OPTS: &[&str] = &[
-    "--directory",
-    "--project",
-    "-C",
-    "-P",
-    "--cache-dir",
-    "--config-file",
-    "--color",
-    "--with",
-    "-w",
-    "--with-editable",
-    "--with-requirements",
-    "--python",
-    "-p",
-    "--package",
-    "--extra",
-    "--group",
-    "--only-group",
-    "--no-group",
-    "--env-file",
-    "--index",
-    "--index-url",
-    "--default-index",
-    "--extra-index-url",
-    "--env",
-    "-e",
-    "--venv",
-];
-
-/// Their options that run the command in another folder.
-const PROJECT_RUN_FOLDER_OPTS: &[&str] = &["--directory", "--project", "-C", "-P"];
-
-/// `npx`'s options that take the next word as their value (`-c` is a script, read apart).
-const NPX_VALUE_OPTS: &[&str] = &["-p", "--package", "-w", "--workspace"];
-
 /// What `npx --no-install …` runs: a `-c`/`--call` script, or the command after its options.
 /// Only the forms that install nothing (`--no-install`, `--no`, `--offline`) are read here;
 /// the others are a package fetched and run, judged by their own rule.
-pub(super) fn local_npx(inv: &Invocation) -> Option<Result<String, &[Word]>> {
+pub(super) fn local_npx<'w>(
+    policy: &Policy,
+    inv: &'w Invocation,
+) -> Option<Result<String, Vec<&'w [Word]>>> {
     if !matches!(inv.name.as_str(), "npx" | "pnpx") {
         return None;
     }
@@ -203,34 +171,74 @@ pub(super) fn local_npx(inv: &Invocation) -> Option<Result<String, &[Word]>> {
     match call {
         Some(script) => Some(Ok(script)),
         None => {
-            let command = skip_options(&inv.args, NPX_VALUE_OPTS);
-            (!command.is_empty()).then_some(Err(command))
+            let commands = readings(policy, &inv.name, |eff| {
+                skip_options_by(&inv.args, |t| eff.takes_value(t))
+            });
+            (!commands.is_empty()).then_some(Err(commands))
         }
     }
 }
 
-/// The command `uv run CMD` (and the other [`PROJECT_RUNNERS`]) runs, and whether an option
-/// moves it to another folder; none when `inv` is not such a `run`. `yarn node ARGS` runs
-/// `node ARGS`.
-pub(super) fn project_run_command(inv: &Invocation) -> Option<(&[Word], bool)> {
+/// What `read` finds in a command's words with each table of the program that a
+/// mechanism reads them with (see [`Policy::effects_readings`]; no table: the words read
+/// with none), each found once; empty ones left out.
+pub(super) fn readings<'w>(
+    policy: &Policy,
+    name: &str,
+    read: impl Fn(&Effects) -> &'w [Word],
+) -> Vec<&'w [Word]> {
+    let none = Effects::default();
+    let mut tables = policy.effects_readings(name);
+    if tables.is_empty() {
+        tables.push(&none);
+    }
+    let mut out: Vec<&'w [Word]> = Vec::new();
+    for eff in tables {
+        let found = read(eff);
+        if !found.is_empty() && !out.contains(&found) {
+            out.push(found);
+        }
+    }
+    out
+}
+
+/// The commands `uv run CMD` (and the other [`PROJECT_RUNNERS`]) runs, as read with each
+/// of its tables, and whether an option (`folder_flags`) moves it to another folder; none
+/// when `inv` is not such a `run`. `yarn node ARGS` runs `node ARGS`.
+pub(super) fn project_run_command<'w>(
+    policy: &Policy,
+    inv: &'w Invocation,
+) -> Option<(Vec<&'w [Word]>, bool)> {
     if inv.name == "yarn" {
         let rest = skip_options(&inv.args, &[]);
-        return (rest.first().map(|w| w.text.as_str()) == Some("node")).then_some((rest, false));
+        return (rest.first().map(|w| w.text.as_str()) == Some("node"))
+            .then(|| (vec![rest], false));
     }
     if !PROJECT_RUNNERS.contains(&inv.name.as_str()) {
         return None;
     }
-    let rest = skip_options(&inv.args, PROJECT_RUN_VALUE_OPTS);
-    if rest.first().map(|w| w.text.as_str()) != Some("run") {
+    let commands = readings(policy, &inv.name, |eff| {
+        let takes = |t: &str| eff.takes_value(t);
+        let rest = skip_options_by(&inv.args, takes);
+        match rest.split_first() {
+            Some((run, after)) if run.text == "run" => skip_options_by(after, takes),
+            _ => &[],
+        }
+    });
+    if commands.is_empty() {
         return None;
     }
+    let folder_options: Vec<&str> = policy
+        .effects_readings(&inv.name)
+        .into_iter()
+        .flat_map(|e| e.folder_flags.iter())
+        .collect();
     let moved = inv.args.iter().any(|w| {
-        PROJECT_RUN_FOLDER_OPTS
+        folder_options
             .iter()
-            .any(|o| w.text == *o || w.text.starts_with(&format!("{o}=")))
+            .any(|o| w.text == *o || w.text.strip_prefix(o).is_some_and(|r| r.starts_with('=')))
     });
-    let command = skip_options(&rest[1..], PROJECT_RUN_VALUE_OPTS);
-    (!command.is_empty()).then_some((command, moved))
+    Some((commands, moved))
 }
 
 /// The wrapper that `inv` is, if it runs a command.
@@ -261,47 +269,61 @@ pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
 }
 
 impl Analyzer<'_> {
-    /// A wrapper's option table in the policy (`[commands.sudo]` …): `value_flags` take a
-    /// value, `write_flags` name a file it writes (`time -o FILE`).
+    /// A wrapper's option table in the policy (`[commands.sudo]` …): the options that
+    /// take a value, `write_flags` naming a file it writes (`time -o FILE`).
     fn wrapper_effects(&self, w: &Wrapper) -> Effects {
         self.policy().effects(w.name).cloned().unwrap_or_default()
+    }
+
+    /// The commands wrapper `w` runs in `args`: read with its table, and with the built-in
+    /// one too when a layer replaced it (a layer adds a reading, never hides one).
+    fn wrapped(&self, w: &Wrapper, args: &[Word]) -> Vec<Vec<Word>> {
+        readings(self.policy(), w.name, |eff| w.command(args, eff))
+            .into_iter()
+            .map(<[Word]>::to_vec)
+            .collect()
     }
 
     /// `uv run CMD`, `poetry run CMD` …: the tool's own rule for the call, and CMD judged on
     /// its own, in a folder not known when an option moves it.
     pub(super) fn project_run(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let Some((command, moved)) = project_run_command(&inv) else {
+        let Some((commands, moved)) = project_run_command(self.policy(), &inv) else {
             return;
         };
-        let command = command.to_vec();
+        let commands: Vec<Vec<Word>> = commands.into_iter().map(<[Word]>::to_vec).collect();
         let extra = inv.extra_args_unknown;
         self.push_with_effects(inv);
-        self.words(&command, if moved { None } else { cwd }, ctx, extra);
+        for command in commands {
+            let cwd = if moved { None } else { cwd.clone() };
+            self.words(&command, cwd, ctx, extra);
+        }
     }
 
     /// `npx --no-install CMD`: npx's own rule for the call; CMD judged on its own when it is
     /// a shell, an interpreter or a program whose effects the policy lists (`rm`, found on
     /// `PATH`); a tool of the project's is its code, as `npm run` is. A `-c` script always.
     pub(super) fn npx_local(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let Some(runs) = local_npx(&inv) else {
+        let Some(runs) = local_npx(self.policy(), &inv) else {
             return;
         };
-        let runs = runs.map_err(<[Word]>::to_vec);
+        let runs = runs.map_err(|cs| cs.into_iter().map(<[Word]>::to_vec).collect::<Vec<_>>());
         let extra = inv.extra_args_unknown;
         self.push_with_effects(inv);
         match runs {
             Ok(script) => self.script(&script, cwd, ctx.depth + 1),
-            Err(command) => {
-                let name = command
-                    .first()
-                    .map(|w| program_name(&w.text).0)
-                    .unwrap_or_default();
-                let policy = self.policy();
-                if policy.is_shell(&name)
-                    || policy.is_interpreter(&name)
-                    || policy.effects(&name).is_some()
-                {
-                    self.words(&command, cwd, ctx, extra);
+            Err(commands) => {
+                for command in commands {
+                    let name = command
+                        .first()
+                        .map(|w| program_name(&w.text).0)
+                        .unwrap_or_default();
+                    let policy = self.policy();
+                    if policy.is_shell(&name)
+                        || policy.is_interpreter(&name)
+                        || policy.effects(&name).is_some()
+                    {
+                        self.words(&command, cwd.clone(), ctx, extra);
+                    }
                 }
             }
         }
@@ -319,16 +341,17 @@ impl Analyzer<'_> {
         match w.peel {
             Peel::Options => {
                 self.wrapper_outputs(w, &inv, cwd.as_deref(), ctx);
-                let rest = w
-                    .command(&inv.args, &self.wrapper_effects(w).value_flags)
-                    .to_vec();
+                let commands = self.wrapped(w, &inv.args);
                 self.push(inv);
-                self.words(&rest, cwd, ctx, extra);
+                for rest in commands {
+                    self.words(&rest, cwd.clone(), ctx, extra);
+                }
             }
             Peel::Lookup if looks_up(&inv.args) => self.push(inv),
             Peel::Replaced | Peel::Lookup => {
-                let opts = self.wrapper_effects(w).value_flags;
-                self.words(w.command(&inv.args, &opts), cwd, ctx, extra)
+                for rest in self.wrapped(w, &inv.args) {
+                    self.words(&rest, cwd.clone(), ctx, extra);
+                }
             }
             Peel::Busybox if inv.args.is_empty() => self.push(inv),
             Peel::Busybox => self.words(&inv.args, cwd, ctx, extra),
@@ -398,19 +421,19 @@ impl Analyzer<'_> {
         ctx: &CmdCtx,
         extra: bool,
     ) {
-        let rest = w
-            .command(&inv.args, &self.wrapper_effects(w).value_flags)
-            .to_vec();
+        let commands = self.wrapped(w, &inv.args);
         self.push(inv);
-        if let Some(pos) = rest
-            .iter()
-            .position(|a| a.text == "-c" || a.text == "--command")
-        {
-            if let Some(code) = rest.get(pos + 1) {
-                self.code_string(code, cwd, ctx);
+        for rest in commands {
+            if let Some(pos) = rest
+                .iter()
+                .position(|a| a.text == "-c" || a.text == "--command")
+            {
+                if let Some(code) = rest.get(pos + 1) {
+                    self.code_string(code, cwd.clone(), ctx);
+                }
+            } else if rest.len() > 1 {
+                self.words(&rest[1..], cwd.clone(), ctx, extra);
             }
-        } else if rest.len() > 1 {
-            self.words(&rest[1..], cwd, ctx, extra);
         }
     }
 
@@ -423,9 +446,25 @@ impl Analyzer<'_> {
         extra: bool,
     ) {
         let args = inv.args.clone();
-        let opts = self.env_options(&args, cwd, ctx.depth);
-        let rest = &args[opts.command_at.min(args.len())..]; // an option may lack its value
-        if rest.is_empty() && opts.split_string.is_none() {
+        let tables: Vec<Effects> = {
+            let none = Effects::default();
+            let t = self.policy().effects_readings("env");
+            if t.is_empty() {
+                vec![none]
+            } else {
+                t.into_iter().cloned().collect()
+            }
+        };
+        let readings: Vec<EnvOptions> = tables
+            .iter()
+            .map(|eff| self.env_options(&args, cwd.clone(), ctx.depth, eff))
+            .collect();
+        // An option may lack its value.
+        let rest_of = |o: &EnvOptions| &args[o.command_at.min(args.len())..];
+        if readings
+            .iter()
+            .all(|o| rest_of(o).is_empty() && o.split_string.is_none())
+        {
             // No command: `env` prints the environment. Its assignments only add to what
             // it prints, so they are dropped, leaving the options for the rules to read.
             inv.args.retain(|a| !is_assignment(&a.text));
@@ -433,18 +472,27 @@ impl Analyzer<'_> {
             return;
         }
         self.push(inv);
-        match opts.split_string {
-            Some(s) if s.literal => {
-                let text = format!("{} {}", s.text, join_words(rest));
-                self.script(&text, opts.cwd, ctx.depth + 1);
+        for opts in &readings {
+            let rest = rest_of(opts);
+            match &opts.split_string {
+                Some(s) if s.literal => {
+                    let text = format!("{} {}", s.text, join_words(rest));
+                    self.script(&text, opts.cwd.clone(), ctx.depth + 1);
+                }
+                Some(_) => self.dynamic_code(ctx, "env -S runs text known only at run time"),
+                None => self.words(rest, opts.cwd.clone(), ctx, extra),
             }
-            Some(_) => self.dynamic_code(ctx, "env -S runs text known only at run time"),
-            None => self.words(rest, opts.cwd, ctx, extra),
         }
     }
 
     /// Reads `env`'s options and assignments (each assignment is judged as it is read).
-    fn env_options(&mut self, args: &[Word], mut cwd: Option<PathBuf>, depth: usize) -> EnvOptions {
+    fn env_options(
+        &mut self,
+        args: &[Word],
+        mut cwd: Option<PathBuf>,
+        depth: usize,
+        eff: &Effects,
+    ) -> EnvOptions {
         let mut i = 0;
         let mut split_string: Option<Word> = None;
         let mut assignments: Vec<(String, Word)> = Vec::new();
@@ -454,17 +502,7 @@ impl Analyzer<'_> {
                 i += 1;
                 break;
             }
-            if t == "-u" || t == "--unset" {
-                i += 2;
-                continue;
-            }
-            if t == "-C" || t == "--chdir" {
-                if let Some(d) = args.get(i + 1) {
-                    cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
-                }
-                i += 2;
-                continue;
-            }
+            // `-S`, `--split-string`: the command as one string, split.
             if t == "-S" || t == "--split-string" {
                 split_string = args.get(i + 1).cloned();
                 i += 2;
@@ -476,6 +514,17 @@ impl Analyzer<'_> {
                     literal: args[i].literal,
                 });
                 i += 1;
+                continue;
+            }
+            if eff.folder_flags.contains(t) {
+                if let Some(d) = args.get(i + 1) {
+                    cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
+                }
+                i += 2;
+                continue;
+            }
+            if eff.takes_value(t) {
+                i += 2;
                 continue;
             }
             if t.starts_with('-') && t.len() > 1 {
@@ -505,30 +554,39 @@ impl Analyzer<'_> {
     /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input.
     fn xargs(&mut self, w: &Wrapper, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let options = leading_options(&inv.args);
-        for (i, a) in options.iter().enumerate() {
-            if a.text == "-a" || a.text == "--arg-file" {
-                if let Some(f) = options.get(i + 1) {
-                    self.access(AccessKind::Read, f, cwd.as_deref(), "xargs -a");
+        // The files its options read (`-a FILE`), as its table says.
+        let reads = self.wrapper_effects(w).read_flags;
+        for i in 0..options.len() {
+            for flag in reads.iter() {
+                if let Some(f) = flag_value(options, i, flag) {
+                    self.access(
+                        AccessKind::Read,
+                        &f,
+                        cwd.as_deref(),
+                        &format!("xargs {flag}"),
+                    );
                 }
             }
         }
         let replace = xargs_replace(options);
-        let mut rest = w
-            .command(&inv.args, &self.wrapper_effects(w).value_flags)
-            .to_vec();
-        if let Some(r) = replace.filter(|r| !r.is_empty()) {
-            for w in rest.iter_mut().skip(1) {
-                if w.text.contains(&r) {
-                    w.literal = false;
+        let mut commands = self.wrapped(w, &inv.args);
+        for rest in &mut commands {
+            if let Some(r) = replace.as_ref().filter(|r| !r.is_empty()) {
+                for w in rest.iter_mut().skip(1) {
+                    if w.text.contains(r.as_str()) {
+                        w.literal = false;
+                    }
                 }
             }
         }
         self.push(inv);
-        if rest.is_empty() {
+        if commands.is_empty() {
             // With no command, xargs runs `echo` with its input.
-            rest = vec![Word::lit("echo")];
+            commands.push(vec![Word::lit("echo")]);
         }
-        self.input_words(&rest, cwd, ctx, true);
+        for rest in commands {
+            self.input_words(&rest, cwd.clone(), ctx, true);
+        }
     }
 }
 

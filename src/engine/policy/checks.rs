@@ -78,7 +78,11 @@ impl Policy {
     /// What is wrong with the parts of a file other than its rules, in a file of `layer`:
     /// a project file may only make the policy stricter.
     pub fn file_problems(&self, file: &PolicyFile, layer: Layer) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out: Vec<String> = file
+            .commands
+            .iter()
+            .flat_map(|(name, e)| e.problems(name))
+            .collect();
         if layer != Layer::Project {
             return out;
         }

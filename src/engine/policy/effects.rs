@@ -99,4 +99,78 @@ pub struct Effects {
     /// Options whose value names a file sent off the machine (`curl -T FILE`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub send_flags: List,
+    /// Options whose value is a command the program runs (`tar --to-command=CMD`, `rsync
+    /// -e CMD`); `--opt=PREFIX` when only a value that starts with PREFIX is one, the rest
+    /// of it (`--checkpoint-action=exec=`). A long one is matched abbreviated too.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub run_flags: List,
+    /// Options whose value is the folder the command it runs runs in (`uv run
+    /// --directory DIR`, `env -C DIR`): read by the mechanisms that peel it.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub folder_flags: List,
+}
+
+impl Effects {
+    /// Whether option `flag` takes a value, as the table says.
+    pub fn takes_value(&self, flag: &str) -> bool {
+        [
+            &self.value_flags,
+            &self.read_flags,
+            &self.write_flags,
+            &self.send_flags,
+            &self.pattern_flags,
+            &self.folder_flags,
+        ]
+        .iter()
+        .any(|l| l.contains(flag))
+            || self.run_flags.iter().any(|r| run_flag_name(r) == flag)
+    }
+
+    /// Whether the table names option `flag` at all (with or without a value).
+    pub fn names_option(&self, flag: &str) -> bool {
+        self.flags.contains(flag)
+            || self.takes_value(flag)
+            || [&self.in_place_flags, &self.read_only_flags]
+                .iter()
+                .any(|l| l.contains(flag))
+    }
+
+    /// What is wrong with the option lists: each word must be an option.
+    pub fn problems(&self, name: &str) -> Vec<String> {
+        let lists: [(&str, &List); 11] = [
+            ("flags", &self.flags),
+            ("value_flags", &self.value_flags),
+            ("read_flags", &self.read_flags),
+            ("write_flags", &self.write_flags),
+            ("send_flags", &self.send_flags),
+            ("pattern_flags", &self.pattern_flags),
+            ("in_place_flags", &self.in_place_flags),
+            ("read_only_flags", &self.read_only_flags),
+            ("git_actions_unless", &self.git_actions_unless),
+            ("run_flags", &self.run_flags),
+            ("folder_flags", &self.folder_flags),
+        ];
+        let mut out = Vec::new();
+        for (key, list) in lists {
+            for w in list.iter() {
+                let opt = if key == "run_flags" {
+                    run_flag_name(w)
+                } else {
+                    w
+                };
+                let option = opt.len() > 1
+                    && (opt.starts_with('-') || opt.starts_with('+'))
+                    && !opt.contains(char::is_whitespace);
+                if !option {
+                    out.push(format!("`{key}` of {name:?} holds {w:?}, which is not an option (options start with `-` or `+` and hold no blank)"));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The option of a `run_flags` entry: `--checkpoint-action` of `--checkpoint-action=exec=`.
+pub fn run_flag_name(entry: &str) -> &str {
+    entry.split_once('=').map_or(entry, |(o, _)| o)
 }

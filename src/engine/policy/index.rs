@@ -80,17 +80,34 @@ impl Policy {
     /// What a command does to its arguments: a user's or project's entry, else the
     /// built-in one (found through the index `build.rs` made, without copying).
     pub fn effects(&self, name: &str) -> Option<&Effects> {
-        self.commands.get(name).or_else(|| {
-            let i = BUILTIN_EFFECTS_INDEX
-                .binary_search_by(|(n, _, _)| (*n).cmp(name))
-                .ok()?;
-            let (_, file, entry) = BUILTIN_EFFECTS_INDEX[i];
-            DEFAULT_FILES
-                .get(file as usize)?
-                .commands
-                .get(entry as usize)
-                .map(|(_, e)| e)
-        })
+        self.commands
+            .get(name)
+            .or_else(|| Self::builtin_effects(name))
+    }
+
+    /// The built-in table of a command, whatever a layer says.
+    pub fn builtin_effects(name: &str) -> Option<&'static Effects> {
+        let i = BUILTIN_EFFECTS_INDEX
+            .binary_search_by(|(n, _, _)| (*n).cmp(name))
+            .ok()?;
+        let (_, file, entry) = BUILTIN_EFFECTS_INDEX[i];
+        DEFAULT_FILES
+            .get(file as usize)?
+            .commands
+            .get(entry as usize)
+            .map(|(_, e)| e)
+    }
+
+    /// The tables a command's arguments are read with where a mechanism peels or runs
+    /// them: the one in force and, when a user's or a project's file replaced the built-in
+    /// one, that too, so that a layer's table can add readings but never take one away.
+    pub fn effects_readings(&self, name: &str) -> Vec<&Effects> {
+        let builtin = Self::builtin_effects(name);
+        match (self.commands.get(name), builtin) {
+            (Some(layer), Some(b)) => vec![layer, b],
+            (Some(layer), None) => vec![layer],
+            (None, b) => b.into_iter().collect(),
+        }
     }
 
     /// Every command's effects in force (for `policy show`).

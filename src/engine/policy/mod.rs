@@ -26,7 +26,7 @@ pub mod validate;
 
 pub use builtin::{BuiltinFile, DEFAULT_FILES};
 pub use checks::duplicate_ids;
-pub use effects::{Effects, FirstValue, Select};
+pub use effects::{run_flag_name, Effects, FirstValue, Select};
 pub use file::{line_col, parse_file, Kinds, PathLists, PolicyFile, WorkflowSettings};
 pub use layers::{
     project_policy_path, user_policy_path, Layer, Origin, Overridden, Override, Policy,

@@ -85,6 +85,8 @@ pub const EFFECT_LISTS: &[&str] = &[
     "git_actions",
     "git_actions_unless",
     "send_flags",
+    "run_flags",
+    "folder_flags",
 ];
 
 /// Every key a command's effects may have.
@@ -107,6 +109,8 @@ pub const EFFECT_KEYS: &[&str] = &[
     "git_actions",
     "git_actions_unless",
     "send_flags",
+    "run_flags",
+    "folder_flags",
 ];
 
 /// The path lists (`[paths]`).
@@ -175,6 +179,7 @@ pub const SIGNALS: &[&str] = &[
     "too-deep",
     "too-large",
     "hidden-forbidden",
+    "option-runs",
     "code-judged",
     "code-opaque",
     "code-env",

@@ -78,6 +78,8 @@ fn serde_types_have_the_schema_keys() {
         git_actions: l.clone(),
         git_actions_unless: l.clone(),
         send_flags: l.clone(),
+        run_flags: l.clone(),
+        folder_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     assert_eq!(
