@@ -114,6 +114,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "build.run", "make"),
     ("ask", "ask", "build.run", "uv run pytest"),
     // Listing their packages runs the project's build files or plugins.
+    ("ask", "ask", "unknown.command", "bash -i --rcfile x.sh -c ls"),
     ("ask", "ask", "build.run", "gradle dependencies"),
     ("ask", "ask", "build.run", "mvn dependency:tree"),
     ("ask", "ask", "build.run", "bundle list"),

@@ -185,9 +185,15 @@ fn options_whose_value_is_a_command() {
         ("ask", "exec.option-runs", "split --filter='gzip -c' big.log"),
         ("ask", "net.shell", "rsync -e 'ssh -p 2222' -a src/ host:dst/"),
         ("ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
+        ("deny", "fs.rm-broad", "bsdtar --use-compress-program='rm -rf ~' -tf a.tar"),
+        // A shell's startup file is code it runs (the file's name is judged as a command).
+        ("ask", "unknown.command", "bash -i --rcfile x.sh -c ls"),
+        ("ask", "unknown.command", "yash --rcfile=x.sh -ic ls"),
         // Benign neighbours: the options that run nothing.
         ("allow", "cli.tar-list", "tar -tf a.tar"),
         ("allow", "cli.tar-list", "tar -tvf a.tar"),
+        ("allow", "cli.tar-list", "bsdtar -tf a.tar"),
+        ("allow", "shell.inline-script", "bash -o pipefail -c 'ls | wc -l'"),
         ("ask", "fs.change", "tar -xzf a.tgz"),
         ("ask", "fs.change", "tar --checkpoint=100 --checkpoint-action=dot -cf a.tar src"),
         ("ask", "fs.change", "tar -cf a.tar -C src ."),

@@ -37,7 +37,7 @@ impl Analyzer<'_> {
     /// its input and arguments, is not seen, so the call is asked), and a value that is
     /// surely the option's is judged as a script (a forbidden one makes the call
     /// forbidden). A table of a user's or a project's file adds uses, never hides one.
-    fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+    pub(super) fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let tables = self.policy().effects_readings(&inv.name);
         let mut run = List::default();
         for eff in &tables {

@@ -569,7 +569,11 @@ impl Analyzer<'_> {
             "npm" | "yarn" | "pnpm" | "make" | "gmake" => self.build_tool(inv, ctx),
             "sed" => self.sed(inv, cwd, ctx),
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(inv, ctx),
-            _ if self.policy().is_shell(&name) => self.shell(inv, cwd, ctx),
+            _ if self.policy().is_shell(&name) => {
+                // `bash --rcfile FILE -i`: a file of code the shell runs first.
+                self.run_flag_commands(&inv, ctx);
+                self.shell(inv, cwd, ctx)
+            }
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),
             _ => {
                 self.option_commands(&inv, ctx);

@@ -500,3 +500,26 @@ fn an_effect_is_known_confirm_only_and_never_relaxed_when_it_cannot_be_undone() 
         }
     }
 }
+
+/// Every program a Safe rule names has an option table in `[commands]`: the words a table
+/// does not describe are judged as files the program may read and write, so a Safe verdict
+/// is only as wide as the table.
+#[test]
+fn every_safe_program_has_an_option_table() {
+    let p = Policy::builtin().expect("defaults load");
+    let mut missing: Vec<String> = p
+        .rules()
+        .iter()
+        .filter(|r| r.tier == Tier::Safe)
+        .flat_map(|r| r.command.iter())
+        .filter(|name| *name != "*" && p.effects(name).is_none())
+        .map(str::to_string)
+        .collect();
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "Safe programs without a table in [commands]: {}",
+        missing.join(" ")
+    );
+}
