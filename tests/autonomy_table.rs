@@ -846,3 +846,76 @@ command = ["*"]
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["relaxable"], json!(true), "{v}");
 }
+
+/// The option tables of the Safe programs, in a default session and one whose autonomy is
+/// `auto`: an everyday form is allowed, the value of an option the table knows as data is
+/// not a file, a secret given to an option the table knows reads a file is asked as a
+/// read, a protected path given to an option that writes is denied, an option left out on
+/// purpose makes its value a word whose use is not known, and an option that runs a
+/// program is not Safe.
+#[rustfmt::skip]
+const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
+    // Everyday forms.
+    ("allow", "allow", "read.search", "grep -rn --include '*.rs' TODO src"),
+    ("allow", "allow", "read.search-rg", "rg -n -g '*.rs' unwrap src"),
+    ("allow", "allow", "read.search-ag", "ag -i todo src"),
+    ("allow", "allow", "read.json", "jq -r '.name' package.json"),
+    ("allow", "allow", "cli.compress-stdout", "gzip -dc logs/app.log.gz"),
+    ("allow", "allow", "read.find", "find src -name '*.rs' -newer Cargo.toml"),
+    ("allow", "allow", "system.processes", "pgrep -af node"),
+    ("allow", "allow", "cli.journalctl", "journalctl -u nginx -n 50 --no-pager"),
+    ("allow", "allow", "cli.sysinfo-more", "nm -C --defined-only target/debug/app"),
+    ("allow", "allow", "cli.unzip-list", "unzip -l dist/app.zip"),
+    ("allow", "allow", "read.hex", "xxd -l 64 target/app"),
+    ("allow", "allow", "git.read", "git log --oneline -n 5 -- src"),
+    // A value the table knows as data, and operands only looked up.
+    ("allow", "allow", "read.search", "grep --label ~/.claude/settings.json -r x src"),
+    ("allow", "allow", "system.processes", "pgrep -u .env node"),
+    ("allow", "allow", "read.json", "jq --arg f ~/.ssh/id_ed25519 '.files[$f]' index.json"),
+    ("allow", "allow", "system.processes", "lsof ~/.ssh/id_ed25519"),
+    // A secret given to an option that reads a file.
+    ("ask", "ask", "file.read-secret", "grep -f ~/.ssh/id_ed25519 -r src"),
+    ("ask", "ask", "file.read-secret", "rg --ignore-file .env foo"),
+    ("ask", "ask", "file.read-secret", "jq -f ~/.ssh/id_ed25519 package.json"),
+    ("ask", "ask", "file.read-secret", "fd --ignore-file ~/.ssh/id_ed25519 x"),
+    ("ask", "ask", "file.read-secret", "docker-compose --env-file .env ps"),
+    ("ask", "ask", "file.read-secret", "zstd -D ~/.ssh/id_ed25519 -dc a.zst"),
+    ("ask", "ask", "file.read-secret", "journalctl --file ~/.ssh/id_ed25519"),
+    ("ask", "ask", "file.read-secret", "dmesg -F .env"),
+    ("ask", "ask", "file.read-secret", "git blame --contents .env src/main.rs"),
+    ("ask", "ask", "file.read-secret", "pip freeze -r .env"),
+    ("ask", "ask", "file.read-secret", "cargo metadata --manifest-path ~/.ssh/id_ed25519"),
+    ("ask", "ask", "file.read-secret", "ps -N ~/.ssh/id_ed25519"),
+    ("ask", "ask", "file.read-secret", "yq --from-file ~/.ssh/id_ed25519 config.yaml"),
+    // A protected path given to an option, or an operand, that writes.
+    ("deny", "deny", "path.protected-write", "xxd a.bin .git/hooks/pre-commit"),
+    ("deny", "deny", "path.protected-write", "zstd -d a.zst -o ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "strace -o ~/.bashrc ls"),
+    ("deny", "deny", "path.protected-write", "journalctl --cursor-file ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "psql -o ~/.claude/settings.json -c 'select 1'"),
+    ("deny", "deny", "path.protected-write", "openssl x509 -in cert.pem -noout -text -out ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "plutil -convert xml1 -o ~/.claude/settings.json a.plist"),
+    ("deny", "deny", "path.protected-write", "pip list --log ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "wget --save-cookies ~/.bashrc https://example.com"),
+    ("deny", "deny", "path.protected-write", "go build -o .git/hooks/pre-commit ."),
+    ("deny", "deny", "path.protected-write", "curl -s -o .git/hooks/pre-commit https://example.com"),
+    // An option left out on purpose: its value is a word whose use is not known.
+    ("ask", "ask", "path.protected-named", "git archive -o ~/.claude/settings.json HEAD"),
+    ("ask", "ask", "path.secret-named", "kubectl get pods -o go-template-file=~/.ssh/id_ed25519"),
+    // Options that run a program are not Safe.
+    ("ask", "ask", "unknown.command", "ag --pager 'sh x' foo"),
+    ("ask", "ask", "unknown.command", "rg --hostname-bin ./evil foo"),
+    ("ask", "ask", "unknown.command", "nm --plugin ./evil.so x.o"),
+    ("ask", "ask", "unknown.command", "identify '|touch x'"),
+    ("ask", "ask", "unknown.command", "git fsck --lost-found"),
+    ("ask", "ask", "git.runs-command-option", "git ls-remote --upload-pack='sh x' origin"),
+    ("ask", "ask", "unknown.command", "mawk -W exec prog.awk f"),
+    ("ask", "ask", "unknown.command", "pip list --python ./evil"),
+    ("ask", "ask", "build.run", "go vet -vettool=./evil ./..."),
+    ("ask", "ask", "build.run", "cargo tree --config 'build.rustc=\"./evil\"'"),
+];
+
+#[test]
+fn option_tables_decide_what_their_options_do() {
+    check(OPTION_TABLE_CASES);
+}

@@ -838,6 +838,27 @@ fn safe_program_tables_know_their_options() {
     ]);
 }
 
+/// The option tables read an option as the program does: one that takes its value only
+/// attached (`git branch --column=always`, `strace --quiet=attach`) takes none in the next
+/// word, so that word is seen for what it is (a branch to create, the command to run).
+#[test]
+#[rustfmt::skip]
+fn options_are_read_with_the_arity_the_program_gives_them() {
+    check(&[
+        ("ask", "git.write", "git branch --column newbranch"),
+        ("ask", "git.write", "git branch --abbrev newbranch"),
+        ("ask", "git.write", "git tag --column v9"),
+        ("allow", "git.branch-list", "git branch --column=always"),
+        ("allow", "git.branch-list", "git branch --abbrev=7 -v"),
+        ("allow", "git.read", "git log --pretty=oneline -n 3"),
+        ("deny", "fs.rm-broad", "strace --quiet rm -rf /"),
+        ("deny", "fs.rm-broad", "strace --daemonize rm -rf ~"),
+        ("deny", "fs.rm-broad", "strace -f -e trace=file rm -rf /"),
+        ("allow", "trace.command", "strace -f -e trace=file ls"),
+        ("allow", "system.processes", "pgrep -c node"),
+    ]);
+}
+
 /// A secret does not leave the machine: read and sent in the same call, through an upload
 /// option, `@FILE`, a pipe, a redirection or a substitution, it is denied in every mode.
 #[test]

@@ -68,7 +68,8 @@ impl Analyzer<'_> {
         // `--base-directory DIR` runs fd, and so the commands, in DIR.
         let moved = kept.iter().any(|w| w.text.starts_with("--base-directory"));
         let cwd = if moved { None } else { cwd };
-        self.push(Invocation { args: kept, ..inv });
+        // Its own words are judged by its table (`--ignore-file FILE` is read).
+        self.push_with_effects(Invocation { args: kept, ..inv });
         for cmd in commands {
             let (cmd, bare) = with_found(cmd, &found);
             if bare || stripped {
