@@ -41,6 +41,9 @@ fn main() {
     let mut rule_names: Vec<Vec<String>> = Vec::new();
     // Command effects by name: (file, entry) in `DEFAULT_FILES`, a later file winning.
     let mut effects_at: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    // The `sensitive` and `protected` lists as `Policy::builtin` joins them, for the
+    // patterns of names alone among them (see `Policy::name_patterns`).
+    let (mut sensitive, mut protected) = (String::new(), String::new());
     for (file_index, f) in files.iter().enumerate() {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = std::fs::read_to_string(f).expect("readable policy file");
@@ -54,6 +57,9 @@ fn main() {
                 effects_at.insert(name.clone(), (file_index, entry));
             }
         }
+        let paths = value.get("paths");
+        sensitive.push_str(&joined(paths.and_then(|p| p.get("sensitive"))));
+        protected.push_str(&joined(paths.and_then(|p| p.get("protected"))));
         let rules = value.get("rule").and_then(Value::as_array);
         for rule in rules.into_iter().flatten() {
             rule_names.push(match rule.get("command") {
@@ -88,6 +94,16 @@ fn main() {
         writeln!(out, "    ({name:?}, &{all:?}),").expect("write");
     }
     out.push_str("];\n");
+    let names: Vec<&str> = sensitive
+        .split(SEP)
+        .chain(protected.split(SEP))
+        .filter(|w| !w.is_empty() && schema::names_only(w))
+        .collect();
+    writeln!(
+        out,
+        "pub static BUILTIN_NAME_PATTERNS: NamePatterns = NamePatterns {{ sensitive: {sensitive:?}, protected: {protected:?}, names: &{names:?} }};"
+    )
+    .expect("write");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("default_policy.rs");
     std::fs::write(dest, out).expect("write generated policy");
 }
@@ -176,6 +192,17 @@ fn opt_text(v: Option<&Value>) -> R<String> {
         Some(Value::String(s)) => Ok(format!("Some({})", text(s))),
         Some(other) => Err(format!("expected a string, found {other:?}")),
     }
+}
+
+/// A list's stored form (each word preceded by [`SEP`]), as far as it is a list of
+/// strings; [`list`] reports anything else.
+fn joined(v: Option<&Value>) -> String {
+    let words: Vec<&str> = match v {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    words.iter().map(|w| format!("{SEP}{w}")).collect()
 }
 
 fn list(v: Option<&Value>) -> R<String> {

@@ -177,7 +177,7 @@ struct Matcher<'a> {
     /// `plain_name`).
     plain_folder: OnceCell<bool>,
     /// The secret and protected patterns that name a file by its name alone (`.env`).
-    name_patterns: OnceCell<Vec<&'a str>>,
+    name_patterns: OnceCell<Cow<'a, [&'a str]>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -396,15 +396,9 @@ impl<'a> Matcher<'a> {
         {
             return false;
         }
-        let name_only = self.name_patterns.get_or_init(|| {
-            let lists = &self.ctx.policy.paths;
-            lists
-                .sensitive
-                .iter()
-                .chain(lists.protected.iter())
-                .filter(|p| !p.contains('/') && !p.starts_with('{'))
-                .collect()
-        });
+        let name_only = self
+            .name_patterns
+            .get_or_init(|| self.ctx.policy.name_patterns());
         !name_only.iter().any(|p| component_match(p, t))
             && cwd.is_none_or(|c| self.ctx.fs.read_link(&c.join(t)).is_none())
     }

@@ -536,6 +536,18 @@ fn overlap_search(a: &str, b: &str) -> bool {
 
 /// `*` and `?` within one path component (or one shell word).
 pub fn component_match(pat: &str, s: &str) -> bool {
+    // The pattern's text before its first wildcard must start the name and its text after
+    // the last one end it: most names fail there, before the walk below. Compared as
+    // bytes, which is the same as comparing the characters.
+    let (p, t) = (pat.as_bytes(), s.as_bytes());
+    let wild = |b: &u8| matches!(b, b'*' | b'?');
+    let Some(first) = p.iter().position(wild) else {
+        return p == t;
+    };
+    let last = p.iter().rposition(wild).unwrap_or(first);
+    if !t.starts_with(&p[..first]) || !t.ends_with(&p[last + 1..]) {
+        return false;
+    }
     if pat.is_ascii() && s.is_ascii() {
         return wildcard(pat.as_bytes(), s.as_bytes());
     }
@@ -692,6 +704,39 @@ mod tests {
             config_dir: PathBuf::from("/home/u/.claude"),
             binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
             installed: vec![PathBuf::from("/opt/ph/programmer-hook")],
+        }
+    }
+
+    #[test]
+    fn names_match_wildcards() {
+        let cases: &[(&str, &str, bool)] = &[
+            (".env", ".env", true),
+            (".env", ".envrc", false),
+            (".env.*", ".env.local", true),
+            (".env.*", ".env", false),
+            ("*.pem", "key.pem", true),
+            ("*.pem", "key.pem.bak", false),
+            ("id_rsa*", "id_rsa.pub", true),
+            ("id_rsa*", "xid_rsa", false),
+            ("a*a", "a", false),
+            ("a*a", "aa", true),
+            ("a?c", "abc", true),
+            ("a?c", "ac", false),
+            ("*", "", true),
+            ("?", "", false),
+            ("?", "é", true),
+            ("é*", "été", true),
+            ("*é", "été", true),
+            ("*é", "ét", false),
+            ("*cred*", "my-credentials", true),
+            ("", "", true),
+            ("", "x", false),
+        ];
+        for (pat, name, want) in cases {
+            assert_eq!(component_match(pat, name), *want, "{pat} {name}");
+            // The same answer as the walk alone, character by character.
+            let (p, t): (Vec<char>, Vec<char>) = (pat.chars().collect(), name.chars().collect());
+            assert_eq!(wildcard(&p, &t), *want, "{pat} {name}");
         }
     }
 

@@ -241,9 +241,10 @@ impl Analyzer<'_> {
             }
             // A whole option the table names (`-decode`, `-so`) is not a cluster of
             // one-letter options, whatever letters it holds.
-            let whole = |f: &str| {
-                a.text != f && (eff.flags.contains(&a.text) || eff.value_flags.contains(&a.text))
-            };
+            // Looked up once per word, not once per path option: the tables are long.
+            let named = (!eff.read_flags.is_empty() || !eff.write_flags.is_empty())
+                && (eff.flags.contains(&a.text) || eff.value_flags.contains(&a.text));
+            let whole = |f: &str| named && a.text != f;
             for f in eff.read_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);

@@ -22,8 +22,17 @@ mod generated {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
+use generated::BUILTIN_NAME_PATTERNS;
 pub use generated::DEFAULT_FILES;
 pub(super) use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX, BUILTIN_EFFECTS_INDEX};
+
+/// The patterns of names alone (see [`schema::names_only`]) of the built-in `sensitive` and
+/// `protected` lists, found by `build.rs`, with those lists as they were joined.
+pub struct NamePatterns {
+    sensitive: &'static str,
+    protected: &'static str,
+    names: &'static [&'static str],
+}
 
 impl Policy {
     /// The built-in defaults.
@@ -41,5 +50,21 @@ impl Policy {
             }
         }
         Ok(p)
+    }
+
+    /// The patterns of the `sensitive` and `protected` lists that name a file by its name
+    /// alone (`.env`, `*.pem`): the only ones a word without a folder can match. Those of
+    /// the built-in lists are found at build time; lists a layer changed are read here.
+    pub fn name_patterns(&self) -> Cow<'_, [&str]> {
+        let b = &BUILTIN_NAME_PATTERNS;
+        let lists = &self.paths;
+        if lists.sensitive.stored() == b.sensitive && lists.protected.stored() == b.protected {
+            return Cow::Borrowed(b.names);
+        }
+        let all = lists.sensitive.iter().chain(lists.protected.iter());
+        Cow::Owned(
+            all.filter(|p| !p.is_empty() && schema::names_only(p))
+                .collect(),
+        )
     }
 }

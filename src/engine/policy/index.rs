@@ -71,10 +71,17 @@ impl Policy {
     }
 
     pub fn rules_of(&self, kind: RuleKind) -> impl Iterator<Item = &Rule> {
-        self.rules
-            .iter()
-            .map(|r| &**r)
-            .filter(move |r| r.kind() == Some(kind))
+        self.rules.iter().map(|r| &**r).filter(move |r| {
+            // The field of the kind first: most rules are of another kind, and this runs
+            // over every rule for each signal judged.
+            let own = match kind {
+                RuleKind::Tool => !r.tool.is_empty(),
+                RuleKind::Command => !r.command.is_empty(),
+                RuleKind::Access => r.access.is_some(),
+                RuleKind::Signal => r.signal.is_some(),
+            };
+            own && r.kind() == Some(kind)
+        })
     }
 
     /// What a command does to its arguments: a user's or project's entry, else the

@@ -22,7 +22,17 @@ pub struct List(Text);
 
 impl List {
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {
-        self.0.split(SEP).skip(1)
+        // Everything before the first separator is no word (the stored form starts with one).
+        let text = self.0.as_ref();
+        let start = text
+            .bytes()
+            .position(|b| b == SEP_BYTE)
+            .unwrap_or(text.len());
+        Words(&text[start..])
+    }
+    /// The stored form: each word preceded by [`SEP`].
+    pub(super) fn stored(&self) -> &str {
+        &self.0
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -57,6 +67,29 @@ impl List {
     /// A list from its stored form (each word preceded by [`SEP`]), for the built-in policy.
     pub const fn from_static(joined: &'static str) -> List {
         List(Cow::Borrowed(joined))
+    }
+}
+
+/// [`SEP`] as a byte: it is ASCII, so no other character's encoding holds it.
+const SEP_BYTE: u8 = SEP as u8;
+
+/// The words of a [`List`]'s stored form, each preceded by [`SEP`]. A plain byte scan: the
+/// words are short, and the lists are walked on every call (a `str::split` by a character
+/// cost several times as much per word).
+#[derive(Clone)]
+struct Words<'a>(&'a str);
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.0.strip_prefix(SEP)?;
+        let end = rest
+            .bytes()
+            .position(|b| b == SEP_BYTE)
+            .unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(end);
+        self.0 = tail;
+        Some(word)
     }
 }
 

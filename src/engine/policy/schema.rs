@@ -12,6 +12,13 @@ use std::collections::BTreeMap;
 /// character no policy word contains.
 pub const SEP: char = '\u{1f}';
 
+/// Whether a path pattern names a file by its name alone, whatever its folder (`.env`,
+/// `*.pem`, `credentials*`): the only patterns of the `sensitive` and `protected` lists a
+/// word without a folder in it can match.
+pub fn names_only(pattern: &str) -> bool {
+    !pattern.contains('/') && !pattern.starts_with('{')
+}
+
 /// The tables of a policy file.
 pub const FILE_KEYS: &[&str] = &["paths", "kinds", "commands", "workflow", "rule"];
 

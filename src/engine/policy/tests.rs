@@ -193,6 +193,59 @@ fn list_words_may_not_hold_the_separator() {
     }
 }
 
+#[test]
+fn list_words_from_the_stored_form() {
+    let cases: &[(&str, &[&str])] = &[
+        ("", &[]),
+        ("\u{1f}", &[""]),
+        ("\u{1f}git\u{1f}ls", &["git", "ls"]),
+        ("\u{1f}\u{1f}a", &["", "a"]),
+        ("\u{1f}a\u{1f}", &["a", ""]),
+        ("\u{1f}été\u{1f}*.pem", &["été", "*.pem"]),
+        ("x\u{1f}a", &["a"]),
+    ];
+    for (stored, want) in cases {
+        let l = List::from_static(stored);
+        let got: Vec<&str> = l.iter().collect();
+        assert_eq!(got, *want, "{stored:?}");
+        // The same words as splitting the text at each separator.
+        let split: Vec<&str> = stored.split(SEP).skip(1).collect();
+        assert_eq!(got, split, "{stored:?}");
+    }
+}
+
+/// The name patterns `build.rs` found are those of the built-in lists; lists a layer
+/// changed are read again.
+#[test]
+fn name_patterns_of_the_lists() {
+    let of_lists = |p: &Policy| -> Vec<String> {
+        let l = &p.paths;
+        l.sensitive
+            .iter()
+            .chain(l.protected.iter())
+            .filter(|w| !w.is_empty() && !w.contains('/') && !w.starts_with('{'))
+            .map(str::to_string)
+            .collect()
+    };
+    let mut p = Policy::builtin().expect("built-in policy");
+    let names = p.name_patterns();
+    assert!(matches!(names, Cow::Borrowed(_)));
+    assert_eq!(names.to_vec(), of_lists(&p));
+    for n in [".env", "*.pem"] {
+        assert!(names.contains(&n), "{n}");
+    }
+    assert!(!names.iter().any(|n| n.contains('/')));
+    p.paths.sensitive.push("*.vault");
+    p.paths.protected.push("{home}/x");
+    p.paths.protected.push("deploy.key");
+    let names = p.name_patterns();
+    assert!(matches!(names, Cow::Owned(_)));
+    assert_eq!(names.to_vec(), of_lists(&p));
+    for n in ["*.vault", "deploy.key"] {
+        assert!(names.contains(&n), "{n}");
+    }
+}
+
 /// The statics `build.rs` generates must equal what serde reads from the same TOML.
 #[test]
 fn generated_defaults_equal_the_toml() {
