@@ -38,6 +38,7 @@ mod git_args;
 mod git_tables;
 mod hidden;
 mod langs;
+mod listed;
 mod makefile;
 mod named;
 mod runners;

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use super::{join_words, listed, program_name, Analyzer, CmdCtx, Invocation};
 use crate::engine::args::{flag_value, is_env_name, skip_options, skip_options_by};
 use crate::engine::policy::{AccessKind, Effects, Policy};
 use crate::engine::shell::Word;
@@ -551,7 +551,9 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input.
+    /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input,
+    /// judged with the words that input gives it (see `listed`): added at the end, or in
+    /// place of the replace string (`-I {}`).
     fn xargs(&mut self, w: &Wrapper, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let options = leading_options(&inv.args);
         // The files its options read (`-a FILE`), as its table says.
@@ -568,24 +570,64 @@ impl Analyzer<'_> {
                 }
             }
         }
-        let replace = xargs_replace(options);
         let mut commands = self.wrapped(w, &inv.args);
-        for rest in &mut commands {
-            if let Some(r) = replace.as_ref().filter(|r| !r.is_empty()) {
-                for w in rest.iter_mut().skip(1) {
-                    if w.text.contains(r.as_str()) {
-                        w.literal = false;
-                    }
-                }
-            }
-        }
+        let args = inv.args.clone();
         self.push(inv);
         if commands.is_empty() {
             // With no command, xargs runs `echo` with its input.
             commands.push(vec![Word::lit("echo")]);
         }
         for rest in commands {
-            self.input_words(&rest, cwd.clone(), ctx, true);
+            // Its own options are the words before the command (a value too: `-n 1 -I{}`).
+            let own = &args[..args.len().saturating_sub(rest.len())];
+            let replace = xargs_replace(own).filter(|r| !r.is_empty());
+            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own));
+            self.xargs_command(rest, replace, input, cwd.clone(), ctx);
+        }
+    }
+
+    /// One reading of the command xargs runs, with the words of its input.
+    fn xargs_command(
+        &mut self,
+        mut rest: Vec<Word>,
+        replace: Option<String>,
+        input: listed::Input,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+    ) {
+        // After `--` every word the input gives is an operand, whatever it looks like.
+        let end_of_options = |r: Option<&str>| {
+            rest.iter()
+                .skip(1)
+                .take_while(|w| r.is_none_or(|r| w.text != r))
+                .any(|w| w.text == "--")
+        };
+        let operands = input.never_options || end_of_options(replace.as_deref());
+        match replace {
+            Some(r) => {
+                let mut filled = Vec::with_capacity(rest.len() + input.words.len());
+                for w in rest {
+                    if w.text == r {
+                        filled.extend(input.words.iter().cloned());
+                    } else if w.text.contains(&r) {
+                        // Part of a word (`--file={}`), or the program's name: unknown.
+                        filled.push(Word {
+                            literal: false,
+                            ..w
+                        });
+                    } else {
+                        filled.push(w);
+                    }
+                }
+                rest = filled;
+            }
+            None => rest.extend(input.words.iter().cloned()),
+        }
+        let added = !input.exact;
+        if operands {
+            self.found_words(&rest, cwd, ctx, added);
+        } else {
+            self.input_words(&rest, cwd, ctx, added);
         }
     }
 }
@@ -614,6 +656,47 @@ fn leading_options(args: &[Word]) -> &[Word] {
         .position(|a| !a.text.starts_with('-'))
         .map_or(args.len(), |p| p + 1);
     &args[..end]
+}
+
+/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`).
+fn xargs_split(options: &[Word]) -> listed::Split {
+    let mut split = listed::Split {
+        nul: false,
+        other: false,
+        from_file: false,
+    };
+    for a in options {
+        let t = a.text.as_str();
+        if let Some(long) = t.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            match name {
+                "null" => split.nul = true,
+                "delimiter" | "replace" | "max-lines" => split.other = true,
+                "arg-file" => split.from_file = true,
+                _ => {}
+            }
+            continue;
+        }
+        let Some(letters) = t.strip_prefix('-') else {
+            continue;
+        };
+        for c in letters.chars() {
+            match c {
+                '0' => split.nul = true,
+                'd' | 'I' | 'L' | 'i' | 'l' => {
+                    split.other = true;
+                    break;
+                }
+                'a' => {
+                    split.from_file = true;
+                    break;
+                }
+                'n' | 'P' | 's' | 'E' | 'e' => break,
+                _ => {}
+            }
+        }
+    }
+    split
 }
 
 /// The replace string (`-I R`, `-iR`, `--replace=R`, `-i` meaning `{}`): every word of the
