@@ -179,6 +179,43 @@ pub(super) fn local_npx<'w>(
     }
 }
 
+/// `npx NAME …`, `npm exec`, `pnpm exec`, `yarn exec`: the program name they run, when it is
+/// a plain name (no version, scope, `--package` or `-c` script) and no option says
+/// otherwise; and the words from it on.
+fn exec_target(inv: &Invocation) -> Option<&[Word]> {
+    let rest = match inv.name.as_str() {
+        "npx" | "pnpx" => &inv.args[..],
+        "npm" | "pnpm" | "yarn" => {
+            let sub = inv.args.first()?;
+            if sub.text != "exec" {
+                return None;
+            }
+            &inv.args[1..]
+        }
+        _ => return None,
+    };
+    // Only words the program's own options could be: `npx -y jest` is plain too.
+    let at = rest.iter().position(|w| !w.text.starts_with('-'))?;
+    if rest[..at].iter().any(|w| {
+        let t = w.text.as_str();
+        !matches!(
+            t,
+            "-y" | "--yes" | "-q" | "--quiet" | "--no-install" | "--no" | "--offline" | "--"
+        )
+    }) {
+        return None;
+    }
+    let name = &rest[at];
+    let plain = name.literal
+        && !name.text.is_empty()
+        && name
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.text.starts_with('.');
+    plain.then_some(&rest[at..])
+}
+
 /// What `read` finds in a command's words with each table of the program that a
 /// mechanism reads them with (see [`Policy::effects_readings`]; no table: the words read
 /// with none), each found once; empty ones left out.
@@ -296,6 +333,31 @@ impl Analyzer<'_> {
         for command in commands {
             let cwd = if moved { None } else { cwd.clone() };
             self.words(&command, cwd, ctx, extra);
+        }
+    }
+
+    /// `npx NAME …` (or `npm exec`, `pnpm exec`, `yarn exec` NAME) where NAME is the project's
+    /// own `node_modules/.bin/NAME` in the folder it runs in: npx runs that program and
+    /// fetches nothing, so the call is judged as `npx --no-install NAME …`. Anything else
+    /// is left as it is (npx may download a package and run it).
+    pub(super) fn project_bin(&self, inv: Invocation, cwd: Option<&Path>) -> Invocation {
+        let Some(words) = exec_target(&inv) else {
+            return inv;
+        };
+        let Some(cwd) = cwd else {
+            return inv;
+        };
+        let bin = cwd.join("node_modules/.bin").join(&words[0].text);
+        if self.env.fs.canonicalize(&bin).is_none() {
+            return inv;
+        }
+        let args = std::iter::once(Word::lit("--no-install"))
+            .chain(words.iter().cloned())
+            .collect();
+        Invocation {
+            name: "npx".into(),
+            args,
+            ..inv
         }
     }
 
