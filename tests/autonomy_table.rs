@@ -659,7 +659,7 @@ fn npx_runs_the_projects_own_program_when_it_is_there() {
     #[rustfmt::skip]
     let cases: &[(&str, &str, &str, &str)] = &[
         ("ask", "ask", "test.list", "npx jest --listTests"),
-        ("ask", "ask", "test.list", "npx vitest list"),
+        ("ask", "ask", "build.run", "npx vitest list"),
         ("ask", "ask", "test.list", "npx playwright test --list"),
         ("ask", "ask", "test.list", "pnpm exec jest --listTests"),
         ("ask", "ask", "test.list", "yarn exec jest --listTests"),
