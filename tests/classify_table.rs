@@ -1148,9 +1148,8 @@ fn the_seed_safe_list_in_the_forms_users_type() {
 
 /// What xargs' input gives its command: the names a file lister prints (as `find -exec`
 /// fills `{}`), text known exactly, or else a word known only at run time, which may name
-/// a secret. A formatter's check is Safe on listed files only when no name can be an
-/// option: NUL-separated names from `find` (each starts with a folder searched), or after
-/// `--`.
+/// a secret. A formatter's check on listed files stays asked: its exclusions are read from
+/// the command line, which the names added at run time are not part of.
 #[test]
 #[rustfmt::skip]
 fn xargs_runs_its_command_with_the_words_of_its_input() {
@@ -1164,16 +1163,15 @@ fn xargs_runs_its_command_with_the_words_of_its_input() {
         ("allow", "read.search-rg", "rg --files | xargs wc -l"),
         ("allow", "read.fd", "fd -e rs | xargs wc -l"),
         ("allow", "shell.builtins", "echo a.txt b.txt | xargs cat"),
-        ("allow", "read.find", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
-        ("allow", "read.find", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
-        ("allow", "read.find", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
-        ("allow", "read.find", "find -print0 | xargs -0 rustfmt --check"),
-        ("allow", "git.read", "git ls-files '*.rs' | xargs rustfmt --check --"),
-        ("allow", "git.read", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
-        ("allow", "read.find", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
-        ("allow", "read.find", "find . -name '*.rs' -exec rustfmt --check {} +"),
-        ("allow", "read.fd", "fd -e rs -X rustfmt --check"),
-        // A listed name may be an option (`--write`, or split at a blank): asked.
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
+        ("ask", "unknown.command", "find -print0 | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "git ls-files '*.rs' | xargs rustfmt --check --"),
+        ("ask", "unknown.command", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
+        ("ask", "unknown.command", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
+        ("ask", "unknown.command", "find . -name '*.rs' -exec rustfmt --check {} +"),
+        ("ask", "unknown.command", "fd -e rs -X rustfmt --check"),
         ("ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
         ("ask", "unknown.command", "git ls-files -z | xargs -0 rustfmt --check"),
         ("ask", "unknown.command", "find . -name '*.rs' | xargs rustfmt --check"),
