@@ -268,7 +268,10 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 ];
 
 fn check(cases: &[(&str, &str, &str, &str)]) {
-    let m = Machine::get();
+    check_on(Machine::get(), cases);
+}
+
+fn check_on(m: &Machine, cases: &[(&str, &str, &str, &str)]) {
     let mut wrong = Vec::new();
     for &(default, auto, rule, cmd) in cases {
         let head: String = cmd.chars().take(80).collect();
@@ -495,6 +498,209 @@ const EVERYDAY: &[(&str, &str, &str, &str)] = &[
 #[test]
 fn everyday_reads_allowed_and_their_writing_forms_not() {
     check(EVERYDAY);
+}
+
+/// The cases of `classify_table.rs` for the seed's Safe list as users type it, xargs'
+/// input, declarations with words after a redirection and Perl's option clusters, in both
+/// sessions: what is Safe stays allowed in `auto`, and of the asked forms only the ones
+/// the hook understood are relaxed.
+#[rustfmt::skip]
+const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "git.read", "git status -sb"),
+    ("allow", "allow", "git.read", "git status --porcelain=v1"),
+    ("allow", "allow", "git.read", "git log --oneline -20"),
+    ("allow", "allow", "git.read", "git log --oneline -n 20"),
+    ("allow", "allow", "git.read", "git log -n5 --stat"),
+    ("allow", "allow", "git.read", "git log --format='%h %s' -10"),
+    ("allow", "allow", "git.read", "git log --pretty=format:'%h %an %s' --since='2 weeks ago'"),
+    ("allow", "allow", "git.read", "git log --graph --oneline --all --decorate"),
+    ("allow", "allow", "git.read", "git log -p -- src/"),
+    ("allow", "allow", "git.read", "git log main..HEAD"),
+    ("allow", "allow", "git.read", "git diff --stat HEAD~1"),
+    ("allow", "allow", "git.read", "git diff --staged --name-only"),
+    ("allow", "allow", "git.read", "git diff HEAD~3 -- src/main.rs"),
+    ("allow", "allow", "git.read", "git diff -U10 --word-diff main...feature"),
+    ("allow", "allow", "git.list-flags", "git branch -a -vv"),
+    ("allow", "allow", "git.branch-list", "git branch -vv"),
+    ("allow", "allow", "git.list-flags", "git branch --list 'feat*'"),
+    ("allow", "allow", "git.branch-list", "git branch -r --merged"),
+    ("allow", "allow", "git.branch-list", "git branch --sort=-committerdate"),
+    ("allow", "allow", "read.list", "ls -la --color=auto"),
+    ("allow", "allow", "read.list", "ls -lah src/"),
+    ("allow", "allow", "read.list", "ls -R src"),
+    ("allow", "allow", "read.list", "tree -a -I node_modules"),
+    ("allow", "allow", "read.list", "tree -L 2 -d"),
+    ("allow", "allow", "read.list", "tree -I 'node_modules|target' -L 3"),
+    ("allow", "allow", "read.find", "find . -name '*.rs' -type f -newer Cargo.toml"),
+    ("allow", "allow", "read.find", "find src -maxdepth 2 -type d"),
+    ("allow", "allow", "read.find", "find . -iname '*test*' -not -path './target/*'"),
+    ("allow", "allow", "read.find", "find . -path ./node_modules -prune -o -name '*.js' -print"),
+    ("allow", "allow", "read.find", "find . -type f -size +1M"),
+    ("allow", "allow", "read.files", "wc -lw a.txt b.txt"),
+    ("allow", "allow", "read.files", "cat -n src/main.rs"),
+    ("allow", "allow", "read.files", "head -c 100 f"),
+    ("allow", "allow", "read.files", "head -n5 f"),
+    ("allow", "allow", "read.files", "head -20 src/lib.rs"),
+    ("allow", "allow", "read.files", "tail -n +5 f"),
+    ("allow", "allow", "read.files", "tail -100 log.txt"),
+    ("allow", "allow", "read.files", "tail -c 200 f"),
+    ("allow", "allow", "pkg.query", "npm ls --depth=0"),
+    ("allow", "allow", "pkg.query", "npm list --depth 0"),
+    ("allow", "allow", "pkg.query", "npm view react versions"),
+    ("allow", "allow", "pkg.query", "npm view react@18 dependencies --json"),
+    ("allow", "allow", "pkg.query", "npm why react"),
+    ("allow", "allow", "pkg.query", "yarn why x"),
+    ("allow", "allow", "pkg.query", "yarn list --depth=0"),
+    ("allow", "allow", "pkg.query", "pnpm outdated"),
+    ("allow", "allow", "pkg.query", "pnpm ls --depth 0"),
+    ("allow", "allow", "pkg.query", "pip list --outdated"),
+    ("allow", "allow", "pkg.query", "pip list -o"),
+    ("allow", "allow", "pkg.query", "pip3 list --format=json"),
+    ("allow", "allow", "pkg.query", "cargo tree -i serde"),
+    ("allow", "allow", "pkg.query", "cargo tree --depth 1"),
+    ("allow", "allow", "pkg.query", "go list -m all"),
+    ("allow", "allow", "pkg.query", "go list -m -u all"),
+    ("allow", "allow", "pkg.query", "go vet ./..."),
+    ("ask", "ask", "unknown.command", "git log --output=/tmp/x"),
+    ("ask", "ask", "unknown.command", "git log -p --ext-diff"),
+    ("ask", "ask", "git.delete-refs", "git branch -a -d x"),
+    ("ask", "allow", "git.write", "git branch -m a b"),
+    ("ask", "ask", "unknown.command", "tree -a -o out.txt"),
+    ("deny", "deny", "path.protected-write", "tree -a -I node_modules > ~/.bashrc"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -fprint out"),
+    ("ask", "allow", "fs.find-delete", "find . -name '*.tmp' -delete"),
+    ("ask", "ask", "file.read-secret", "head -c 100 ~/.ssh/id_rsa"),
+    ("ask", "ask", "file.read-secret", "tail -n +5 .env"),
+    ("ask", "ask", "file.read-secret", "wc -l .env"),
+    ("ask", "allow", "file.write", "pip list --outdated > out.txt"),
+    ("deny", "deny", "path.protected-write", "yarn why x > ~/.bashrc"),
+    ("ask", "ask", "build.run", "go vet -vettool=./x ./..."),
+    ("ask", "ask", "build.run", "go vet -vettool ./x ./..."),
+    ("ask", "ask", "build.run", "go list -export -toolexec ./x ./..."),
+    ("ask", "ask", "build.run", "go list -exec ./x ./..."),
+    ("allow", "allow", "read.find", "find . -name '*.rs' | xargs wc -l"),
+    ("allow", "allow", "read.find", "find . -type f | xargs grep -l TODO"),
+    ("allow", "allow", "git.read", "git ls-files '*.rs' | xargs wc -l"),
+    ("allow", "allow", "git.read", "git ls-files | xargs -L1 wc -l"),
+    ("allow", "allow", "git.read", "git ls-files | xargs grep -n TODO"),
+    ("allow", "allow", "git.read", "git ls-files | xargs head -5"),
+    ("allow", "allow", "read.search-rg", "rg --files | xargs wc -l"),
+    ("allow", "allow", "read.fd", "fd -e rs | xargs wc -l"),
+    ("allow", "allow", "shell.builtins", "echo a.txt b.txt | xargs cat"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
+    ("ask", "ask", "unknown.command", "find -print0 | xargs -0 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "git ls-files '*.rs' | xargs rustfmt --check --"),
+    ("ask", "ask", "unknown.command", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -exec rustfmt --check {} +"),
+    ("ask", "ask", "unknown.command", "fd -e rs -X rustfmt --check"),
+    ("ask", "ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "git ls-files -z | xargs -0 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' | xargs rustfmt --check"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' | xargs -P4 -n1 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "fd -e rs | xargs rustfmt --check"),
+    ("ask", "ask", "unknown.command", "find \"$D\" -print0 | xargs -0 rustfmt --check"),
+    ("ask", "ask", "unknown.command", "echo --write | xargs prettier --check"),
+    ("ask", "ask", "unknown.command", "git ls-files | xargs rustfmt"),
+    ("ask", "ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt"),
+    ("ask", "ask", "fs.change", "git ls-files | xargs rm"),
+    ("ask", "ask", "fs.change", "git ls-files | xargs sh -c 'rm \"$@\"'"),
+    ("ask", "ask", "fs.change", "find . -name '*.pyc' -print0 | xargs -0 rm -f"),
+    ("ask", "ask", "fs.change", "xargs rm -rf"),
+    ("deny", "deny", "fs.rm-broad", "xargs rm -rf / < list"),
+    ("deny", "deny", "fs.rm-broad", "echo / | xargs rm -rf"),
+    ("ask", "ask", "file.read-secret", "find ~/.ssh | xargs cat"),
+    ("ask", "ask", "file.read-secret", "find . -name .env | xargs cat"),
+    ("ask", "ask", "file.read-secret", "echo ~/.ssh/id_rsa | xargs cat"),
+    ("ask", "ask", "file.read-secret", "git ls-files .env | xargs cat"),
+    ("ask", "ask", "file.read-secret", "find ~/.ssh | xargs -n1 -I{} cat {}"),
+    ("ask", "ask", "file.read-unknown", "xargs cat < list"),
+    ("ask", "ask", "file.read-unknown", "cat list | xargs wc -l"),
+    ("ask", "ask", "file.read-unknown", "ls | xargs wc -l"),
+    ("ask", "ask", "file.read-unknown", "git ls-files -s | xargs cat"),
+    ("ask", "ask", "file.read-unknown", "xargs sed -i s/a/b/"),
+    ("deny", "deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
+    ("ask", "ask", "file.write-outside", "xargs cp -t dest"),
+    ("ask", "ask", "path.secret-named", "xargs git add"),
+    ("ask", "ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
+    ("deny", "deny", "path.protected-write", "export A=1 >> ~/.bashrc x"),
+    ("deny", "deny", "path.secret-write", "export A=1 > .env B=2"),
+    ("deny", "deny", "path.protected-write", "declare -x A=1 >> ~/.ssh/config x"),
+    ("deny", "deny", "path.protected-write", "local a=1 >> ~/.bashrc b"),
+    ("deny", "deny", "path.protected-write", "readonly A=1 > ~/.claude/settings.json x"),
+    ("deny", "deny", "path.protected-write", "unset A > ~/.bashrc B"),
+    ("deny", "deny", "fs.rm-broad", "export A=1 >> f $(rm -rf ~)"),
+    ("deny", "deny", "fs.rm-broad", "export A=$(rm -rf ~) >> f x"),
+    ("ask", "allow", "file.write", "export A=1 >> notes.txt x"),
+    ("ask", "allow", "file.write", "perl -i.bak -pe 's/a/b/' f"),
+    ("ask", "allow", "file.write", "perl -pi.orig -e 's/a/b/' f"),
+    ("ask", "allow", "file.write", "perl -0777 -pi -e 's/a/b/g' f"),
+    ("allow", "allow", "code.judged", "perl -pe 's/a/b/' f"),
+    ("deny", "deny", "path.protected-write", "perl -i.bak -pe 's/a/b/' ~/.bashrc"),
+    ("deny", "deny", "path.secret-write", "perl -i.bak -pe 's/a/b/' .env"),
+    ("deny", "deny", "path.protected-write", "perl -i -pe 's/a/b/' ~/.ssh/config"),
+    ("ask", "ask", "file.read-secret", "perl -ne 'print' ~/.ssh/id_rsa"),
+    ("ask", "ask", "code.opaque", "perl -pie 's/a/b/' f"),
+];
+
+#[test]
+fn the_seed_safe_list_in_both_sessions() {
+    check(SEED_FORMS);
+}
+
+/// `npx NAME` runs the project's own `node_modules/.bin/NAME` when there is one, fetching
+/// nothing: judged as `npx --no-install NAME` (a listing of tests runs project code, so it
+/// is contained: asked, and in `auto` run unasked inside the sandbox). Without the file it
+/// is a package npx may fetch, asked in every session.
+#[test]
+fn npx_runs_the_projects_own_program_when_it_is_there() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("ask", "ask", "test.list", "npx jest --listTests"),
+        ("ask", "ask", "build.run", "npx vitest list"),
+        ("ask", "ask", "test.list", "npx playwright test --list"),
+        ("ask", "ask", "test.list", "pnpm exec jest --listTests"),
+        ("ask", "ask", "test.list", "yarn exec jest --listTests"),
+        ("ask", "ask", "test.list", "npm exec jest --listTests"),
+        ("ask", "ask", "build.run", "npx jest"),
+        ("ask", "ask", "pkg.run-fetched", "npx jest@29 --listTests"),
+        ("ask", "ask", "pkg.run-fetched", "npx -p jest jest --listTests"),
+        ("ask", "ask", "pkg.run-fetched", "npx eslint ."),
+        ("ask", "ask", "pkg.run-fetched", "cd sub && npx jest --listTests"),
+        ("deny", "deny", "fs.rm-broad", "npx --no-install rm -rf ~"),
+    ];
+    let machines = [
+        Machine::fresh("npx", false),
+        Machine::fresh("npx-sandboxed", true),
+    ];
+    for m in &machines {
+        let bin = m.project.join("node_modules/.bin");
+        std::fs::create_dir_all(&bin).expect("scratch node_modules");
+        std::fs::create_dir_all(m.project.join("sub")).expect("scratch subfolder");
+        for tool in ["jest", "vitest", "playwright"] {
+            std::fs::write(bin.join(tool), "#!/usr/bin/env node\n").expect("scratch bin");
+        }
+    }
+    check_on(&machines[0], cases);
+    // In the sandbox, `auto` runs the contained listings unasked.
+    for &(default, _, rule, cmd) in cases {
+        let auto = if rule == "test.list" || rule == "build.run" {
+            "allow"
+        } else {
+            default
+        };
+        for (session, want) in [(CONFIRM, default), (AUTO, auto)] {
+            let got = machines[1].example(session, cmd);
+            assert_eq!(
+                (got.decision.as_str(), got.rule()),
+                (want, rule),
+                "{cmd:?} in the sandbox, session {session}: {}",
+                got.reason
+            );
+        }
+    }
 }
 
 /// Every Confirm rule of the default policy is deliberately relaxable or opaque.

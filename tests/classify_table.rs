@@ -1061,3 +1061,184 @@ fn read_only_forms_of_programs_that_can_also_change_things() {
         ("deny", "fs.chown-system", "chown --reference=a /etc/passwd"),
     ]);
 }
+
+/// The seed's Safe list as users type it: `git status/log/diff/branch` with their common
+/// options, `ls`, `tree`, `find` without actions, `wc`, `cat/head/tail` of ordinary files,
+/// package `list/outdated/info/view/why/tree`; and beside each, the forms that write, run a
+/// program or read a secret.
+#[test]
+#[rustfmt::skip]
+fn the_seed_safe_list_in_the_forms_users_type() {
+    check(&[
+        ("allow", "git.read", "git status -sb"),
+        ("allow", "git.read", "git status --porcelain=v1"),
+        ("allow", "git.read", "git log --oneline -20"),
+        ("allow", "git.read", "git log --oneline -n 20"),
+        ("allow", "git.read", "git log -n5 --stat"),
+        ("allow", "git.read", "git log --format='%h %s' -10"),
+        ("allow", "git.read", "git log --pretty=format:'%h %an %s' --since='2 weeks ago'"),
+        ("allow", "git.read", "git log --graph --oneline --all --decorate"),
+        ("allow", "git.read", "git log -p -- src/"),
+        ("allow", "git.read", "git log main..HEAD"),
+        ("allow", "git.read", "git diff --stat HEAD~1"),
+        ("allow", "git.read", "git diff --staged --name-only"),
+        ("allow", "git.read", "git diff HEAD~3 -- src/main.rs"),
+        ("allow", "git.read", "git diff -U10 --word-diff main...feature"),
+        ("allow", "git.list-flags", "git branch -a -vv"),
+        ("allow", "git.branch-list", "git branch -vv"),
+        ("allow", "git.list-flags", "git branch --list 'feat*'"),
+        ("allow", "git.branch-list", "git branch -r --merged"),
+        ("allow", "git.branch-list", "git branch --sort=-committerdate"),
+        ("allow", "read.list", "ls -la --color=auto"),
+        ("allow", "read.list", "ls -lah src/"),
+        ("allow", "read.list", "ls -R src"),
+        ("allow", "read.list", "tree -a -I node_modules"),
+        ("allow", "read.list", "tree -L 2 -d"),
+        ("allow", "read.list", "tree -I 'node_modules|target' -L 3"),
+        ("allow", "read.find", "find . -name '*.rs' -type f -newer Cargo.toml"),
+        ("allow", "read.find", "find src -maxdepth 2 -type d"),
+        ("allow", "read.find", "find . -iname '*test*' -not -path './target/*'"),
+        ("allow", "read.find", "find . -path ./node_modules -prune -o -name '*.js' -print"),
+        ("allow", "read.find", "find . -type f -size +1M"),
+        ("allow", "read.files", "wc -lw a.txt b.txt"),
+        ("allow", "read.files", "cat -n src/main.rs"),
+        ("allow", "read.files", "head -c 100 f"),
+        ("allow", "read.files", "head -n5 f"),
+        ("allow", "read.files", "head -20 src/lib.rs"),
+        ("allow", "read.files", "tail -n +5 f"),
+        ("allow", "read.files", "tail -100 log.txt"),
+        ("allow", "read.files", "tail -c 200 f"),
+        ("allow", "pkg.query", "npm ls --depth=0"),
+        ("allow", "pkg.query", "npm list --depth 0"),
+        ("allow", "pkg.query", "npm view react versions"),
+        ("allow", "pkg.query", "npm view react@18 dependencies --json"),
+        ("allow", "pkg.query", "npm why react"),
+        ("allow", "pkg.query", "yarn why x"),
+        ("allow", "pkg.query", "yarn list --depth=0"),
+        ("allow", "pkg.query", "pnpm outdated"),
+        ("allow", "pkg.query", "pnpm ls --depth 0"),
+        ("allow", "pkg.query", "pip list --outdated"),
+        ("allow", "pkg.query", "pip list -o"),
+        ("allow", "pkg.query", "pip3 list --format=json"),
+        ("allow", "pkg.query", "cargo tree -i serde"),
+        ("allow", "pkg.query", "cargo tree --depth 1"),
+        ("allow", "pkg.query", "go list -m all"),
+        ("allow", "pkg.query", "go list -m -u all"),
+        ("allow", "pkg.query", "go vet ./..."),
+        // What makes them write, run a program or read a secret.
+        ("ask", "unknown.command", "git log --output=/tmp/x"),
+        ("ask", "unknown.command", "git log -p --ext-diff"),
+        ("ask", "git.delete-refs", "git branch -a -d x"),
+        ("ask", "git.write", "git branch -m a b"),
+        ("ask", "unknown.command", "tree -a -o out.txt"),
+        ("deny", "path.protected-write", "tree -a -I node_modules > ~/.bashrc"),
+        ("ask", "unknown.command", "find . -name '*.rs' -fprint out"),
+        ("ask", "fs.find-delete", "find . -name '*.tmp' -delete"),
+        ("ask", "file.read-secret", "head -c 100 ~/.ssh/id_rsa"),
+        ("ask", "file.read-secret", "tail -n +5 .env"),
+        ("ask", "file.read-secret", "wc -l .env"),
+        ("ask", "file.write", "pip list --outdated > out.txt"),
+        ("deny", "path.protected-write", "yarn why x > ~/.bashrc"),
+        ("ask", "build.run", "go vet -vettool=./x ./..."),
+        ("ask", "build.run", "go vet -vettool ./x ./..."),
+        ("ask", "build.run", "go list -export -toolexec ./x ./..."),
+        ("ask", "build.run", "go list -exec ./x ./..."),
+    ]);
+}
+
+/// What xargs' input gives its command: the names a file lister prints (as `find -exec`
+/// fills `{}`), text known exactly, or else a word known only at run time, which may name
+/// a secret. A formatter's check on listed files stays asked: its exclusions are read from
+/// the command line, which the names added at run time are not part of.
+#[test]
+#[rustfmt::skip]
+fn xargs_runs_its_command_with_the_words_of_its_input() {
+    check(&[
+        ("allow", "read.find", "find . -name '*.rs' | xargs wc -l"),
+        ("allow", "read.find", "find . -type f | xargs grep -l TODO"),
+        ("allow", "git.read", "git ls-files '*.rs' | xargs wc -l"),
+        ("allow", "git.read", "git ls-files | xargs -L1 wc -l"),
+        ("allow", "git.read", "git ls-files | xargs grep -n TODO"),
+        ("allow", "git.read", "git ls-files | xargs head -5"),
+        ("allow", "read.search-rg", "rg --files | xargs wc -l"),
+        ("allow", "read.fd", "fd -e rs | xargs wc -l"),
+        ("allow", "shell.builtins", "echo a.txt b.txt | xargs cat"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
+        ("ask", "unknown.command", "find -print0 | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "git ls-files '*.rs' | xargs rustfmt --check --"),
+        ("ask", "unknown.command", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
+        ("ask", "unknown.command", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
+        ("ask", "unknown.command", "find . -name '*.rs' -exec rustfmt --check {} +"),
+        ("ask", "unknown.command", "fd -e rs -X rustfmt --check"),
+        ("ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
+        ("ask", "unknown.command", "git ls-files -z | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' | xargs rustfmt --check"),
+        ("ask", "unknown.command", "find . -name '*.rs' | xargs -P4 -n1 rustfmt --check"),
+        ("ask", "unknown.command", "fd -e rs | xargs rustfmt --check"),
+        ("ask", "unknown.command", "find \"$D\" -print0 | xargs -0 rustfmt --check"),
+        ("ask", "unknown.command", "echo --write | xargs prettier --check"),
+        // Writers stay what they were.
+        ("ask", "unknown.command", "git ls-files | xargs rustfmt"),
+        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt"),
+        ("ask", "fs.change", "git ls-files | xargs rm"),
+        ("ask", "fs.change", "git ls-files | xargs sh -c 'rm \"$@\"'"),
+        ("ask", "fs.change", "find . -name '*.pyc' -print0 | xargs -0 rm -f"),
+        ("ask", "fs.change", "xargs rm -rf"),
+        ("deny", "fs.rm-broad", "xargs rm -rf / < list"),
+        ("deny", "fs.rm-broad", "echo / | xargs rm -rf"),
+        // A secret, or a name known only at run time, given to a reader.
+        ("ask", "file.read-secret", "find ~/.ssh | xargs cat"),
+        ("ask", "file.read-secret", "find . -name .env | xargs cat"),
+        ("ask", "file.read-secret", "echo ~/.ssh/id_rsa | xargs cat"),
+        ("ask", "file.read-secret", "git ls-files .env | xargs cat"),
+        ("ask", "file.read-secret", "find ~/.ssh | xargs -n1 -I{} cat {}"),
+        ("ask", "file.read-unknown", "xargs cat < list"),
+        ("ask", "file.read-unknown", "cat list | xargs wc -l"),
+        ("ask", "file.read-unknown", "ls | xargs wc -l"),
+        ("ask", "file.read-unknown", "git ls-files -s | xargs cat"),
+        ("ask", "file.read-unknown", "xargs sed -i s/a/b/"),
+        ("deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
+        ("ask", "file.write-outside", "xargs cp -t dest"),
+        ("ask", "path.secret-named", "xargs git add"),
+        ("ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
+    ]);
+}
+
+/// Words after a declaration's redirection are the declaration's own (`export A=1 >> f
+/// B=2`): the redirection's write is judged as in any command.
+#[test]
+#[rustfmt::skip]
+fn declarations_with_words_after_a_redirection() {
+    check(&[
+        ("deny", "path.protected-write", "export A=1 >> ~/.bashrc x"),
+        ("deny", "path.secret-write", "export A=1 > .env B=2"),
+        ("deny", "path.protected-write", "declare -x A=1 >> ~/.ssh/config x"),
+        ("deny", "path.protected-write", "local a=1 >> ~/.bashrc b"),
+        ("deny", "path.protected-write", "readonly A=1 > ~/.claude/settings.json x"),
+        ("deny", "path.protected-write", "unset A > ~/.bashrc B"),
+        ("deny", "fs.rm-broad", "export A=1 >> f $(rm -rf ~)"),
+        ("deny", "fs.rm-broad", "export A=$(rm -rf ~) >> f x"),
+        ("ask", "file.write", "export A=1 >> notes.txt x"),
+    ]);
+}
+
+/// Perl's option clusters: `-i` ends its cluster (the rest is the backup suffix), `-e`
+/// takes the next word as the code, and the files after the code are what `-i` rewrites.
+#[test]
+#[rustfmt::skip]
+fn perl_option_clusters() {
+    check(&[
+        ("ask", "file.write", "perl -i.bak -pe 's/a/b/' f"),
+        ("ask", "file.write", "perl -pi.orig -e 's/a/b/' f"),
+        ("ask", "file.write", "perl -0777 -pi -e 's/a/b/g' f"),
+        ("allow", "code.judged", "perl -pe 's/a/b/' f"),
+        ("deny", "path.protected-write", "perl -i.bak -pe 's/a/b/' ~/.bashrc"),
+        ("deny", "path.secret-write", "perl -i.bak -pe 's/a/b/' .env"),
+        ("deny", "path.protected-write", "perl -i -pe 's/a/b/' ~/.ssh/config"),
+        ("ask", "file.read-secret", "perl -ne 'print' ~/.ssh/id_rsa"),
+        // `-pie` is `-p -i` with the suffix `e`: the next word is a script file's name.
+        ("ask", "code.opaque", "perl -pie 's/a/b/' f"),
+    ]);
+}

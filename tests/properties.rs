@@ -277,21 +277,18 @@ proptest! {
         prop_assume!(shell::parse(&x).unparsed.is_none());
         // After `--` every form is an operand, which may rightly move `cp`'s destination.
         prop_assume!(!x.split_whitespace().any(|w| w == "--"));
-        // So may any word appended to a program that writes its last operand (`cp a b *`
-        // copies into `*`; `cp a b * "$F"` into `$F`): the words' roles change.
+        // So may a word known only at run time appended to a program that writes its last
+        // operand: `cp a b *` copies into what `*` matches (a secret, maybe: denied), `cp a
+        // b * "$F"` copies all of it into `$F` (asked). A secret or protected path appended
+        // there is still never more permitted.
         let program = shell::parse(&x)
             .commands
             .first()
             .and_then(|c| c.words.first())
             .map(|w| w.text.clone())
             .unwrap_or_default();
-        prop_assume!(!["cp", "mv", "ln", "install", "rsync", "scp", "uniq"].contains(&program.as_str()));
-        // Known gap: a declaration (`export A=1 >> f`) followed by more words is read by the
-        // grammar as unparsed, which asks and loses the deny of its redirection.
-        prop_assume!(
-            !(["export", "declare", "local", "readonly", "typeset"].contains(&program.as_str())
-                && x.contains('>'))
-        );
+        let last_is_target = ["cp", "mv", "ln", "install", "rsync", "scp", "uniq"];
+        prop_assume!(!(last_is_target.contains(&program.as_str()) && path == "\"$F\""));
         let with = format!("{x}{}", form.replace("{p}", path));
         let (before, after) = (permission(&x), permission(&with));
         prop_assert!(

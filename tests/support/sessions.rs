@@ -66,6 +66,12 @@ impl Machine {
         M.get_or_init(|| Machine::make("sandboxed", true))
     }
 
+    /// A machine of its own, for a test that puts files in its project: `name` tells its
+    /// folder from the others'.
+    pub fn fresh(name: &str, sandbox: bool) -> Machine {
+        Machine::make(name, sandbox)
+    }
+
     fn make(name: &str, sandbox: bool) -> Machine {
         let root = scratch::process_dir(&scratch_root(), name);
         let home = root.join("home/user");

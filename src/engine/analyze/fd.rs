@@ -116,7 +116,7 @@ fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
 
 /// What the found paths are, as words: under each folder searched (`.` when none is
 /// named), `**/*.EXT` for each `-e EXT`, `**/GLOB` for a `-g` pattern, or the folder itself.
-fn found_paths(kept: &[Word]) -> Vec<Word> {
+pub(super) fn found_paths(kept: &[Word]) -> Vec<Word> {
     let mut positional: Vec<&Word> = Vec::new();
     let mut extensions: Vec<&str> = Vec::new();
     let mut roots: Vec<Word> = Vec::new();

@@ -104,7 +104,7 @@ impl Analyzer<'_> {
 /// searched (`find . -name .env -exec cat {} \;` reads `./**/.env`); otherwise the folders
 /// searched themselves, as `grep -r x DIR` reads DIR (`find ~/.ssh -exec cat {} +` reads
 /// `~/.ssh`).
-fn found_files(kept: &[Word]) -> Vec<Word> {
+pub(super) fn found_files(kept: &[Word]) -> Vec<Word> {
     let names: Vec<&Word> = kept
         .windows(2)
         .filter(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))

@@ -104,9 +104,12 @@ impl Analyzer<'_> {
     }
 
     /// Files the code's loop reads (and with `-i` writes), unless the program's declared
-    /// effects name them.
+    /// effects say which of its words it reads or writes.
     fn code_inputs(&mut self, call: &CodeCall, inv: &Invocation, origin: &str) {
-        let declared = self.policy().effects(&inv.name).is_some();
+        let declared = self
+            .policy()
+            .effects(&inv.name)
+            .is_some_and(|e| e.reads.is_some() || e.writes.is_some());
         let cwd = inv.cwd.as_deref();
         for f in call.inputs.iter().filter(|_| !declared) {
             self.access(AccessKind::Read, f, cwd, origin);

@@ -12,7 +12,8 @@
 //! Everything here is pure: paths are resolved through [`paths::Fs`].
 //!
 //! The parts: `walk` goes over a parsed script and hands each argv to the part that knows
-//! its program; `wrappers` peels wrappers; `find`, `git` and `editors` (sed) read those
+//! its program; `wrappers` peels wrappers (`listed`: the words xargs' input gives its
+//! command); `find`, `git` and `editors` (sed) read those
 //! programs; `shells` follows code handed to shells and interpreters, `langs` code in other
 //! languages, both reading what feeds them through `flow` (pipeline stages, substitutions,
 //! known output); `effects` turns the policy's declared effects of a program into file
@@ -38,6 +39,7 @@ mod git_args;
 mod git_tables;
 mod hidden;
 mod langs;
+mod listed;
 mod makefile;
 mod named;
 mod runners;

@@ -545,6 +545,7 @@ impl Analyzer<'_> {
 
     /// A program that is not a wrapper: the part that knows it, or its declared effects.
     fn program(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let inv = self.project_bin(inv, cwd.as_deref());
         if self.may_run_arguments(&inv) {
             self.hidden_commands(&inv, cwd.clone(), ctx);
         }

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use super::{join_words, listed, program_name, Analyzer, CmdCtx, Invocation};
 use crate::engine::args::{flag_value, is_env_name, skip_options, skip_options_by};
 use crate::engine::policy::{AccessKind, Effects, Policy};
 use crate::engine::shell::Word;
@@ -179,6 +179,43 @@ pub(super) fn local_npx<'w>(
     }
 }
 
+/// `npx NAME …`, `npm exec`, `pnpm exec`, `yarn exec`: the program name they run, when it is
+/// a plain name (no version, scope, `--package` or `-c` script) and no option says
+/// otherwise; and the words from it on.
+fn exec_target(inv: &Invocation) -> Option<&[Word]> {
+    let rest = match inv.name.as_str() {
+        "npx" | "pnpx" => &inv.args[..],
+        "npm" | "pnpm" | "yarn" => {
+            let sub = inv.args.first()?;
+            if sub.text != "exec" {
+                return None;
+            }
+            &inv.args[1..]
+        }
+        _ => return None,
+    };
+    // Only words the program's own options could be: `npx -y jest` is plain too.
+    let at = rest.iter().position(|w| !w.text.starts_with('-'))?;
+    if rest[..at].iter().any(|w| {
+        let t = w.text.as_str();
+        !matches!(
+            t,
+            "-y" | "--yes" | "-q" | "--quiet" | "--no-install" | "--no" | "--offline" | "--"
+        )
+    }) {
+        return None;
+    }
+    let name = &rest[at];
+    let plain = name.literal
+        && !name.text.is_empty()
+        && name
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.text.starts_with('.');
+    plain.then_some(&rest[at..])
+}
+
 /// What `read` finds in a command's words with each table of the program that a
 /// mechanism reads them with (see [`Policy::effects_readings`]; no table: the words read
 /// with none), each found once; empty ones left out.
@@ -296,6 +333,31 @@ impl Analyzer<'_> {
         for command in commands {
             let cwd = if moved { None } else { cwd.clone() };
             self.words(&command, cwd, ctx, extra);
+        }
+    }
+
+    /// `npx NAME …` (or `npm exec`, `pnpm exec`, `yarn exec` NAME) where NAME is the project's
+    /// own `node_modules/.bin/NAME` in the folder it runs in: npx runs that program and
+    /// fetches nothing, so the call is judged as `npx --no-install NAME …`. Anything else
+    /// is left as it is (npx may download a package and run it).
+    pub(super) fn project_bin(&self, inv: Invocation, cwd: Option<&Path>) -> Invocation {
+        let Some(words) = exec_target(&inv) else {
+            return inv;
+        };
+        let Some(cwd) = cwd else {
+            return inv;
+        };
+        let bin = cwd.join("node_modules/.bin").join(&words[0].text);
+        if self.env.fs.canonicalize(&bin).is_none() {
+            return inv;
+        }
+        let args = std::iter::once(Word::lit("--no-install"))
+            .chain(words.iter().cloned())
+            .collect();
+        Invocation {
+            name: "npx".into(),
+            args,
+            ..inv
         }
     }
 
@@ -551,7 +613,9 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input.
+    /// `xargs [OPTIONS] [COMMAND…]`: the command runs with arguments read from the input,
+    /// judged with the words that input gives it (see `listed`): added at the end, or in
+    /// place of the replace string (`-I {}`).
     fn xargs(&mut self, w: &Wrapper, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let options = leading_options(&inv.args);
         // The files its options read (`-a FILE`), as its table says.
@@ -568,24 +632,64 @@ impl Analyzer<'_> {
                 }
             }
         }
-        let replace = xargs_replace(options);
         let mut commands = self.wrapped(w, &inv.args);
-        for rest in &mut commands {
-            if let Some(r) = replace.as_ref().filter(|r| !r.is_empty()) {
-                for w in rest.iter_mut().skip(1) {
-                    if w.text.contains(r.as_str()) {
-                        w.literal = false;
-                    }
-                }
-            }
-        }
+        let args = inv.args.clone();
         self.push(inv);
         if commands.is_empty() {
             // With no command, xargs runs `echo` with its input.
             commands.push(vec![Word::lit("echo")]);
         }
         for rest in commands {
-            self.input_words(&rest, cwd.clone(), ctx, true);
+            // Its own options are the words before the command (a value too: `-n 1 -I{}`).
+            let own = &args[..args.len().saturating_sub(rest.len())];
+            let replace = xargs_replace(own).filter(|r| !r.is_empty());
+            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own));
+            self.xargs_command(rest, replace, input, cwd.clone(), ctx);
+        }
+    }
+
+    /// One reading of the command xargs runs, with the words of its input.
+    fn xargs_command(
+        &mut self,
+        mut rest: Vec<Word>,
+        replace: Option<String>,
+        input: listed::Input,
+        cwd: Option<PathBuf>,
+        ctx: &CmdCtx,
+    ) {
+        // After `--` every word the input gives is an operand, whatever it looks like.
+        let end_of_options = |r: Option<&str>| {
+            rest.iter()
+                .skip(1)
+                .take_while(|w| r.is_none_or(|r| w.text != r))
+                .any(|w| w.text == "--")
+        };
+        let operands = input.never_options || end_of_options(replace.as_deref());
+        match replace {
+            Some(r) => {
+                let mut filled = Vec::with_capacity(rest.len() + input.words.len());
+                for w in rest {
+                    if w.text == r {
+                        filled.extend(input.words.iter().cloned());
+                    } else if w.text.contains(&r) {
+                        // Part of a word (`--file={}`), or the program's name: unknown.
+                        filled.push(Word {
+                            literal: false,
+                            ..w
+                        });
+                    } else {
+                        filled.push(w);
+                    }
+                }
+                rest = filled;
+            }
+            None => rest.extend(input.words.iter().cloned()),
+        }
+        let added = !input.exact;
+        if operands {
+            self.found_words(&rest, cwd, ctx, added);
+        } else {
+            self.input_words(&rest, cwd, ctx, added);
         }
     }
 }
@@ -614,6 +718,47 @@ fn leading_options(args: &[Word]) -> &[Word] {
         .position(|a| !a.text.starts_with('-'))
         .map_or(args.len(), |p| p + 1);
     &args[..end]
+}
+
+/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`).
+fn xargs_split(options: &[Word]) -> listed::Split {
+    let mut split = listed::Split {
+        nul: false,
+        other: false,
+        from_file: false,
+    };
+    for a in options {
+        let t = a.text.as_str();
+        if let Some(long) = t.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            match name {
+                "null" => split.nul = true,
+                "delimiter" | "replace" | "max-lines" => split.other = true,
+                "arg-file" => split.from_file = true,
+                _ => {}
+            }
+            continue;
+        }
+        let Some(letters) = t.strip_prefix('-') else {
+            continue;
+        };
+        for c in letters.chars() {
+            match c {
+                '0' => split.nul = true,
+                'd' | 'I' | 'L' | 'i' | 'l' => {
+                    split.other = true;
+                    break;
+                }
+                'a' => {
+                    split.from_file = true;
+                    break;
+                }
+                'n' | 'P' | 's' | 'E' | 'e' => break,
+                _ => {}
+            }
+        }
+    }
+    split
 }
 
 /// The replace string (`-I R`, `-iR`, `--replace=R`, `-i` meaning `{}`): every word of the

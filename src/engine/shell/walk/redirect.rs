@@ -84,15 +84,25 @@ impl<'a> Walker<'a> {
         &mut self,
         b: Node<'a>,
         nodes: &[Node<'a>],
-        red: Redirections<'a>,
+        mut red: Redirections<'a>,
         ctx: &Ctx,
     ) {
-        if !red.args.is_empty() {
+        // A declaration is one simple command to Bash: `export A=1 >> f B=2` exports
+        // both, and the words after the target are its own (read as the grammar reads
+        // the declaration's words).
+        let declaration = matches!(b.kind(), "declaration_command" | "unset_command");
+        if !red.args.is_empty() && !declaration {
             self.fail("words follow the redirection of a compound command");
         }
         let first = self.script.commands.len();
         let first_stage_ctx = *ctx;
         self.visit(b, &first_stage_ctx);
+        if declaration {
+            let args = std::mem::take(&mut red.args);
+            if let Some(c) = self.script.commands.get_mut(first) {
+                c.words.extend(args);
+            }
+        }
         // The grammar hangs a redirection written after `a && b` or `a | b` on the
         // whole list or pipeline, but Bash gives it to `b` (`ls | cat <<EOF | sh`):
         // the last command reads it; in a group or subshell, the first one does.

@@ -1,0 +1,289 @@
+//! What `xargs` reads: the words its input gives the command it runs.
+//!
+//! The input of `PRODUCER | xargs CMD` becomes arguments of CMD, so they are judged as CMD's
+//! arguments: the names a file lister prints (`find`, `fd`, `git ls-files`, `rg --files`)
+//! as the words that stand for them (a folder searched, or a glob under it, as `find -exec`
+//! fills `{}`), text known exactly (`echo a b | xargs …`) as its words, and anything else as
+//! one word known only at run time (which may name any file, a secret too).
+//!
+//! A name is surely one whole argument, never taken for an option, only when the names are
+//! separated by NUL bytes on both sides (`find ROOT … -print0 | xargs -0`) and each starts
+//! with a folder searched. With blank or line separation a name holding a blank or a line
+//! break (`a --write b.rs`) gives xargs several words, and `git ls-files`, `fd` and `rg`
+//! print names as they are (a tracked file may be called `--write`).
+
+use super::find::found_files;
+use super::flow::{literal_output, stage_before};
+use super::program_name;
+use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
+
+/// The words xargs adds to its command.
+pub(super) struct Input {
+    /// What the added words may be.
+    pub words: Vec<Word>,
+    /// Every added word is one whole name starting with a folder searched: never an option.
+    pub never_options: bool,
+    /// The words are the input itself, known exactly (`echo a b | xargs …`): none is added
+    /// at run time.
+    pub exact: bool,
+}
+
+impl Input {
+    /// Input nothing is known of: one word known only at run time.
+    fn unknown() -> Input {
+        Input {
+            words: vec![Word {
+                text: "$(…)".into(),
+                literal: false,
+            }],
+            never_options: false,
+            exact: false,
+        }
+    }
+}
+
+/// How xargs splits its input, from its options.
+pub(super) struct Split {
+    /// `-0`, `--null`: at NUL bytes only.
+    pub nul: bool,
+    /// `-d`, `--delimiter`, `-I`, `-L` and their kin: not at blanks alone.
+    pub other: bool,
+    /// `-a FILE`, `--arg-file`: the input is a file, not standard input.
+    pub from_file: bool,
+}
+
+/// What xargs, run by simple command `cmd` of `script`, gives its command.
+pub(super) fn input(script: &Script, cmd: &SimpleCommand, split: &Split) -> Input {
+    if split.from_file {
+        return Input::unknown();
+    }
+    if cmd.redirects.iter().any(|r| r.op.contains('<')) {
+        return Input::unknown();
+    }
+    let text = match &cmd.stdin {
+        Some(Stdin::Heredoc { body, expanding }) if !expanding || !body.contains(['$', '`']) => {
+            Some(body.clone())
+        }
+        Some(Stdin::HereString(w)) if w.literal => Some(w.text.clone()),
+        Some(_) => return Input::unknown(),
+        None => None,
+    };
+    let producer = match (text, cmd.pipe) {
+        (Some(t), _) => return known_text(&t, split),
+        (None, Some((p, s))) => match stage_before(script, p, s) {
+            Some(c) => c,
+            None => return Input::unknown(),
+        },
+        (None, None) => return Input::unknown(),
+    };
+    if let Some(t) = literal_output(producer) {
+        return known_text(&t, split);
+    }
+    lister(producer, split).unwrap_or_else(Input::unknown)
+}
+
+/// Text xargs reads as it is known: split at blanks as xargs splits it, when it holds no
+/// quote or backslash (which xargs reads itself) and is split in the default way.
+fn known_text(text: &str, split: &Split) -> Input {
+    if split.nul || split.other || text.contains(['\'', '"', '\\']) {
+        return Input::unknown();
+    }
+    let words: Vec<Word> = text.split_whitespace().map(Word::lit).collect();
+    Input {
+        words,
+        never_options: false,
+        exact: true,
+    }
+}
+
+/// The names a file lister prints, when `c` is one whose output is only names.
+fn lister(c: &SimpleCommand, split: &Split) -> Option<Input> {
+    let first = c.words.first().filter(|w| w.literal)?;
+    let (name, trusted) = program_name(&first.text);
+    if !trusted || !c.assignments.is_empty() {
+        return None;
+    }
+    let args = &c.words[1..];
+    match name.as_str() {
+        "find" => find(args, split),
+        "fd" | "fdfind" => fd(args),
+        "git" => git_ls_files(args),
+        "rg" => rg_files(args),
+        _ => None,
+    }
+}
+
+/// `find ROOTS… TESTS`, printing names only (no action but `-print` or `-print0`).
+fn find(args: &[Word], split: &Split) -> Option<Input> {
+    const ACTIONS: &[&str] = &[
+        "-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-ls", "-fls", "-fprint",
+        "-fprint0", "-delete", "-quit",
+    ];
+    if args.iter().any(|a| ACTIONS.contains(&a.text.as_str())) {
+        return None;
+    }
+    let words = found_files(args);
+    let print0 = args.iter().any(|a| a.text == "-print0");
+    // The roots are words up to the first test; a root known only at run time may start
+    // with `-`.
+    let roots_plain = words.iter().all(|w| !w.text.starts_with('-'))
+        && args
+            .iter()
+            .take_while(|a| !a.text.starts_with('-') && a.text != "!" && a.text != "(")
+            .all(|a| a.literal);
+    Some(Input {
+        never_options: split.nul && print0 && roots_plain,
+        words,
+        exact: false,
+    })
+}
+
+/// `fd [PATTERN] [PATH…]` without a command of its own: the names it prints.
+fn fd(args: &[Word]) -> Option<Input> {
+    if args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "-x" | "--exec" | "-X" | "--exec-batch" | "-l" | "--list-details" | "--format"
+        )
+    }) || args.iter().any(|a| a.text.starts_with("--format="))
+    {
+        return None;
+    }
+    Some(Input {
+        words: super::fd::found_paths(args),
+        never_options: false,
+        exact: false,
+    })
+}
+
+/// `git ls-files [OPTIONS] [--] [PATHSPEC…]`, with options that print only names: under
+/// each pathspec (a glob under the working folder for one with wildcards), or the working
+/// folder.
+fn git_ls_files(args: &[Word]) -> Option<Input> {
+    const NAMES_ONLY: &[&str] = &[
+        "-z",
+        "-c",
+        "--cached",
+        "-m",
+        "--modified",
+        "-o",
+        "--others",
+        "-d",
+        "--deleted",
+        "-i",
+        "--ignored",
+        "--exclude-standard",
+        "--full-name",
+        "--recurse-submodules",
+        "--directory",
+        "--no-empty-directory",
+        "--error-unmatch",
+        "--deduplicate",
+        "--sparse",
+    ];
+    const VALUE: &[&str] = &[
+        "-x",
+        "--exclude",
+        "-X",
+        "--exclude-from",
+        "--exclude-per-directory",
+    ];
+    if args.first().map(|w| w.text.as_str()) != Some("ls-files") {
+        return None;
+    }
+    let mut pathspecs: Vec<&Word> = Vec::new();
+    let mut i = 1;
+    let mut options = true;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if options && t == "--" {
+            options = false;
+        } else if options && VALUE.contains(&t) {
+            i += 1;
+        } else if options && t.starts_with('-') {
+            let (opt, _) = t.split_once('=').unwrap_or((t, ""));
+            if !NAMES_ONLY.contains(&opt) && !VALUE.contains(&opt) {
+                return None;
+            }
+        } else {
+            pathspecs.push(a);
+        }
+        i += 1;
+    }
+    let mut words = Vec::new();
+    for p in pathspecs {
+        // Pathspec magic (`:(glob)…`, `:!x`) says more than a glob.
+        if p.text.starts_with(':') {
+            return None;
+        }
+        words.push(if p.text.contains(['*', '?', '[']) {
+            // A wildcard matches `/` too: `*.rs` is any `.rs` file below.
+            let (dir, base) = p.text.rsplit_once('/').unwrap_or((".", &p.text));
+            Word {
+                text: format!("{}/**/{base}", dir.trim_end_matches('/')),
+                literal: false,
+            }
+        } else {
+            p.clone()
+        });
+    }
+    if words.is_empty() {
+        words.push(Word::lit("."));
+    }
+    Some(Input {
+        words,
+        never_options: false,
+        exact: false,
+    })
+}
+
+/// `rg --files [PATH…]`: the names of the files it would search, under each path (`-g
+/// GLOB` narrows them), or the working folder.
+fn rg_files(args: &[Word]) -> Option<Input> {
+    if !args.iter().any(|a| a.text == "--files") {
+        return None;
+    }
+    let mut roots: Vec<Word> = Vec::new();
+    let mut globs: Vec<String> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "-g" || t == "--glob" {
+            globs.extend(args.get(i + 1).map(|g| g.text.clone()));
+            i += 1;
+        } else if let Some(g) = t.strip_prefix("--glob=") {
+            globs.push(g.to_string());
+        } else if !t.starts_with('-') {
+            // A value of an option not read here counts as a root too: more roots, never
+            // fewer.
+            roots.push(a.clone());
+        }
+        i += 1;
+    }
+    if roots.is_empty() {
+        roots.push(Word::lit("."));
+    }
+    // Only plain globs narrow the names (`!x` excludes, `a/b` is anchored).
+    let narrowing: Vec<&String> = globs
+        .iter()
+        .filter(|g| !g.starts_with('!') && !g.contains('/'))
+        .collect();
+    let words = if narrowing.is_empty() || narrowing.len() != globs.len() {
+        roots
+    } else {
+        roots
+            .iter()
+            .flat_map(|r| {
+                narrowing.iter().map(move |g| Word {
+                    text: format!("{}/**/{g}", r.text.trim_end_matches('/')),
+                    literal: false,
+                })
+            })
+            .collect()
+    };
+    Some(Input {
+        words,
+        never_options: false,
+        exact: false,
+    })
+}
