@@ -849,7 +849,11 @@ impl<'a> Matcher<'a> {
                 // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
                 p.forms().any(|f| {
                     let skeleton = glob_skeleton(f);
+                    let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
                     lists.sensitive.iter().any(|pat| {
+                        if !last_names_may_agree(last, pat) {
+                            return false;
+                        }
                         let sample = sample_path(pat, &skeleton);
                         paths::glob_match(&skeleton, &sample)
                     })
@@ -1008,6 +1012,26 @@ fn has_glob(t: &str) -> bool {
     t.contains(['*', '?', '[', '{'])
 }
 
+/// Whether the last name of a [`sample_path`] of `pattern` can match `last`, the last name
+/// of a glob's skeleton: its text before the first `*` and after the last. A necessary
+/// condition of the glob matching the sample (a `*` never spans a `/`), checked without
+/// building the sample; a `**` in either last name decides nothing here.
+fn last_names_may_agree(last: &str, pattern: &str) -> bool {
+    let base = pattern.rsplit('/').next().unwrap_or(pattern);
+    if last.contains("**") || base.contains("**") {
+        return true;
+    }
+    let head = last.find('*').map_or(last, |i| &last[..i]);
+    let tail = last.rfind('*').map_or(last, |i| &last[i + 1..]);
+    // The sample's last name is the pattern's with its `*` left out.
+    let mut chars = base.chars().filter(|c| *c != '*');
+    let starts = head.chars().all(|h| chars.next() == Some(h));
+    let mut back = base.chars().rev().filter(|c| *c != '*');
+    let ends = tail.chars().rev().all(|t| back.next() == Some(t));
+    let length = base.chars().filter(|c| *c != '*').count();
+    starts && ends && (last.contains('*') || length == last.chars().count())
+}
+
 /// A shell glob as a path pattern: `?`, `[…]` and `{…}` become `*`.
 fn glob_skeleton(p: &str) -> String {
     let mut out = String::with_capacity(p.len());
@@ -1098,4 +1122,53 @@ fn written_args_unknown(inv: &Invocation) -> bool {
             t.contains('$') || t.contains('`') || t.contains("(…)")
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quick test of last names never turns away a glob that names a secret: for every
+    /// pattern of the built-in `sensitive` list and globs of many shapes, whenever the
+    /// skeleton matches the sample, the quick test lets it through.
+    #[test]
+    fn last_names_never_turn_away_a_match() {
+        let policy = crate::engine::policy::Policy::builtin().expect("defaults load");
+        let globs = [
+            "/p/**/*.rs",
+            "/p/*.env",
+            "/p/.env*",
+            "/p/*",
+            "/p/**",
+            "/h/.ssh/*",
+            "/h/.ssh/id_*",
+            "/h/.aws/cred*",
+            "/p/src/*.pem",
+            "/p/*.key",
+            "/p/.e?v",
+            "/p/secrets/*.json",
+            "/p/a*b",
+            "/h/.config/gh/*",
+            "/p/*rc",
+            "/p/.npm*",
+            "/p/id_rsa*",
+            "/p/*.p12",
+        ];
+        let mut matched = 0;
+        for pat in policy.paths.sensitive.iter() {
+            for g in globs {
+                let skeleton = glob_skeleton(g);
+                let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
+                let sample = sample_path(pat, &skeleton);
+                if paths::glob_match(&skeleton, &sample) {
+                    matched += 1;
+                    assert!(last_names_may_agree(last, pat), "{pat} under {g}");
+                }
+            }
+        }
+        assert!(matched > 20, "the globs name secrets: {matched}");
+        assert!(!last_names_may_agree("*.rs", ".env"));
+        assert!(last_names_may_agree("*.env", ".env"));
+        assert!(last_names_may_agree("id_*", "id_rsa*"));
+    }
 }
