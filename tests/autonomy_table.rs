@@ -6,8 +6,9 @@
 //! reaches outside the project) is asked in both; Safe and Forbidden do not change.
 //! Cases are written for the imaginary machine of `examples` (see `support/sessions.rs`).
 
-#[path = "support/sessions.rs"]
-mod sessions;
+mod support;
+
+use support::sessions;
 
 use programmer_hook::engine::policy::{Policy, Tier};
 use programmer_hook::hook::audit;

@@ -3,10 +3,9 @@
 //! imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk).
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+mod support;
+
+use support::{sessions, table};
 
 use table::check;
 

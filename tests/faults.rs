@@ -1,8 +1,9 @@
 //! Concurrency and faults through the real binary: many hooks at once, hooks killed in the
 //! middle of a write, and a state dir that cannot be written.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
+use support::home;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -5,10 +5,9 @@
 //! keep the decision they had before these rules. Cases run in the fixed imaginary machine
 //! of `examples` (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+mod support;
+
+use support::{sessions, table};
 
 use table::check;
 

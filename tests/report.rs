@@ -2,8 +2,9 @@
 //! whole sessions of hook events (asks approved and refused, forbidden calls, a
 //! subagent), then the figures, the HTML page and the suggested rules, checked exactly.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
+use support::home;
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::Command as StdCommand;

@@ -5,12 +5,9 @@
 //! too. The phase gates, dangling links and the installed binary are checked through the
 //! binary in scratch machines of their own.
 
-#[path = "support/home.rs"]
-mod home;
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+mod support;
+
+use support::{home, sessions, table};
 
 use table::check;
 

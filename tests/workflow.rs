@@ -1,7 +1,8 @@
 //! Whole workflows through the real binary, as sequences of hook events.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
+use support::home;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
