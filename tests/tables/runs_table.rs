@@ -5,9 +5,7 @@
 //! too. The phase gates, dangling links and the installed binary are checked through the
 //! binary in scratch machines of their own.
 
-mod support;
-
-use support::{home, sessions, table};
+use crate::support::{home, table};
 
 use table::check;
 

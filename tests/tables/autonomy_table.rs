@@ -6,9 +6,7 @@
 //! reaches outside the project) is asked in both; Safe and Forbidden do not change.
 //! Cases are written for the imaginary machine of `examples` (see `support/sessions.rs`).
 
-mod support;
-
-use support::sessions;
+use crate::support::sessions;
 
 use programmer_hook::engine::policy::{Policy, Tier};
 use programmer_hook::hook::audit;

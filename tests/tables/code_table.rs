@@ -3,9 +3,7 @@
 //! imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk).
 
-mod support;
-
-use support::{sessions, table};
+use crate::support::table;
 
 use table::check;
 
