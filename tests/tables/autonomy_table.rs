@@ -9,7 +9,7 @@
 use crate::support::sessions;
 
 use programmer_hook::engine::policy::{Policy, Tier};
-use programmer_hook::hook::audit;
+use programmer_hook::log::audit;
 use serde_json::{json, Value};
 use sessions::{Machine, AUTO, CONFIRM};
 
