@@ -168,7 +168,7 @@ fn apply(path: &Path, suggestions: &[Suggestion]) -> Result<(usize, Option<PathB
     let backup = match &old {
         Some(old) => {
             let b = state::free_sibling(path, "bak");
-            write_new(&b, old.as_bytes())?;
+            state::write_backup(&b, old.as_bytes())?;
             Some(b)
         }
         None => None,
@@ -199,16 +199,4 @@ fn policy_test(path: &Path, text: &str, suggestions: &[Suggestion]) -> Result<us
         );
     }
     Ok(n)
-}
-
-/// Writes a file that must not exist yet.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("cannot create the backup {}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .with_context(|| format!("cannot write the backup {}", path.display()))
 }
