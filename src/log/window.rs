@@ -69,15 +69,7 @@ impl Projects {
     pub fn of(&mut self, cwd: Option<&str>) -> &str {
         let cwd = cwd.unwrap_or("");
         if !self.seen.contains_key(cwd) {
-            let registered = self
-                .index
-                .iter()
-                .filter(|(_, p)| {
-                    let p = p.trim_end_matches('/');
-                    !p.is_empty() && (cwd == p || cwd.starts_with(&format!("{p}/")))
-                })
-                .max_by_key(|(_, p)| p.len())
-                .map(|(n, _)| n.clone());
+            let registered = projects::containing(&self.index, cwd).map(str::to_string);
             let name = registered.unwrap_or_else(|| {
                 Path::new(cwd)
                     .file_name()
