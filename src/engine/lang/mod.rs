@@ -48,6 +48,8 @@ const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 const MAX_TREE_DEPTH: usize = 120;
 /// The most effects one snippet may list before it is judged as a whole.
 const MAX_EFFECTS: usize = 512;
+/// How deep the readers evaluate an expression: what lies deeper has no known value.
+pub(crate) const MAX_EVAL_DEPTH: usize = 24;
 /// The most values the walkers may compute for one snippet (a name is computed again
 /// where it is used, so chains of names could cost more than the text's size).
 const MAX_STEPS: usize = 100_000;
@@ -303,21 +305,22 @@ impl Judged {
     }
 }
 
-/// A value a Python or Ruby snippet computes, as far as it is known: a string, a path (a
-/// `Path` object, `Dir.home`), a list, or something not followed.
+/// A value a Python, Ruby or PHP snippet computes, as far as it is known: a string, a path
+/// (a `Path` object, `Dir.home`), a list, or something not followed. JavaScript's values
+/// have objects and booleans too (`javascript::JsValue`).
 #[derive(Debug, Clone)]
-pub(crate) enum V {
+pub(crate) enum Value {
     Str(Text),
     Path(Text),
-    List(Vec<V>),
+    List(Vec<Value>),
     Other,
 }
 
-impl V {
+impl Value {
     /// The text of a string or path; anything else is not known.
     pub(crate) fn text(&self) -> Text {
         match self {
-            V::Str(t) | V::Path(t) => t.clone(),
+            Value::Str(t) | Value::Path(t) => t.clone(),
             _ => Text::unknown(),
         }
     }

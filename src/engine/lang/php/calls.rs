@@ -3,9 +3,9 @@
 
 use tree_sitter::Node;
 
-use super::{Walker, DYNAMIC, PATH_CALLS, PURE, V};
+use super::{Walker, DYNAMIC, PATH_CALLS, PURE};
 use crate::engine::lang::path_calls::{self, Arg};
-use crate::engine::lang::{Effect, SyntaxWalk, Text};
+use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
@@ -66,7 +66,7 @@ impl<'t> Walker<'t> {
         let program = self.arg_text(pos, 0);
         let args = match pos.get(1).map(|a| self.eval(*a)) {
             None => Some(Vec::new()),
-            Some(V::List(items)) => Some(items.iter().map(V::text).collect()),
+            Some(Value::List(items)) => Some(items.iter().map(Value::text).collect()),
             Some(_) => None,
         };
         match args {
@@ -100,10 +100,10 @@ impl<'t> Walker<'t> {
             }
             "pcntl_exec" => self.replace_process(pos),
             "proc_open" => match pos.first().map(|a| self.eval(*a)) {
-                Some(V::Str(s)) => self.out.push(Effect::Shell(s)),
-                Some(V::List(items)) if !items.is_empty() => self
+                Some(Value::Str(s)) => self.out.push(Effect::Shell(s)),
+                Some(Value::List(items)) if !items.is_empty() => self
                     .out
-                    .push(Effect::Exec(items.iter().map(V::text).collect())),
+                    .push(Effect::Exec(items.iter().map(Value::text).collect())),
                 _ => self.out.opaque("starts a program not named here"),
             },
             "file_get_contents" | "file" | "readfile" | "fopen" | "parse_ini_file"

@@ -16,7 +16,7 @@ mod values;
 mod walk;
 
 use super::path_calls::{delete, read, write, PathCall};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -249,22 +249,6 @@ const DYNAMIC: &[&str] = &[
     "mail",
     "header",
 ];
-
-#[derive(Debug, Clone)]
-enum V {
-    Str(Text),
-    List(Vec<V>),
-    Other,
-}
-
-impl V {
-    fn text(&self) -> Text {
-        match self {
-            V::Str(t) => t.clone(),
-            _ => Text::unknown(),
-        }
-    }
-}
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {

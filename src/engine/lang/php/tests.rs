@@ -1,7 +1,7 @@
 //! Unit tests of the PHP reader.
 
 use super::*;
-use crate::engine::lang::Effect;
+use crate::engine::lang::{Effect, Text};
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects

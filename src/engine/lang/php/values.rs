@@ -3,13 +3,15 @@
 
 use tree_sitter::Node;
 
-use super::{Walker, V};
-use crate::engine::lang::{env_value, env_value_named_at_run_time, SyntaxWalk, Text};
+use super::Walker;
+use crate::engine::lang::{
+    env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value, MAX_EVAL_DEPTH,
+};
 
 impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
-        if self.depth > 24 || !self.out.step() {
-            return V::Other;
+    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
+        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
+            return Value::Other;
         }
         self.depth += 1;
         let v = self.eval_inner(n);
@@ -49,19 +51,19 @@ impl<'t> Walker<'t> {
         t
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
-            "string" | "encapsed_string" => V::Str(self.string(n)),
+            "string" | "encapsed_string" => Value::Str(self.string(n)),
             "parenthesized_expression" => self
                 .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
-                .unwrap_or(V::Other),
+                .unwrap_or(Value::Other),
             "variable_name" => {
                 let name = self.t(n).to_string();
                 match crate::engine::lang::assigned_once(&self.assigned, &name) {
                     Some(v) => self.eval(v),
-                    None => V::Other,
+                    None => Value::Other,
                 }
             }
             "binary_expression" => {
@@ -70,68 +72,68 @@ impl<'t> Walker<'t> {
                     self.field(n, "right"),
                     self.field(n, "operator"),
                 ) else {
-                    return V::Other;
+                    return Value::Other;
                 };
                 if self.t(op) != "." {
-                    return V::Other;
+                    return Value::Other;
                 }
                 let a = self.eval(l).text();
                 let b = self.eval(r).text();
-                V::Str(a.concat(b))
+                Value::Str(a.concat(b))
             }
-            "array_creation_expression" => V::List(
+            "array_creation_expression" => Value::List(
                 self.kids(n)
                     .into_iter()
                     .map(|e| match self.kids(e).as_slice() {
                         [one] => self.eval(*one),
-                        _ => V::Other,
+                        _ => Value::Other,
                     })
                     .collect(),
             ),
             "subscript_expression" => self.env_item(n),
             "function_call_expression" => self.eval_call(n),
-            "name" if self.t(n) == "__DIR__" => V::Str(Text::lit(".")),
-            _ => V::Other,
+            "name" if self.t(n) == "__DIR__" => Value::Str(Text::lit(".")),
+            _ => Value::Other,
         }
     }
 
     /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
-    pub(super) fn env_item(&mut self, n: Node<'t>) -> V {
+    pub(super) fn env_item(&mut self, n: Node<'t>) -> Value {
         let kids = self.kids(n);
         let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
         if matches!(base, "$_SERVER" | "$_ENV") {
             let key = kids.get(1).map(|k| self.eval(*k).text().known());
-            return V::Str(match key {
+            return Value::Str(match key {
                 Some(Some(k)) => env_value(&k, &mut self.out),
                 _ => env_value_named_at_run_time(&mut self.out),
             });
         }
-        V::Other
+        Value::Other
     }
 
     /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
-    pub(super) fn eval_call(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_call(&mut self, n: Node<'t>) -> Value {
         let name = self
             .field(n, "function")
             .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
             .unwrap_or_default();
         let (pos, _) = self.args(n);
         match name.as_str() {
-            "getenv" => V::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
+            "getenv" => Value::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
                 Some(Some(k)) => env_value(&k, &mut self.out),
                 _ => env_value_named_at_run_time(&mut self.out),
             }),
-            "getcwd" => V::Str(Text::lit(".")),
-            "sys_get_temp_dir" => V::Str(Text::lit("/tmp")),
+            "getcwd" => Value::Str(Text::lit(".")),
+            "sys_get_temp_dir" => Value::Str(Text::lit("/tmp")),
             "realpath" | "strval" => pos
                 .first()
-                .map(|a| V::Str(self.eval(*a).text()))
-                .unwrap_or(V::Other),
+                .map(|a| Value::Str(self.eval(*a).text()))
+                .unwrap_or(Value::Other),
             "dirname" => pos
                 .first()
-                .map(|a| V::Str(self.eval(*a).text().parent()))
-                .unwrap_or(V::Other),
-            _ => V::Other,
+                .map(|a| Value::Str(self.eval(*a).text().parent()))
+                .unwrap_or(Value::Other),
+            _ => Value::Other,
         }
     }
 }
