@@ -32,11 +32,12 @@ pub mod python;
 pub mod ruby;
 mod syntax;
 
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
+use tree_sitter::{Language, Node, Parser, Tree};
+
+use crate::engine::timed_parse::parse_within;
 
 pub(crate) use syntax::{Syntax, SyntaxWalk};
 
@@ -389,28 +390,8 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
     if parser.set_language(&language).is_err() {
         return Err(format!("the {} grammar could not be loaded", lang.name()));
     }
-    let start = Instant::now();
-    let mut progress = |_: &tree_sitter::ParseState| {
-        if start.elapsed() > MAX_PARSE_TIME {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
-    let options = ParseOptions::new().progress_callback(&mut progress);
-    let bytes = src.as_bytes();
-    let tree = parser.parse_with_options(
-        &mut |i, _| {
-            if i < bytes.len() {
-                &bytes[i..]
-            } else {
-                &[] as &[u8]
-            }
-        },
-        None,
-        Some(options),
-    );
-    let Some(tree) = tree else {
+    let parsed = parse_within(&mut parser, src.as_bytes(), Instant::now(), MAX_PARSE_TIME);
+    let Ok(tree) = parsed else {
         return Err(format!(
             "the {} code could not be parsed in time",
             lang.name()
