@@ -3,11 +3,11 @@
 
 mod support;
 
-use support::home;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::home;
 
 use serde_json::{json, Value};
 

@@ -4,11 +4,11 @@
 
 mod support;
 
-use support::home;
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::Command as StdCommand;
 use std::time::{Duration, SystemTime};
+use support::home;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -2,8 +2,8 @@
 
 mod support;
 
-use support::home;
 use std::path::{Path, PathBuf};
+use support::home;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

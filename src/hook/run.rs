@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
+use super::events;
 use super::protocol::{
     decision_word, gate_answer, parse_event, reason_text, subject_of, Answer, Event, EventName,
 };
-use super::events;
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::Places;
 use crate::engine::policy::{self, Policy, Tier, WorkflowSettings};

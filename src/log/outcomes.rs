@@ -247,7 +247,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let state = dir.path();
         let now = "2026-12-01T10:00:00.000Z";
-        let fields = serde_json::json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t1"});
+        let fields =
+            serde_json::json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t1"});
         let post = event("PostToolUse", &fields);
         record(state, &post, now).expect("not asked");
         assert!(lines(state).is_empty());

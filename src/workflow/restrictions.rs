@@ -377,4 +377,3 @@ fn phase_rules(p: Phase) -> &'static [PhaseRule] {
         Phase::Done => &[],
     }
 }
-

@@ -4,7 +4,7 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{in_list, module_name, Walker, GLOBALS, NETWORK, PURE, JsValue};
+use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
 use crate::engine::lang::{Effect, Text};
 
@@ -370,7 +370,10 @@ impl<'t> Walker<'t> {
         };
         let mut argv = vec![prog];
         argv.extend(items.iter().map(JsValue::text));
-        let shell = matches!(o.field("shell"), Some(JsValue::Bool(true)) | Some(JsValue::Str(_)));
+        let shell = matches!(
+            o.field("shell"),
+            Some(JsValue::Bool(true)) | Some(JsValue::Str(_))
+        );
         if shell || o.field("cwd").is_some() {
             let line = argv
                 .iter()

@@ -4,8 +4,8 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{Walker, JsValue};
-use crate::engine::lang::{MAX_EVAL_DEPTH, env_value, Text};
+use super::{JsValue, Walker};
+use crate::engine::lang::{env_value, Text, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> JsValue {

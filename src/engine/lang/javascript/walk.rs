@@ -4,7 +4,7 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, JsValue};
+use super::{in_list, module_name, JsValue, Walker, DYNAMIC, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::{Effect, Text};
 
 impl<'t> Walker<'t> {

@@ -20,9 +20,8 @@ fn php_effects() {
     );
     assert!(effects("system('rm -rf ~');").contains(&Effect::Shell(lit("rm -rf ~"))));
     assert!(effects("echo `rm -rf /`;").contains(&Effect::Shell(lit("rm -rf /"))));
-    let e = effects(
-        "file_put_contents(getenv('HOME') . '/.ssh/authorized_keys', 'k', FILE_APPEND);",
-    );
+    let e =
+        effects("file_put_contents(getenv('HOME') . '/.ssh/authorized_keys', 'k', FILE_APPEND);");
     assert!(
         e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
         "{e:?}"

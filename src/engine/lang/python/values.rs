@@ -5,7 +5,7 @@ use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::lang::{MAX_EVAL_DEPTH, env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
@@ -34,7 +34,9 @@ impl<'t> Walker<'t> {
                 .map(|c| self.eval(*c))
                 .unwrap_or(Value::Other),
             "identifier" => self.identifier(n),
-            "list" | "tuple" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
+            "list" | "tuple" => {
+                Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect())
+            }
             "binary_operator" => self.binary(n),
             "attribute" => self.attribute(n),
             "subscript" => self.environ_item(n),

@@ -5,7 +5,7 @@ use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::engine::lang::{MAX_EVAL_DEPTH, env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
     pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
