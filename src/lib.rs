@@ -3,12 +3,14 @@
 //! Data flows one way, and the folders show it: [`hook`] reads the event and renders the
 //! answer; [`engine`] turns a tool call into facts (a Bash command through the shell parser
 //! and the analyser) and judges them against the policy; [`workflow`] holds the state
-//! machine, the roles and the state beside it; [`setup`] installs and checks an
-//! installation; [`cli`] is the command line over all of them. A layer uses only the layers
-//! below it: `cli` → `setup` → `hook` → `workflow` → `engine`.
+//! machine, the roles and the state beside it; [`log`] writes the audit log and reads it
+//! back (reports, suggested rules); [`setup`] installs and checks an installation; [`cli`]
+//! is the command line over all of them. A layer uses only the layers below it: `cli` →
+//! `setup` → `hook` → `log` → `workflow` → `engine`.
 
 pub mod cli;
 pub mod engine;
 pub mod hook;
+pub mod log;
 pub mod setup;
 pub mod workflow;

@@ -12,8 +12,9 @@
 //! `auto`, where it must be denied too. The `not-allow` cases that autonomy `auto` would
 //! let run (a relaxable Confirm verdict) are counted and reported.
 
-#[path = "support/sessions.rs"]
-mod sessions;
+mod support;
+
+use support::sessions;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;

@@ -1,12 +1,13 @@
 //! Concurrency and faults through the real binary: many hooks at once, hooks killed in the
 //! middle of a write, and a state dir that cannot be written.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::home;
 
 use serde_json::{json, Value};
 

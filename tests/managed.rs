@@ -2,8 +2,9 @@
 //! settings) through the real binary: one line per case, each in a fresh scratch home
 //! whose test build reads its managed folder from `home/managed`.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
+use support::home;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -81,8 +81,9 @@ fn judge(cmd: &str) -> (Tier, bool) {
     (d.verdict.tier, shell::parse(cmd).unparsed.is_some())
 }
 
-#[path = "support/scratch.rs"]
-mod scratch;
+mod support;
+
+use support::scratch;
 
 #[path = "properties/grammar.rs"]
 mod grammar;

@@ -2,12 +2,13 @@
 //! whole sessions of hook events (asks approved and refused, forbidden calls, a
 //! subagent), then the figures, the HTML page and the suggested rules, checked exactly.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::Command as StdCommand;
 use std::time::{Duration, SystemTime};
+use support::home;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

@@ -3,8 +3,9 @@
 //! tests too, and a machine left by a binary that was killed is removed by the next run.
 //! The test runs this same test binary again, as a child, with one failing test.
 
-#[path = "support/sessions.rs"]
-mod sessions;
+mod support;
+
+use support::sessions;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,8 +1,9 @@
 //! Whole workflows through the real binary, as sequences of hook events.
 
-#[path = "support/home.rs"]
-mod home;
+mod support;
+
 use std::path::{Path, PathBuf};
+use support::home;
 
 use assert_cmd::Command;
 use serde_json::{json, Value};

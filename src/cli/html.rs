@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::hook::report::{duration, Report, Row, Subject, TOP};
+use crate::log::report::{duration, Report, Row, Subject, TOP};
 
 const STYLE: &str =
     "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222;background:#fff}\

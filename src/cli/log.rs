@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use clap::Args;
 
 use super::usage;
-use crate::hook::audit;
+use crate::log::audit;
 use crate::workflow::state;
 
 #[derive(Args)]
@@ -188,7 +188,7 @@ fn short_session(id: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use crate::hook::audit::Entry;
+    use crate::log::audit::Entry;
 
     fn entry(decision: &str, rule: &str, agent: &str, subject: &str) -> Entry {
         Entry {

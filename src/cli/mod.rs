@@ -14,8 +14,8 @@ mod project;
 mod report;
 mod session;
 mod session_id;
+mod since;
 mod suggest;
-mod window;
 
 use std::io::Write;
 

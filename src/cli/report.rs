@@ -8,8 +8,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::html;
-use super::window::{self, Filters};
-use crate::hook::report::{self, duration, Counts, Report, Row, TOP};
+use super::session_id;
+use super::since::parse_since;
+use crate::log::report::{self, duration, Counts, Report, Row, TOP};
+use crate::log::window::{self, Filters};
 use crate::workflow::state;
 
 #[derive(Args)]
@@ -36,11 +38,14 @@ const BAR: u64 = 30;
 
 pub fn run_report(a: ReportArgs) -> Result<i32> {
     let now = chrono::Utc::now();
-    let since = window::parse_since(&a.since, now)?;
+    let since = parse_since(&a.since, now)?;
     let places = state::places()?;
     let filters = Filters {
         project: a.project,
-        session: a.session,
+        session: a
+            .session
+            .map(|s| session_id::resolve(&places.state_dir, &s))
+            .transpose()?,
     };
     let (decided, bad) = window::load(&places.state_dir, &since, &filters)?;
     let today = now.format("%Y-%m-%d").to_string();

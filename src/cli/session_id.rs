@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use serde::Deserialize;
 
-use crate::hook::audit;
+use crate::log::audit;
 use crate::workflow::state;
 
 /// A session the hook has seen.

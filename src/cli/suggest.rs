@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use super::window::{self, Filters};
+use super::since::parse_since;
 use crate::engine::examples;
 use crate::engine::policy::{self, Layer, Policy, Rule};
-use crate::hook::suggest::{self, Replay, Suggestion};
+use crate::log::suggest::{self, Replay, Suggestion};
+use crate::log::window::{self, Filters};
 use crate::workflow::{clock, state};
 
 #[derive(Args)]
@@ -40,7 +41,7 @@ const REPLAY_DAYS: &str = "7d";
 pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
     let now = chrono::Utc::now();
     let since = match &a.since {
-        Some(s) => window::parse_since(s, now)?,
+        Some(s) => parse_since(s, now)?,
         None => String::new(),
     };
     let places = state::places()?;
@@ -66,7 +67,7 @@ pub fn run_suggest(a: SuggestArgs) -> Result<i32> {
     }
     let rules: Vec<Rule> = suggestions.iter().map(|s| s.rule.clone()).collect();
     let new = suggest::with_rules(&policy, &rules).map_err(anyhow::Error::msg)?;
-    let week = window::parse_since(REPLAY_DAYS, now)?;
+    let week = parse_since(REPLAY_DAYS, now)?;
     let (recent, _) = window::load(&places.state_dir, &week, &Filters::default())?;
     let r = suggest::replay(&recent, &policy, &new, &places);
     writeln!(out, "{}", replay_text(&r, a.apply))?;
@@ -167,7 +168,7 @@ fn apply(path: &Path, suggestions: &[Suggestion]) -> Result<(usize, Option<PathB
     let backup = match &old {
         Some(old) => {
             let b = state::free_sibling(path, "bak");
-            write_new(&b, old.as_bytes())?;
+            state::write_backup(&b, old.as_bytes())?;
             Some(b)
         }
         None => None,
@@ -198,16 +199,4 @@ fn policy_test(path: &Path, text: &str, suggestions: &[Suggestion]) -> Result<us
         );
     }
     Ok(n)
-}
-
-/// Writes a file that must not exist yet.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("cannot create the backup {}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .with_context(|| format!("cannot write the backup {}", path.display()))
 }

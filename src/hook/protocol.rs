@@ -215,7 +215,7 @@ pub fn reason_text(d: &Decision, extra: Option<&str>) -> String {
     let v = &d.verdict;
     let mut s = format!("programmer-hook: {} [{}] {}", v.tier, v.rule, v.reason);
     if !v.subject.is_empty() {
-        s.push_str(&format!(" — `{}`", crate::hook::audit::subject(&v.subject)));
+        s.push_str(&format!(" — `{}`", crate::log::audit::subject(&v.subject)));
     }
     if let Some(e) = extra {
         s.push_str(". ");

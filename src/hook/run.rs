@@ -13,13 +13,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
+use super::events;
 use super::protocol::{
     decision_word, gate_answer, parse_event, reason_text, subject_of, Answer, Event, EventName,
 };
-use super::{audit, events, outcomes};
 use crate::engine::classify::{self, Decision};
 use crate::engine::paths::Places;
 use crate::engine::policy::{self, Policy, Tier, WorkflowSettings};
+use crate::log::{audit, outcomes};
 use crate::workflow::{clock, state};
 
 /// Runs the whole hook on raw stdin bytes.
@@ -45,7 +46,7 @@ pub fn run(bytes: &[u8]) -> Answer {
         let (updated, recorded) = match state::places() {
             Ok(places) => (
                 workflow_event(&event, &places),
-                outcomes::record(&places.state_dir, &event, &clock::now()),
+                outcomes::record(&places.state_dir, &seen(&event), &clock::now()),
             ),
             // Events without a meaning here need no state.
             Err(_) if event.kind().is_none() => (Ok(json!({})), Ok(())),
@@ -69,6 +70,16 @@ pub fn run(bytes: &[u8]) -> Answer {
             log_blocked(Some(&event), bytes, &reason, started.elapsed());
             Answer::block(&reason)
         }
+    }
+}
+
+/// What a non-gate event says about earlier asks, for the log.
+fn seen(event: &Event) -> outcomes::Seen<'_> {
+    outcomes::Seen {
+        event: &event.name,
+        session: &event.session_id,
+        source: event.raw.get("source").and_then(Value::as_str),
+        tool_use_id: event.raw.get("tool_use_id").and_then(Value::as_str),
     }
 }
 

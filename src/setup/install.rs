@@ -492,7 +492,7 @@ pub fn edit_json_file(
     };
     let perms = fs::metadata(&target).ok().map(|m| m.permissions());
     if let (Some(b), Some(bytes)) = (&backup, &old) {
-        write_new(b, bytes)?;
+        state::write_backup(b, bytes)?;
         prune_backups(path, KEPT_BACKUPS);
     }
     state::write_atomic(&target, &text)?;
@@ -577,19 +577,6 @@ pub fn backup_name(path: &Path) -> PathBuf {
         n += 1;
     }
     candidate
-}
-
-/// Writes a file that must not exist yet.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("cannot create the backup {}", path.display()))?;
-    f.write_all(bytes)
-        .and_then(|_| f.sync_all())
-        .with_context(|| format!("cannot write the backup {}", path.display()))
 }
 
 #[cfg(test)]

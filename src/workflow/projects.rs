@@ -166,17 +166,21 @@ pub fn rebuild_index(state_dir: &Path) -> Result<BTreeMap<String, String>> {
 
 /// The registered project whose path contains `cwd` (the longest such path).
 pub fn find_for(state_dir: &Path, cwd: &Path) -> Result<Option<String>> {
-    let cwd = cwd.to_string_lossy();
     let idx = index(state_dir)?;
-    let best = idx
+    Ok(containing(&idx, &cwd.to_string_lossy()).map(str::to_string))
+}
+
+/// The name of the project of `index` (name → path) whose path is `cwd` or a folder above
+/// it, the longest such path when several are.
+pub fn containing<'a>(index: &'a BTreeMap<String, String>, cwd: &str) -> Option<&'a str> {
+    index
         .iter()
         .filter(|(_, p)| {
             let p = p.trim_end_matches('/');
             !p.is_empty() && (cwd == p || cwd.starts_with(&format!("{p}/")))
         })
         .max_by_key(|(_, p)| p.len())
-        .map(|(n, _)| n.clone());
-    Ok(best)
+        .map(|(n, _)| n.as_str())
 }
 
 /// Loads a project by name. A corrupt file is moved aside and reported.

@@ -127,6 +127,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
+/// Writes the backup `path` of a file about to change: a new file (never one that exists),
+/// synced before the original is replaced.
+pub fn write_backup(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create the backup {}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|_| f.sync_all())
+        .with_context(|| format!("cannot write the backup {}", path.display()))
+}
+
 /// The outcome of reading a JSON state file.
 pub enum Loaded<T> {
     Missing,

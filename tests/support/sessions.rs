@@ -16,8 +16,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-#[path = "scratch.rs"]
-pub mod scratch;
+use super::scratch;
 
 /// The session whose autonomy is `auto`.
 pub const AUTO: &str = "auto";

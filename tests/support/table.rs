@@ -2,7 +2,7 @@
 //! Cases run in the fixed imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
 //! binary in a session whose autonomy is `auto` (see `sessions.rs`), where it must be denied
-//! too. A table includes `sessions.rs` as `mod sessions` next to this file.
+//! too.
 
 #![allow(dead_code)]
 

@@ -32,11 +32,12 @@ pub mod python;
 pub mod ruby;
 mod syntax;
 
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
+use tree_sitter::{Language, Node, Parser, Tree};
+
+use crate::engine::timed_parse::parse_within;
 
 pub(crate) use syntax::{Syntax, SyntaxWalk};
 
@@ -48,6 +49,8 @@ const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 const MAX_TREE_DEPTH: usize = 120;
 /// The most effects one snippet may list before it is judged as a whole.
 const MAX_EFFECTS: usize = 512;
+/// How deep the readers evaluate an expression: what lies deeper has no known value.
+pub(crate) const MAX_EVAL_DEPTH: usize = 24;
 /// The most values the walkers may compute for one snippet (a name is computed again
 /// where it is used, so chains of names could cost more than the text's size).
 const MAX_STEPS: usize = 100_000;
@@ -303,21 +306,22 @@ impl Judged {
     }
 }
 
-/// A value a Python or Ruby snippet computes, as far as it is known: a string, a path (a
-/// `Path` object, `Dir.home`), a list, or something not followed.
+/// A value a Python, Ruby or PHP snippet computes, as far as it is known: a string, a path
+/// (a `Path` object, `Dir.home`), a list, or something not followed. JavaScript's values
+/// have objects and booleans too (`javascript::JsValue`).
 #[derive(Debug, Clone)]
-pub(crate) enum V {
+pub(crate) enum Value {
     Str(Text),
     Path(Text),
-    List(Vec<V>),
+    List(Vec<Value>),
     Other,
 }
 
-impl V {
+impl Value {
     /// The text of a string or path; anything else is not known.
     pub(crate) fn text(&self) -> Text {
         match self {
-            V::Str(t) | V::Path(t) => t.clone(),
+            Value::Str(t) | Value::Path(t) => t.clone(),
             _ => Text::unknown(),
         }
     }
@@ -386,28 +390,8 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
     if parser.set_language(&language).is_err() {
         return Err(format!("the {} grammar could not be loaded", lang.name()));
     }
-    let start = Instant::now();
-    let mut progress = |_: &tree_sitter::ParseState| {
-        if start.elapsed() > MAX_PARSE_TIME {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
-    let options = ParseOptions::new().progress_callback(&mut progress);
-    let bytes = src.as_bytes();
-    let tree = parser.parse_with_options(
-        &mut |i, _| {
-            if i < bytes.len() {
-                &bytes[i..]
-            } else {
-                &[] as &[u8]
-            }
-        },
-        None,
-        Some(options),
-    );
-    let Some(tree) = tree else {
+    let parsed = parse_within(&mut parser, src.as_bytes(), Instant::now(), MAX_PARSE_TIME);
+    let Ok(tree) = parsed else {
         return Err(format!(
             "the {} code could not be parsed in time",
             lang.name()

@@ -27,10 +27,11 @@ mod subst;
 pub mod vars;
 mod walk;
 
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, ParseOptions, Parser, Tree};
+use tree_sitter::{Node, Parser, Tree};
+
+use crate::engine::timed_parse::{parse_within, NoTree};
 
 /// The largest command (in bytes) we try to parse. Longer commands are not analysed.
 pub const MAX_COMMAND_BYTES: usize = 512 * 1024;
@@ -275,34 +276,9 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
     let start = Instant::now();
     // The grammar parses a copy with the same offsets (see `grammar_copy`).
     let ascii = grammar_copy(src);
-    let bytes = &ascii[..];
-    let mut timed_out = false;
-    let mut progress = |_: &tree_sitter::ParseState| {
-        if start.elapsed() > MAX_PARSE_TIME {
-            timed_out = true;
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    };
-    let options = ParseOptions::new().progress_callback(&mut progress);
-    let tree = parser.parse_with_options(
-        &mut |i, _| {
-            if i < bytes.len() {
-                &bytes[i..]
-            } else {
-                &[] as &[u8]
-            }
-        },
-        None,
-        Some(options),
-    );
-    tree.ok_or_else(|| {
-        if timed_out {
-            PARSE_TIMED_OUT.into()
-        } else {
-            "the command could not be parsed".into()
-        }
+    parse_within(&mut parser, &ascii, start, MAX_PARSE_TIME).map_err(|e| match e {
+        NoTree::TimedOut => PARSE_TIMED_OUT.into(),
+        NoTree::Failed => "the command could not be parsed".into(),
     })
 }
 

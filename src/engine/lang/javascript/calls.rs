@@ -4,7 +4,7 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{in_list, module_name, Walker, GLOBALS, NETWORK, PURE, V};
+use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
 use crate::engine::lang::{Effect, Text};
 
@@ -250,9 +250,9 @@ impl<'t> Walker<'t> {
                 .opaque("starts another script of the project (`fork`)"),
             "global.Bun.spawn" | "global.Bun.spawnSync" => {
                 match args.first().map(|n| self.eval(*n)) {
-                    Some(V::List(items)) if !items.is_empty() => self
+                    Some(JsValue::List(items)) if !items.is_empty() => self
                         .out
-                        .push(Effect::Exec(items.iter().map(V::text).collect())),
+                        .push(Effect::Exec(items.iter().map(JsValue::text).collect())),
                     _ => self.out.opaque("starts a program with arguments not known"),
                 }
             }
@@ -279,10 +279,10 @@ impl<'t> Walker<'t> {
     }
 
     /// The options object at argument `i` (empty when not given).
-    fn options(&mut self, args: &[Node<'t>], i: usize) -> V {
+    fn options(&mut self, args: &[Node<'t>], i: usize) -> JsValue {
         args.get(i)
             .map(|n| self.eval(*n))
-            .unwrap_or(V::Obj(Vec::new()))
+            .unwrap_or(JsValue::Obj(Vec::new()))
     }
 
     /// The effects of a row of a table of [`PathCall`]s.
@@ -335,8 +335,8 @@ impl<'t> Walker<'t> {
                 let o = self.options(args, 1);
                 // Options not known, or spread from elsewhere, may say recursive.
                 let recursive = match (&o, o.field("recursive")) {
-                    (_, Some(V::Bool(b))) => *b,
-                    (V::Obj(f), None) => f.iter().any(|(k, _)| k == "..."),
+                    (_, Some(JsValue::Bool(b))) => *b,
+                    (JsValue::Obj(f), None) => f.iter().any(|(k, _)| k == "..."),
                     _ => true,
                 };
                 self.out.push(Effect::Delete { path: p, recursive });
@@ -358,9 +358,9 @@ impl<'t> Walker<'t> {
     fn spawn(&mut self, args: &[Node<'t>]) {
         let prog = self.arg_text(args, 0);
         let (list, o) = match args.get(1).map(|n| self.eval(*n)) {
-            Some(V::List(items)) => (Some(items), self.options(args, 2)),
-            Some(o @ V::Obj(_)) => (Some(Vec::new()), o),
-            None => (Some(Vec::new()), V::Obj(Vec::new())),
+            Some(JsValue::List(items)) => (Some(items), self.options(args, 2)),
+            Some(o @ JsValue::Obj(_)) => (Some(Vec::new()), o),
+            None => (Some(Vec::new()), JsValue::Obj(Vec::new())),
             Some(_) => (None, self.options(args, 2)),
         };
         self.spawn_options(&o);
@@ -369,8 +369,11 @@ impl<'t> Walker<'t> {
             return;
         };
         let mut argv = vec![prog];
-        argv.extend(items.iter().map(V::text));
-        let shell = matches!(o.field("shell"), Some(V::Bool(true)) | Some(V::Str(_)));
+        argv.extend(items.iter().map(JsValue::text));
+        let shell = matches!(
+            o.field("shell"),
+            Some(JsValue::Bool(true)) | Some(JsValue::Str(_))
+        );
         if shell || o.field("cwd").is_some() {
             let line = argv
                 .iter()
@@ -395,8 +398,8 @@ impl<'t> Walker<'t> {
     }
 
     /// Options of `child_process` calls that change what runs.
-    pub(super) fn spawn_options(&mut self, o: &V) {
-        if !matches!(o, V::Obj(_)) {
+    pub(super) fn spawn_options(&mut self, o: &JsValue) {
+        if !matches!(o, JsValue::Obj(_)) {
             self.out.opaque("starts a program with options not known");
         }
         for k in ["env", "argv0", "input", "stdio", "uid", "gid"] {
@@ -418,7 +421,7 @@ impl<'t> Walker<'t> {
 }
 
 /// A command run in the folder `cwd` of its options, if they give one.
-pub(super) fn in_dir(o: &V, cmd: Text) -> Text {
+pub(super) fn in_dir(o: &JsValue, cmd: Text) -> Text {
     match o.field("cwd") {
         Some(dir) => Text::lit(format!("cd {} && ", dir.text().shell_word())).concat(cmd),
         None => cmd,

@@ -120,25 +120,25 @@ const DYNAMIC: &[&str] = &[
 ];
 
 #[derive(Debug, Clone)]
-enum V {
+enum JsValue {
     Str(Text),
-    List(Vec<V>),
+    List(Vec<JsValue>),
     /// An object literal: the values of its plain keys.
-    Obj(Vec<(String, V)>),
+    Obj(Vec<(String, JsValue)>),
     Bool(bool),
     Other,
 }
 
-impl V {
+impl JsValue {
     fn text(&self) -> Text {
         match self {
-            V::Str(t) => t.clone(),
+            JsValue::Str(t) => t.clone(),
             _ => Text::unknown(),
         }
     }
-    fn field(&self, k: &str) -> Option<&V> {
+    fn field(&self, k: &str) -> Option<&JsValue> {
         match self {
-            V::Obj(fields) => fields.iter().find(|(n, _)| n == k).map(|(_, v)| v),
+            JsValue::Obj(fields) => fields.iter().find(|(n, _)| n == k).map(|(_, v)| v),
             _ => None,
         }
     }

@@ -4,13 +4,13 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{Walker, V};
-use crate::engine::lang::{env_value, Text};
+use super::{JsValue, Walker};
+use crate::engine::lang::{env_value, Text, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
-        if self.depth > 24 || !self.out.step() {
-            return V::Other;
+    pub(super) fn eval(&mut self, n: Node<'t>) -> JsValue {
+        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
+            return JsValue::Other;
         }
         self.depth += 1;
         let v = self.eval_inner(n);
@@ -18,32 +18,32 @@ impl<'t> Walker<'t> {
         v
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
         match n.kind() {
             "string" => match self.string_value(n) {
-                Some(s) => V::Str(Text::lit(s)),
-                None => V::Str(Text::unknown()),
+                Some(s) => JsValue::Str(Text::lit(s)),
+                None => JsValue::Str(Text::unknown()),
             },
             "template_string" => self.template(n),
-            "true" => V::Bool(true),
-            "false" => V::Bool(false),
+            "true" => JsValue::Bool(true),
+            "false" => JsValue::Bool(false),
             "parenthesized_expression" => self
                 .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
-                .unwrap_or(V::Other),
+                .unwrap_or(JsValue::Other),
             "identifier" => self.identifier(n),
-            "array" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
+            "array" => JsValue::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "object" => self.object(n),
             "binary_expression" => self.sum(n),
             "member_expression" | "subscript_expression" => self.member(n),
             "call_expression" => self.eval_call(n),
-            _ => V::Other,
+            _ => JsValue::Other,
         }
     }
 
     /// A template literal: its text, with the substitutions filled in where known.
-    fn template(&mut self, n: Node<'t>) -> V {
+    fn template(&mut self, n: Node<'t>) -> JsValue {
         let mut t = Text::default();
         let mut c = n.walk();
         let kids: Vec<Node> = n.children(&mut c).collect();
@@ -70,23 +70,23 @@ impl<'t> Walker<'t> {
         if t.0.is_empty() {
             t = Text::lit("");
         }
-        V::Str(t)
+        JsValue::Str(t)
     }
 
     /// A name: `__dirname`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> V {
+    fn identifier(&mut self, n: Node<'t>) -> JsValue {
         let name = self.t(n).to_string();
         if name == "__dirname" {
-            return V::Str(Text::lit("."));
+            return JsValue::Str(Text::lit("."));
         }
         match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
-            None => V::Other,
+            None => JsValue::Other,
         }
     }
 
     /// An object literal: its fields (a spread is the field `...`).
-    fn object(&mut self, n: Node<'t>) -> V {
+    fn object(&mut self, n: Node<'t>) -> JsValue {
         let mut fields = Vec::new();
         for p in self.kids(n) {
             if p.kind() == "pair" {
@@ -99,35 +99,35 @@ impl<'t> Walker<'t> {
                     fields.push((key, v));
                 }
             } else if p.kind() == "shorthand_property_identifier" {
-                fields.push((self.t(p).to_string(), V::Other));
+                fields.push((self.t(p).to_string(), JsValue::Other));
             } else {
-                fields.push(("...".into(), V::Other));
+                fields.push(("...".into(), JsValue::Other));
             }
         }
-        V::Obj(fields)
+        JsValue::Obj(fields)
     }
 
     /// `a + b` of strings; any other operator is not followed.
-    fn sum(&mut self, n: Node<'t>) -> V {
+    fn sum(&mut self, n: Node<'t>) -> JsValue {
         let (Some(l), Some(r), Some(op)) = (
             self.field(n, "left"),
             self.field(n, "right"),
             self.field(n, "operator"),
         ) else {
-            return V::Other;
+            return JsValue::Other;
         };
         if self.t(op) != "+" {
-            return V::Other;
+            return JsValue::Other;
         }
         match (self.eval(l), self.eval(r)) {
-            (V::Str(a), b) => V::Str(a.concat(b.text())),
-            (_, V::Str(b)) => V::Str(Text::unknown().concat(b)),
-            _ => V::Other,
+            (JsValue::Str(a), b) => JsValue::Str(a.concat(b.text())),
+            (_, JsValue::Str(b)) => JsValue::Str(Text::unknown().concat(b)),
+            _ => JsValue::Other,
         }
     }
 
     /// `process.env.X` and `process.env[x]`: the variable's value.
-    fn member(&mut self, n: Node<'t>) -> V {
+    fn member(&mut self, n: Node<'t>) -> JsValue {
         let obj = self.field(n, "object");
         let key = match n.kind() {
             "member_expression" => self.field(n, "property").map(|p| Text::lit(self.t(p))),
@@ -136,39 +136,39 @@ impl<'t> Walker<'t> {
         if let (Some(o), Some(k)) = (obj, key) {
             let q = self.qualify(o);
             if matches!(q.as_deref(), Some("global.process.env" | "global.Bun.env")) {
-                return V::Str(match k.known() {
+                return JsValue::Str(match k.known() {
                     Some(name) => env_value(&name, &mut self.out),
                     None => Text::unknown(),
                 });
             }
         }
-        V::Other
+        JsValue::Other
     }
 
     /// What a call returns: the home and temporary folders, `path` joins, `String(x)`.
-    fn eval_call(&mut self, n: Node<'t>) -> V {
+    fn eval_call(&mut self, n: Node<'t>) -> JsValue {
         let Some(f) = self.field(n, "function") else {
-            return V::Other;
+            return JsValue::Other;
         };
         let q = self.qualify(f);
         let args = self.args(n);
         let texts =
             |w: &mut Walker<'t>| -> Vec<Text> { args.iter().map(|a| w.eval(*a).text()).collect() };
         match q.as_deref() {
-            Some("os.homedir") => V::Str(Text::home()),
-            Some("os.tmpdir") => V::Str(Text::lit("/tmp")),
-            Some("global.process.cwd" | "global.Deno.cwd") => V::Str(Text::lit(".")),
+            Some("os.homedir") => JsValue::Str(Text::home()),
+            Some("os.tmpdir") => JsValue::Str(Text::lit("/tmp")),
+            Some("global.process.cwd" | "global.Deno.cwd") => JsValue::Str(Text::lit(".")),
             Some("path.join" | "path.resolve" | "path.posix.join") => {
                 let mut t = Text::default();
                 for a in texts(self) {
                     t = t.join(a);
                 }
-                V::Str(t)
+                JsValue::Str(t)
             }
             Some("path.normalize") => {
-                V::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
+                JsValue::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
             }
-            Some("path.dirname") => V::Str(
+            Some("path.dirname") => JsValue::Str(
                 texts(self)
                     .into_iter()
                     .next()
@@ -176,15 +176,15 @@ impl<'t> Walker<'t> {
                     .unwrap_or_else(Text::unknown),
             ),
             Some("global.String") => {
-                V::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
+                JsValue::Str(texts(self).into_iter().next().unwrap_or_else(Text::unknown))
             }
             Some("global.Deno.env.get") => {
-                V::Str(match texts(self).first().and_then(Text::known) {
+                JsValue::Str(match texts(self).first().and_then(Text::known) {
                     Some(name) => env_value(&name, &mut self.out),
                     None => Text::unknown(),
                 })
             }
-            _ => V::Other,
+            _ => JsValue::Other,
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
-use super::{in_list, module_name, Walker, DYNAMIC, GLOBALS, NETWORK, PURE, V};
+use super::{in_list, module_name, JsValue, Walker, DYNAMIC, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::{Effect, Text};
 
 impl<'t> Walker<'t> {
@@ -280,10 +280,10 @@ impl<'t> Walker<'t> {
                 let opts = args
                     .get(1)
                     .map(|a| self.eval(*a))
-                    .unwrap_or(V::Obj(Vec::new()));
+                    .unwrap_or(JsValue::Obj(Vec::new()));
                 let mut argv = vec![prog];
                 match opts.field("args") {
-                    Some(V::List(items)) => argv.extend(items.iter().map(V::text)),
+                    Some(JsValue::List(items)) => argv.extend(items.iter().map(JsValue::text)),
                     None => {}
                     Some(_) => argv.push(Text::unknown()),
                 }

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};
 use crate::engine::lang::path_calls::{self, delete, delete_tree, read, write, Arg, PathCall};
-use crate::engine::lang::{Effect, Text, V};
+use crate::engine::lang::{Effect, Text, Value};
 
 /// Module functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -350,8 +350,8 @@ impl<'t> Walker<'t> {
     /// `os.execv(path, argv)` and its relatives: the program, and its arguments as a list.
     fn exec_vector(&mut self, q: &str, a: &Args<'t>) {
         match a.pos.get(1).map(|n| self.eval(*n)) {
-            Some(V::List(items)) if !items.is_empty() => {
-                let mut argv: Vec<Text> = items.iter().map(V::text).collect();
+            Some(Value::List(items)) if !items.is_empty() => {
+                let mut argv: Vec<Text> = items.iter().map(Value::text).collect();
                 // The program is the first argument; the list's first item is its name.
                 argv[0] = self.arg_text(a, 0, "path");
                 self.out.push(Effect::Exec(argv));
@@ -406,7 +406,7 @@ impl<'t> Walker<'t> {
             }
         };
         match v {
-            V::List(items) if !items.is_empty() => {
+            Value::List(items) if !items.is_empty() => {
                 if shell {
                     let cmd = items[0].text();
                     self.out.push(Effect::Shell(in_dir(cmd)));
@@ -420,10 +420,10 @@ impl<'t> Walker<'t> {
                     self.out.push(Effect::Shell(cmd));
                 } else {
                     self.out
-                        .push(Effect::Exec(items.iter().map(V::text).collect()));
+                        .push(Effect::Exec(items.iter().map(Value::text).collect()));
                 }
             }
-            V::Str(s) | V::Path(s) => self.out.push(Effect::Shell(in_dir(s))),
+            Value::Str(s) | Value::Path(s) => self.out.push(Effect::Shell(in_dir(s))),
             _ => self
                 .out
                 .opaque("starts a program whose command is not known"),
@@ -434,9 +434,9 @@ impl<'t> Walker<'t> {
         }
     }
 
-    pub(super) fn method_call(&mut self, recv: V, method: &str, a: &Args<'t>) {
+    pub(super) fn method_call(&mut self, recv: Value, method: &str, a: &Args<'t>) {
         let path = match &recv {
-            V::Path(p) => Some(p.clone()),
+            Value::Path(p) => Some(p.clone()),
             _ => None,
         };
         let on = |p: &Option<Text>| p.clone().unwrap_or_else(Text::unknown);

@@ -5,12 +5,12 @@ use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::{Args, Walker};
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, V};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
-        if self.eval_depth > 24 || !self.out.step() {
-            return V::Other;
+    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
+        if self.eval_depth > MAX_EVAL_DEPTH || !self.out.step() {
+            return Value::Other;
         }
         self.eval_depth += 1;
         let v = self.eval_inner(n);
@@ -18,40 +18,42 @@ impl<'t> Walker<'t> {
         v
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
-            "string" => V::Str(self.string(n)),
+            "string" => Value::Str(self.string(n)),
             "concatenated_string" => {
                 let mut t = Text::default();
                 for c in self.kids(n) {
                     t = t.concat(self.string(c));
                 }
-                V::Str(t)
+                Value::Str(t)
             }
             "parenthesized_expression" => self
                 .kids(n)
                 .first()
                 .map(|c| self.eval(*c))
-                .unwrap_or(V::Other),
+                .unwrap_or(Value::Other),
             "identifier" => self.identifier(n),
-            "list" | "tuple" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
+            "list" | "tuple" => {
+                Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect())
+            }
             "binary_operator" => self.binary(n),
             "attribute" => self.attribute(n),
             "subscript" => self.environ_item(n),
             "call" => self.eval_call(n),
-            _ => V::Other,
+            _ => Value::Other,
         }
     }
 
     /// A name: a loop over a glob, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> V {
+    fn identifier(&mut self, n: Node<'t>) -> Value {
         let name = self.t(n).to_string();
         // A name an import, a `def` or a `class` binds too has no one value here.
         if self.modules.contains_key(&name)
             || self.names.contains_key(&name)
             || self.local.contains(&name)
         {
-            return V::Other;
+            return Value::Other;
         }
         if let Some(r) = self.loops.get(&name).copied() {
             if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
@@ -60,92 +62,92 @@ impl<'t> Walker<'t> {
         }
         match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
-            None => V::Other,
+            None => Value::Other,
         }
     }
 
     /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
-    fn binary(&mut self, n: Node<'t>) -> V {
+    fn binary(&mut self, n: Node<'t>) -> Value {
         let (Some(l), Some(r), Some(op)) = (
             self.field(n, "left"),
             self.field(n, "right"),
             self.field(n, "operator"),
         ) else {
-            return V::Other;
+            return Value::Other;
         };
         let op = self.t(op);
         let (lv, rv) = (self.eval(l), self.eval(r));
         match (op, lv) {
-            ("+", V::Str(a)) => V::Str(a.concat(rv.text())),
-            ("/", V::Path(a)) => V::Path(a.join(rv.text())),
-            _ => V::Other,
+            ("+", Value::Str(a)) => Value::Str(a.concat(rv.text())),
+            ("/", Value::Path(a)) => Value::Path(a.join(rv.text())),
+            _ => Value::Other,
         }
     }
 
     /// `os.sep` and its kin, and the `parent` of a path.
-    fn attribute(&mut self, n: Node<'t>) -> V {
+    fn attribute(&mut self, n: Node<'t>) -> Value {
         if let Some(q) = self.qualify(n) {
             return match q.as_str() {
-                "os.sep" => V::Str(Text::lit("/")),
-                "os.curdir" => V::Str(Text::lit(".")),
-                "os.pardir" => V::Str(Text::lit("..")),
-                _ => V::Other,
+                "os.sep" => Value::Str(Text::lit("/")),
+                "os.curdir" => Value::Str(Text::lit(".")),
+                "os.pardir" => Value::Str(Text::lit("..")),
+                _ => Value::Other,
             };
         }
         let (Some(obj), Some(attr)) = (self.field(n, "object"), self.field(n, "attribute")) else {
-            return V::Other;
+            return Value::Other;
         };
         match (self.eval(obj), self.t(attr)) {
-            (V::Path(p), "parent") => V::Path(p.parent()),
-            _ => V::Other,
+            (Value::Path(p), "parent") => Value::Path(p.parent()),
+            _ => Value::Other,
         }
     }
 
     /// `os.environ["X"]`: the variable's value.
-    fn environ_item(&mut self, n: Node<'t>) -> V {
+    fn environ_item(&mut self, n: Node<'t>) -> Value {
         let value = self.field(n, "value");
         let key = self.field(n, "subscript");
         if let (Some(v), Some(k)) = (value, key) {
             if self.qualify(v).as_deref() == Some("os.environ") {
-                return V::Str(self.env_key(k));
+                return Value::Str(self.env_key(k));
             }
         }
-        V::Other
+        Value::Other
     }
 
     /// The value of a loop variable: for a loop over a glob, the glob.
-    pub(super) fn loop_value(&mut self, over: Node<'t>) -> V {
+    pub(super) fn loop_value(&mut self, over: Node<'t>) -> Value {
         if over.kind() != "call" {
-            return V::Other;
+            return Value::Other;
         }
         let Some(f) = self.field(over, "function") else {
-            return V::Other;
+            return Value::Other;
         };
         let args = self.args(over);
         let first = args.pos.first().map(|a| self.eval(*a).text());
         match self.qualify(f).as_deref() {
             Some("glob.glob" | "glob.iglob") => {
-                return V::Str(first.unwrap_or_else(Text::unknown));
+                return Value::Str(first.unwrap_or_else(Text::unknown));
             }
             Some("os.listdir") => {
-                return V::Str(first.unwrap_or_else(|| Text::lit(".")).join(Text::lit("*")));
+                return Value::Str(first.unwrap_or_else(|| Text::lit(".")).join(Text::lit("*")));
             }
             _ => {}
         }
         if f.kind() == "attribute" {
             if let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) {
-                if let V::Path(p) = self.eval(obj) {
+                if let Value::Path(p) = self.eval(obj) {
                     let pattern = first.unwrap_or_else(|| Text::lit("*"));
                     return match self.t(attr) {
-                        "glob" => V::Path(p.join(pattern)),
-                        "rglob" => V::Path(p.join(Text::lit("**")).join(pattern)),
-                        "iterdir" => V::Path(p.join(Text::lit("*"))),
-                        _ => V::Other,
+                        "glob" => Value::Path(p.join(pattern)),
+                        "rglob" => Value::Path(p.join(Text::lit("**")).join(pattern)),
+                        "iterdir" => Value::Path(p.join(Text::lit("*"))),
+                        _ => Value::Other,
                     };
                 }
             }
         }
-        V::Other
+        Value::Other
     }
 
     pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
@@ -155,9 +157,9 @@ impl<'t> Walker<'t> {
         }
     }
 
-    pub(super) fn eval_call(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_call(&mut self, n: Node<'t>) -> Value {
         let Some(f) = self.field(n, "function") else {
-            return V::Other;
+            return Value::Other;
         };
         let args = self.args(n);
         if let Some(q) = self.qualify(f) {
@@ -167,15 +169,15 @@ impl<'t> Walker<'t> {
             "identifier" if self.t(f) == "str" => args
                 .pos
                 .first()
-                .map(|a| V::Str(self.eval(*a).text()))
-                .unwrap_or(V::Other),
+                .map(|a| Value::Str(self.eval(*a).text()))
+                .unwrap_or(Value::Other),
             "attribute" => self.method_value(f, &args),
-            _ => V::Other,
+            _ => Value::Other,
         }
     }
 
     /// What a module function returns: `os.path` and `pathlib` paths, the environment.
-    fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> V {
+    fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> Value {
         let arg = |w: &mut Walker<'t>, i: usize| -> Text {
             args.pos
                 .get(i)
@@ -192,18 +194,18 @@ impl<'t> Walker<'t> {
                 if args.splat {
                     t = t.join(Text::unknown());
                 }
-                V::Str(t)
+                Value::Str(t)
             }
             "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
-            | "os.fspath" => V::Str(arg(self, 0)),
-            "os.path.expandvars" => V::Str(arg(self, 0).with_home_var()),
-            "os.path.dirname" => V::Str(arg(self, 0).parent()),
-            "os.getcwd" => V::Str(Text::lit(".")),
+            | "os.fspath" => Value::Str(arg(self, 0)),
+            "os.path.expandvars" => Value::Str(arg(self, 0).with_home_var()),
+            "os.path.dirname" => Value::Str(arg(self, 0).parent()),
+            "os.getcwd" => Value::Str(Text::lit(".")),
             "os.getenv" | "os.environ.get" => match args.pos.first() {
-                Some(k) => V::Str(self.env_key(*k)),
-                None => V::Other,
+                Some(k) => Value::Str(self.env_key(*k)),
+                None => Value::Other,
             },
-            "tempfile.gettempdir" => V::Str(Text::lit("/tmp")),
+            "tempfile.gettempdir" => Value::Str(Text::lit("/tmp")),
             "pathlib.Path" | "pathlib.PurePath" | "pathlib.PosixPath" | "pathlib.PurePosixPath" => {
                 let mut t = Text::default();
                 for a in &args.pos {
@@ -213,32 +215,32 @@ impl<'t> Walker<'t> {
                 if args.pos.is_empty() {
                     t = Text::lit(".");
                 }
-                V::Path(t)
+                Value::Path(t)
             }
-            "pathlib.Path.home" => V::Path(Text::home()),
-            "pathlib.Path.cwd" => V::Path(Text::lit(".")),
-            _ => V::Other,
+            "pathlib.Path.home" => Value::Path(Text::home()),
+            "pathlib.Path.cwd" => Value::Path(Text::lit(".")),
+            _ => Value::Other,
         }
     }
 
     /// What a method returns: joins of paths and of strings.
-    fn method_value(&mut self, f: Node<'t>, args: &Args<'t>) -> V {
+    fn method_value(&mut self, f: Node<'t>, args: &Args<'t>) -> Value {
         let (Some(obj), Some(attr)) = (self.field(f, "object"), self.field(f, "attribute")) else {
-            return V::Other;
+            return Value::Other;
         };
         let recv = self.eval(obj);
         match (recv, self.t(attr)) {
-            (V::Path(p), "expanduser" | "resolve" | "absolute") => V::Path(p),
-            (V::Path(p), "joinpath") => {
+            (Value::Path(p), "expanduser" | "resolve" | "absolute") => Value::Path(p),
+            (Value::Path(p), "joinpath") => {
                 let mut p = p;
                 for a in &args.pos {
                     let v = self.eval(*a).text();
                     p = p.join(v);
                 }
-                V::Path(p)
+                Value::Path(p)
             }
-            (V::Str(sep), "join") => match args.pos.first().map(|a| self.eval(*a)) {
-                Some(V::List(items)) => {
+            (Value::Str(sep), "join") => match args.pos.first().map(|a| self.eval(*a)) {
+                Some(Value::List(items)) => {
                     let mut t = Text::default();
                     for (i, it) in items.iter().enumerate() {
                         if i > 0 {
@@ -246,11 +248,11 @@ impl<'t> Walker<'t> {
                         }
                         t = t.concat(it.text());
                     }
-                    V::Str(t)
+                    Value::Str(t)
                 }
-                _ => V::Other,
+                _ => Value::Other,
             },
-            _ => V::Other,
+            _ => Value::Other,
         }
     }
 

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::lang::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, V};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
 
 /// Class methods that act on the paths they are given.
 const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
@@ -182,7 +182,7 @@ impl<'t> Walker<'t> {
         self.walk(r);
         let v = self.eval(r);
         let path = match v {
-            V::Path(p) => Some(p),
+            Value::Path(p) => Some(p),
             _ => None,
         };
         let on = |p: &Option<Text>| p.clone().unwrap_or_else(Text::unknown);
@@ -235,13 +235,13 @@ impl<'t> Walker<'t> {
         // `IO.popen(["rm", "-rf", dir])`: one list is the program and its arguments.
         if let [only] = args.as_slice() {
             if only.kind() == "array" && !splat {
-                if let V::List(items) = self.eval(*only) {
+                if let Value::List(items) = self.eval(*only) {
                     if items.is_empty() {
                         self.out.opaque("starts a program not named here");
                         return;
                     }
                     self.out
-                        .push(Effect::Exec(items.iter().map(V::text).collect()));
+                        .push(Effect::Exec(items.iter().map(Value::text).collect()));
                     return;
                 }
             }
@@ -401,7 +401,7 @@ impl<'t> Walker<'t> {
                 let mut v = Vec::new();
                 for a in pos.iter().skip(from) {
                     match self.eval(*a) {
-                        V::List(items) => v.extend(items.iter().map(V::text)),
+                        Value::List(items) => v.extend(items.iter().map(Value::text)),
                         x => v.push(x.text()),
                     }
                 }

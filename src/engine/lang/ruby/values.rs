@@ -5,12 +5,12 @@ use crate::engine::lang::SyntaxWalk;
 use tree_sitter::Node;
 
 use super::Walker;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, V};
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
 
 impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> V {
-        if self.depth > 24 || !self.out.step() {
-            return V::Other;
+    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
+        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
+            return Value::Other;
         }
         self.depth += 1;
         let v = self.eval_inner(n);
@@ -54,65 +54,65 @@ impl<'t> Walker<'t> {
         t
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> V {
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
-            "string" => V::Str(self.string(n)),
+            "string" => Value::Str(self.string(n)),
             "parenthesized_statements" => match self.kids(n).as_slice() {
                 [one] => self.eval(*one),
-                _ => V::Other,
+                _ => Value::Other,
             },
             "identifier" => self.identifier(n),
-            "array" => V::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
+            "array" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary" => self.sum(n),
             "element_reference" => self.env_reference(n),
             "call" => self.eval_call(n),
-            _ => V::Other,
+            _ => Value::Other,
         }
     }
 
     /// A name: `__dir__`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> V {
+    fn identifier(&mut self, n: Node<'t>) -> Value {
         let name = self.t(n).to_string();
         if name == "__dir__" {
-            return V::Str(Text::lit("."));
+            return Value::Str(Text::lit("."));
         }
         match crate::engine::lang::assigned_once(&self.assigned, &name) {
             Some(v) => self.eval(v),
-            None => V::Other,
+            None => Value::Other,
         }
     }
 
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
-    fn sum(&mut self, n: Node<'t>) -> V {
+    fn sum(&mut self, n: Node<'t>) -> Value {
         let (Some(l), Some(r), Some(op)) = (
             self.field(n, "left"),
             self.field(n, "right"),
             self.field(n, "operator"),
         ) else {
-            return V::Other;
+            return Value::Other;
         };
         match (self.t(op), self.eval(l)) {
-            ("+", V::Str(a)) => V::Str(a.concat(self.eval(r).text())),
-            ("/" | "+", V::Path(a)) => V::Path(a.join(self.eval(r).text())),
-            _ => V::Other,
+            ("+", Value::Str(a)) => Value::Str(a.concat(self.eval(r).text())),
+            ("/" | "+", Value::Path(a)) => Value::Path(a.join(self.eval(r).text())),
+            _ => Value::Other,
         }
     }
 
     /// `ENV["X"]`: the variable's value; any other index is not followed.
-    fn env_reference(&mut self, n: Node<'t>) -> V {
+    fn env_reference(&mut self, n: Node<'t>) -> Value {
         let obj = self.field(n, "object");
         if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
             let key = self.kids(n).into_iter().nth(1);
-            return V::Str(match key.map(|k| self.eval(k).text().known()) {
+            return Value::Str(match key.map(|k| self.eval(k).text().known()) {
                 Some(Some(name)) => env_value(&name, &mut self.out),
                 _ => env_value_named_at_run_time(&mut self.out),
             });
         }
-        V::Other
+        Value::Other
     }
 
     /// What a call returns: `File.join`, `File.expand_path`, `Dir.home`, `Pathname` and the like.
-    fn eval_call(&mut self, n: Node<'t>) -> V {
+    fn eval_call(&mut self, n: Node<'t>) -> Value {
         let recv = self.field(n, "receiver");
         let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
         let (pos, _, _) = self.args(n);
@@ -123,62 +123,62 @@ impl<'t> Walker<'t> {
         };
         let c = recv.and_then(|r| self.constant(r));
         match (c.as_deref(), method) {
-            (Some("Dir"), "home") => V::Str(Text::home()),
-            (Some("Dir"), "pwd" | "getwd") => V::Str(Text::lit(".")),
-            (Some("Dir"), "tmpdir") => V::Str(Text::lit("/tmp")),
+            (Some("Dir"), "home") => Value::Str(Text::home()),
+            (Some("Dir"), "pwd" | "getwd") => Value::Str(Text::lit(".")),
+            (Some("Dir"), "tmpdir") => Value::Str(Text::lit("/tmp")),
             (Some("File"), "join") => {
                 let mut t = Text::default();
                 for i in 0..pos.len() {
                     let a = arg(self, i);
                     t = t.join(a);
                 }
-                V::Str(t)
+                Value::Str(t)
             }
             (Some("File"), "expand_path" | "absolute_path" | "realpath") => {
                 let a = arg(self, 0);
                 if pos.len() > 1 {
                     let base = arg(self, 1);
-                    V::Str(base.join(a))
+                    Value::Str(base.join(a))
                 } else {
-                    V::Str(a)
+                    Value::Str(a)
                 }
             }
-            (Some("File"), "dirname") => V::Str(arg(self, 0).parent()),
-            (Some("Pathname"), "new") => V::Path(arg(self, 0)),
-            (Some("Pathname"), "pwd" | "getwd") => V::Path(Text::lit(".")),
-            (Some("ENV"), "fetch") => V::Str(match arg(self, 0).known() {
+            (Some("File"), "dirname") => Value::Str(arg(self, 0).parent()),
+            (Some("Pathname"), "new") => Value::Path(arg(self, 0)),
+            (Some("Pathname"), "pwd" | "getwd") => Value::Path(Text::lit(".")),
+            (Some("ENV"), "fetch") => Value::Str(match arg(self, 0).known() {
                 Some(name) => env_value(&name, &mut self.out),
                 None => env_value_named_at_run_time(&mut self.out),
             }),
             (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
                 match recv.map(|r| self.eval(r)) {
-                    Some(V::Path(p)) => {
+                    Some(Value::Path(p)) => {
                         if method == "to_s" || method == "to_path" {
-                            V::Str(p)
+                            Value::Str(p)
                         } else {
-                            V::Path(p)
+                            Value::Path(p)
                         }
                     }
-                    Some(V::Str(s)) => V::Str(s),
-                    _ => V::Other,
+                    Some(Value::Str(s)) => Value::Str(s),
+                    _ => Value::Other,
                 }
             }
             (None, "join") => match recv.map(|r| self.eval(r)) {
-                Some(V::Path(p)) => {
+                Some(Value::Path(p)) => {
                     let mut p = p;
                     for i in 0..pos.len() {
                         let a = arg(self, i);
                         p = p.join(a);
                     }
-                    V::Path(p)
+                    Value::Path(p)
                 }
-                _ => V::Other,
+                _ => Value::Other,
             },
             (None, "parent" | "dirname") => match recv.map(|r| self.eval(r)) {
-                Some(V::Path(p)) => V::Path(p.parent()),
-                _ => V::Other,
+                Some(Value::Path(p)) => Value::Path(p.parent()),
+                _ => Value::Other,
             },
-            _ => V::Other,
+            _ => Value::Other,
         }
     }
 }

@@ -3,10 +3,7 @@
 //! working folder `/home/user/project`). Every `deny` case also runs in a session whose
 //! autonomy is `auto`, where it must be denied too (see `support/table.rs`).
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+use crate::support::table;
 
 use table::check;
 

@@ -6,11 +6,10 @@
 //! reaches outside the project) is asked in both; Safe and Forbidden do not change.
 //! Cases are written for the imaginary machine of `examples` (see `support/sessions.rs`).
 
-#[path = "support/sessions.rs"]
-mod sessions;
+use crate::support::sessions;
 
 use programmer_hook::engine::policy::{Policy, Tier};
-use programmer_hook::hook::audit;
+use programmer_hook::log::audit;
 use serde_json::{json, Value};
 use sessions::{Machine, AUTO, CONFIRM};
 

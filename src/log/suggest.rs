@@ -679,7 +679,7 @@ pub fn replay(decided: &[Decided], old: &Policy, new: &Policy, places: &Places) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook::audit::Entry;
+    use crate::log::audit::Entry;
 
     fn asked(cmd: &str, outcome: Outcome) -> Decided {
         Decided {

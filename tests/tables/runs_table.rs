@@ -5,12 +5,7 @@
 //! too. The phase gates, dangling links and the installed binary are checked through the
 //! binary in scratch machines of their own.
 
-#[path = "support/home.rs"]
-mod home;
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+use crate::support::{home, table};
 
 use table::check;
 

@@ -1,6 +1,8 @@
-//! Tests of the workflow state machine: prompts, verdicts, restrictions and gates.
+//! Tests of the workflow: prompts, verdicts, restrictions and gates.
 
+use super::roles::{self, Role};
 use super::*;
+use crate::engine::policy::Tier;
 
 fn wf(phase: Phase) -> Workflow {
     let mut w = Workflow::new("add x", false, None, "/p", "t");

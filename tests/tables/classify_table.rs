@@ -3,10 +3,7 @@
 //! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
 //! binary in a session whose autonomy is `auto`, where it must be denied too.
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+use crate::support::{sessions, table};
 
 use programmer_hook::engine::examples::run_example;
 use programmer_hook::engine::policy::Policy;

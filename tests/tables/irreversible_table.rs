@@ -5,10 +5,7 @@
 //! keep the decision they had before these rules. Cases run in the fixed imaginary machine
 //! of `examples` (home `/home/user`, working folder `/home/user/project`, nothing on disk).
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+use crate::support::table;
 
 use table::check;
 

@@ -3,10 +3,7 @@
 //! imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk).
 
-#[path = "support/sessions.rs"]
-mod sessions;
-#[path = "support/table.rs"]
-mod table;
+use crate::support::table;
 
 use table::check;
 

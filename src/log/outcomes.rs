@@ -24,11 +24,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use serde_json::Value;
 
 use super::audit;
 pub use super::audit::{is_mark, Mark, APPROVED};
-use super::protocol::Event;
 use crate::workflow::state::session_key;
 
 /// A day, for the retention sweep and the markers of unanswered asks.
@@ -75,36 +73,47 @@ pub fn asked(state_dir: &Path, session: &str, tool_use_id: &str) -> Result<()> {
     }
 }
 
+/// The fields of a Claude Code event that say what became of earlier asks.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen<'a> {
+    /// The event's name (`PostToolUse`, `UserPromptSubmit` …).
+    pub event: &'a str,
+    pub session: &'a str,
+    /// Its `source` (`user`, `startup` …), when it has one.
+    pub source: Option<&'a str>,
+    /// Its `tool_use_id`, when it has one.
+    pub tool_use_id: Option<&'a str>,
+}
+
 /// Records what a non-gate event says about earlier asks.
-pub fn record(state_dir: &Path, event: &Event, now: &str) -> Result<()> {
-    let source = event.raw.get("source").and_then(Value::as_str);
-    let ended = match event.name.as_str() {
-        "PostToolUse" | "PostToolUseFailure" => return ran(state_dir, event, now),
+pub fn record(state_dir: &Path, seen: &Seen, now: &str) -> Result<()> {
+    let source = seen.source;
+    let ended = match seen.event {
+        "PostToolUse" | "PostToolUseFailure" => return ran(state_dir, seen, now),
         "UserPromptSubmit" if matches!(source, None | Some("user")) => "prompt",
         "SessionStart" if source != Some("startup") => "start",
         "Stop" => "stop",
         "SessionEnd" => "end",
         _ => return Ok(()),
     };
-    turn_ended(state_dir, &event.session_id, ended, now)
+    turn_ended(state_dir, seen.session, ended, now)
 }
 
 /// A call ran: if it was asked about, it was approved.
-fn ran(state_dir: &Path, event: &Event, now: &str) -> Result<()> {
-    let id = event.raw.get("tool_use_id").and_then(Value::as_str);
-    let Some(id) = id.filter(|i| !i.is_empty()) else {
+fn ran(state_dir: &Path, seen: &Seen, now: &str) -> Result<()> {
+    let Some(id) = seen.tool_use_id.filter(|i| !i.is_empty()) else {
         return Ok(());
     };
-    if event.session_id.is_empty() {
+    if seen.session.is_empty() {
         return Ok(());
     }
-    let path = marker(state_dir, &event.session_id, id);
+    let path = marker(state_dir, seen.session, id);
     match fs::remove_file(&path) {
         Ok(()) => append(
             state_dir,
             &Mark {
                 time: now.to_string(),
-                session: event.session_id.clone(),
+                session: seen.session.to_string(),
                 mark: APPROVED.into(),
                 tool_use_id: Some(id.to_string()),
             },
@@ -208,12 +217,16 @@ fn remove(path: &Path, how: fn(&Path) -> std::io::Result<()>) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn event(name: &str, extra: Value) -> Event {
-        let mut raw = serde_json::json!({"hook_event_name": name, "session_id": "s"});
-        if let (Some(o), Value::Object(x)) = (raw.as_object_mut(), extra) {
-            o.extend(x);
+    use serde_json::Value;
+
+    /// The event `name` of session `s` with the fields `extra`, as the hook reads it.
+    fn event<'a>(name: &'a str, extra: &'a Value) -> Seen<'a> {
+        Seen {
+            event: name,
+            session: "s",
+            source: extra.get("source").and_then(Value::as_str),
+            tool_use_id: extra.get("tool_use_id").and_then(Value::as_str),
         }
-        super::super::protocol::parse_event(raw.to_string().as_bytes()).expect("event")
     }
 
     fn lines(state: &Path) -> Vec<String> {
@@ -234,10 +247,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let state = dir.path();
         let now = "2026-12-01T10:00:00.000Z";
-        let post = event(
-            "PostToolUse",
-            serde_json::json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t1"}),
-        );
+        let fields =
+            serde_json::json!({"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t1"});
+        let post = event("PostToolUse", &fields);
         record(state, &post, now).expect("not asked");
         assert!(lines(state).is_empty());
         asked(state, "s", "t1").expect("asked");
@@ -258,7 +270,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let state = dir.path();
         let now = "2026-12-01T10:00:00.000Z";
-        let prompt = event("UserPromptSubmit", serde_json::json!({"prompt": "hi"}));
+        let fields = serde_json::json!({"prompt": "hi"});
+        let prompt = event("UserPromptSubmit", &fields);
         record(state, &prompt, now).expect("nothing open");
         assert!(lines(state).is_empty());
         asked(state, "s", "t2").expect("asked");
@@ -326,12 +339,7 @@ mod tests {
         for (name, extra, ends) in cases {
             let dir = tempfile::tempdir().expect("tempdir");
             asked(dir.path(), "s", "t").expect("asked");
-            record(
-                dir.path(),
-                &event(name, extra.clone()),
-                "2026-12-01T10:00:00.000Z",
-            )
-            .expect("record");
+            record(dir.path(), &event(name, &extra), "2026-12-01T10:00:00.000Z").expect("record");
             assert_eq!(lines(dir.path()).len(), usize::from(ends), "{name} {extra}");
         }
     }

@@ -1,0 +1,139 @@
+//! PHP values: what an expression computes as far as the text tells it (strings with
+//! their interpolations, constants, `getenv`, lists), within the evaluation depth.
+
+use tree_sitter::Node;
+
+use super::Walker;
+use crate::engine::lang::{
+    env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value, MAX_EVAL_DEPTH,
+};
+
+impl<'t> Walker<'t> {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
+        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
+            return Value::Other;
+        }
+        self.depth += 1;
+        let v = self.eval_inner(n);
+        self.depth -= 1;
+        v
+    }
+
+    pub(super) fn string(&mut self, n: Node<'t>) -> Text {
+        let raw = self.t(n);
+        let single = raw.starts_with('\'');
+        let mut t = Text::default();
+        for c in self.kids(n) {
+            match c.kind() {
+                "string_content" | "string_value" => {
+                    let s = self.t(c);
+                    t = t.concat(Text::lit(if single {
+                        s.replace("\\'", "'").replace("\\\\", "\\")
+                    } else {
+                        s.to_string()
+                    }));
+                }
+                "escape_sequence" => {
+                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
+                        Some(s) => Text::lit(s),
+                        None => Text::unknown(),
+                    })
+                }
+                _ => {
+                    let v = self.eval(c).text();
+                    t = t.concat(v);
+                }
+            }
+        }
+        if t.0.is_empty() {
+            t = Text::lit("");
+        }
+        t
+    }
+
+    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
+        match n.kind() {
+            "string" | "encapsed_string" => Value::Str(self.string(n)),
+            "parenthesized_expression" => self
+                .kids(n)
+                .first()
+                .map(|c| self.eval(*c))
+                .unwrap_or(Value::Other),
+            "variable_name" => {
+                let name = self.t(n).to_string();
+                match crate::engine::lang::assigned_once(&self.assigned, &name) {
+                    Some(v) => self.eval(v),
+                    None => Value::Other,
+                }
+            }
+            "binary_expression" => {
+                let (Some(l), Some(r), Some(op)) = (
+                    self.field(n, "left"),
+                    self.field(n, "right"),
+                    self.field(n, "operator"),
+                ) else {
+                    return Value::Other;
+                };
+                if self.t(op) != "." {
+                    return Value::Other;
+                }
+                let a = self.eval(l).text();
+                let b = self.eval(r).text();
+                Value::Str(a.concat(b))
+            }
+            "array_creation_expression" => Value::List(
+                self.kids(n)
+                    .into_iter()
+                    .map(|e| match self.kids(e).as_slice() {
+                        [one] => self.eval(*one),
+                        _ => Value::Other,
+                    })
+                    .collect(),
+            ),
+            "subscript_expression" => self.env_item(n),
+            "function_call_expression" => self.eval_call(n),
+            "name" if self.t(n) == "__DIR__" => Value::Str(Text::lit(".")),
+            _ => Value::Other,
+        }
+    }
+
+    /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
+    pub(super) fn env_item(&mut self, n: Node<'t>) -> Value {
+        let kids = self.kids(n);
+        let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
+        if matches!(base, "$_SERVER" | "$_ENV") {
+            let key = kids.get(1).map(|k| self.eval(*k).text().known());
+            return Value::Str(match key {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => env_value_named_at_run_time(&mut self.out),
+            });
+        }
+        Value::Other
+    }
+
+    /// What a function returns: `getenv`, `getcwd`, `dirname` and the like.
+    pub(super) fn eval_call(&mut self, n: Node<'t>) -> Value {
+        let name = self
+            .field(n, "function")
+            .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
+            .unwrap_or_default();
+        let (pos, _) = self.args(n);
+        match name.as_str() {
+            "getenv" => Value::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
+                Some(Some(k)) => env_value(&k, &mut self.out),
+                _ => env_value_named_at_run_time(&mut self.out),
+            }),
+            "getcwd" => Value::Str(Text::lit(".")),
+            "sys_get_temp_dir" => Value::Str(Text::lit("/tmp")),
+            "realpath" | "strval" => pos
+                .first()
+                .map(|a| Value::Str(self.eval(*a).text()))
+                .unwrap_or(Value::Other),
+            "dirname" => pos
+                .first()
+                .map(|a| Value::Str(self.eval(*a).text().parent()))
+                .unwrap_or(Value::Other),
+            _ => Value::Other,
+        }
+    }
+}

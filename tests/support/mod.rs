@@ -1,0 +1,13 @@
+//! What the test binaries share, included by each as `mod support;`: [`home`] a scratch
+//! home with a registered project, [`scratch`] folders removed when the binary exits,
+//! [`sessions`] hook calls through the real binary in a default and an `auto` session,
+//! [`table`] the check of the decision tables (one line per case).
+//!
+//! A binary uses only some of them; the others are compiled but unused.
+
+#![allow(dead_code)]
+
+pub mod home;
+pub mod scratch;
+pub mod sessions;
+pub mod table;
