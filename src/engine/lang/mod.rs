@@ -32,7 +32,7 @@ pub mod python;
 pub mod ruby;
 mod syntax;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Language, Node, Parser, Tree};
@@ -43,7 +43,7 @@ pub(crate) use syntax::{Syntax, SyntaxWalk};
 
 /// The largest snippet or script read (bytes). A larger one is opaque.
 pub const MAX_CODE_BYTES: usize = 256 * 1024;
-/// The longest the parser may run on one snippet.
+/// The most processor time the parser may use on one snippet (see `timed_parse`).
 const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 /// The deepest syntax tree walked (the walkers recurse).
 const MAX_TREE_DEPTH: usize = 120;
@@ -390,7 +390,7 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
     if parser.set_language(&language).is_err() {
         return Err(format!("the {} grammar could not be loaded", lang.name()));
     }
-    let parsed = parse_within(&mut parser, src.as_bytes(), Instant::now(), MAX_PARSE_TIME);
+    let parsed = parse_within(&mut parser, src.as_bytes(), MAX_PARSE_TIME);
     let Ok(tree) = parsed else {
         return Err(format!(
             "the {} code could not be parsed in time",

@@ -27,7 +27,7 @@ mod subst;
 pub mod vars;
 mod walk;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -43,7 +43,8 @@ pub const MAX_COMMAND_BYTES: usize = 512 * 1024;
 pub const MAX_PARSE_COST: usize = 3_000;
 /// The deepest syntax tree we walk. Real commands stay far below this.
 pub const MAX_TREE_DEPTH: usize = 400;
-/// The longest we let the parser run. Commands within [`MAX_PARSE_COST`] parse in a few
+/// The most processor time we let the parser use (see `timed_parse`). Commands within
+/// [`MAX_PARSE_COST`] parse in a few
 /// milliseconds; this only stops the parser's error recovery, which on some malformed
 /// input grows much faster than the input.
 pub const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
@@ -273,10 +274,9 @@ fn syntax_tree(src: &str) -> Result<Tree, String> {
     {
         return Err("the Bash grammar could not be loaded".into());
     }
-    let start = Instant::now();
     // The grammar parses a copy with the same offsets (see `grammar_copy`).
     let ascii = grammar_copy(src);
-    parse_within(&mut parser, &ascii, start, MAX_PARSE_TIME).map_err(|e| match e {
+    parse_within(&mut parser, &ascii, MAX_PARSE_TIME).map_err(|e| match e {
         NoTree::TimedOut => PARSE_TIMED_OUT.into(),
         NoTree::Failed => "the command could not be parsed".into(),
     })
