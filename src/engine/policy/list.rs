@@ -47,6 +47,11 @@ impl List {
             return false;
         }
         let text = self.0.as_ref();
+        // Most words looked up are in no list: `str::contains` turns them away with its
+        // vectorised search, which `match_indices` does not have.
+        if !text.contains(word) {
+            return false;
+        }
         text.match_indices(word).any(|(at, _)| {
             let end = at + word.len();
             text[..at].ends_with(SEP) && (end == text.len() || text[end..].starts_with(SEP))
