@@ -65,6 +65,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "exec.option-runs", "split --filter='gzip -c' big.log"),
     ("ask", "ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
     ("allow", "allow", "cli.tar-list", "tar -tf a.tar"),
+    ("allow", "allow", "cli.awk-version", "mawk -W version"),
+    ("ask", "ask", "unknown.command", "mawk -W exec x.awk"),
     ("deny", "deny", "fs.rm-broad", "tar --to-command='rm -rf ~' -xf a.tar"),
     ("deny", "deny", "fs.rm-broad", "rsync -e 'rm -rf ~' -a src/ host:dst/"),
     ("ask", "ask", "pager.commands", "less +F app.log"),
