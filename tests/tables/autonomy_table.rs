@@ -66,6 +66,11 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
     ("allow", "allow", "cli.tar-list", "tar -tf a.tar"),
     ("allow", "allow", "cli.awk-version", "mawk -W version"),
+    // A compose file named with `-f` is read (and printed by `config`).
+    ("ask", "ask", "file.read-secret", "docker compose -f ~/.ssh/id_rsa config"),
+    ("ask", "ask", "file.read-secret", "podman compose -f ~/.ssh/id_rsa config"),
+    ("allow", "allow", "container.query", "docker compose -f docker-compose.yml config"),
+    ("allow", "allow", "container.query", "docker ps -f status=running"),
     ("ask", "ask", "unknown.command", "mawk -W exec x.awk"),
     ("deny", "deny", "fs.rm-broad", "tar --to-command='rm -rf ~' -xf a.tar"),
     ("deny", "deny", "fs.rm-broad", "rsync -e 'rm -rf ~' -a src/ host:dst/"),
