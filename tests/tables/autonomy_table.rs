@@ -273,7 +273,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "tool:Write /home/user/.ssh/config"),
 ];
 
-fn check(cases: &[(&str, &str, &str, &str)]) {
+pub(crate) fn check(cases: &[(&str, &str, &str, &str)]) {
     check_on(Machine::get(), cases);
 }
 
@@ -628,7 +628,7 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.read-unknown", "git ls-files -s | xargs cat"),
     ("ask", "ask", "file.read-unknown", "xargs sed -i s/a/b/"),
     ("deny", "deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-    ("ask", "ask", "file.write-outside", "xargs cp -t dest"),
+    ("ask", "ask", "file.read-unknown", "xargs cp -t dest"),
     ("ask", "ask", "path.secret-named", "xargs git add"),
     ("ask", "ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ("deny", "deny", "path.protected-write", "export A=1 >> ~/.bashrc x"),
@@ -780,6 +780,7 @@ fn every_default_confirm_rule_is_classified() {
         "fs.find-delete-outside",
         "path.secret-named",
         "path.protected-named",
+        "pkg.install-runs-option",
         // Never relaxed: understood, but what they do cannot be taken back.
         "git.discard-changes",
         "git.discard-changes-worktree",
@@ -794,6 +795,7 @@ fn every_default_confirm_rule_is_classified() {
         "pkg.install-shorthand",
         "pkg.install-outside",
         "pkg.third-party-source",
+        "pkg.install-formula-file",
         "file.write-runs-later",
         "fs.archive-secret",
     ];

@@ -1197,7 +1197,7 @@ fn xargs_runs_its_command_with_the_words_of_its_input() {
         ("ask", "file.read-unknown", "git ls-files -s | xargs cat"),
         ("ask", "file.read-unknown", "xargs sed -i s/a/b/"),
         ("deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-        ("ask", "file.write-outside", "xargs cp -t dest"),
+        ("ask", "file.read-unknown", "xargs cp -t dest"),
         ("ask", "path.secret-named", "xargs git add"),
         ("ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ]);

@@ -12,6 +12,8 @@ pub enum Select {
     All,
     /// All but the first (`grep PATTERN FILE…`).
     AfterFirst,
+    /// All but the first, or the only one (`yq EXPR FILE…` and `yq FILE`).
+    AfterFirstOrOnly,
     /// All but the last, when there are several (`cp SRC… DEST` reads).
     AllButLast,
     /// The last, when there are several (`cp SRC… DEST` writes).
