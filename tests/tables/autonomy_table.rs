@@ -777,6 +777,7 @@ fn every_default_confirm_rule_is_classified() {
         "signal.unknown",
         "pager.commands",
         "man.pager",
+        "pager.key-file",
         "fs.find-delete-outside",
         "path.secret-named",
         "path.protected-named",

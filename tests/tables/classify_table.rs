@@ -792,7 +792,7 @@ fn safe_program_tables_know_their_options() {
         ("ask", "file.read-secret", "zgrep -f ~/.ssh/id_ed25519 x a.gz"),
         ("ask", "file.read-secret", "logger -f .env"),
         ("ask", "file.read-secret", "dig -f .env"),
-        ("ask", "file.read-secret", "less -k ~/.ssh/id_ed25519 README.md"),
+        ("ask", "pager.key-file", "less -k ~/.ssh/id_ed25519 README.md"),
         ("ask", "file.read-secret", "tree --hintro ~/.ssh/id_ed25519 ."),
         ("ask", "file.read-secret", "last -f ~/.ssh/id_ed25519"),
         ("ask", "file.read-secret", "yamllint -c .env ."),

@@ -65,6 +65,9 @@ fn environment_that_loads_code() {
         ("ask", "ask", "shell.exec-env", "SYSTEMD_LESS='+!./evil' journalctl"),
         ("ask", "ask", "shell.exec-env", "MANOPT='-P ./evil' man ls"),
         ("ask", "ask", "shell.exec-env", "RIPGREP_CONFIG_PATH=./rc rg x"),
+        ("ask", "ask", "shell.exec-env", "GREP_OPTIONS='-f /home/user/.ssh/id_ed25519' grep x README.md"),
+        ("ask", "ask", "pager.key-file", "less -k ./keys README.md"),
+        ("ask", "ask", "pager.key-file", "less --lesskey-src=./keys README.md"),
         ("ask", "ask", "shell.exec-env", "PIP_CONFIG_FILE=./pip.conf pip list"),
         ("ask", "ask", "shell.exec-env", "PYTHONHOME=./x python3 -c 'print(1)'"),
         ("ask", "ask", "shell.exec-env", "NODE_PATH=. node -e 'require(\"x\")'"),
@@ -94,6 +97,11 @@ fn files_read_through_options_and_operands() {
         ("ask", "allow", "fs.change", "cp -t dst a.txt b.txt"),
         ("ask", "ask", "file.read-secret", "install -m600 ~/.ssh/id_ed25519 ."),
         ("ask", "ask", "file.read-secret", "bundle install --gemfile=~/.aws/credentials"),
+        // A list of names read from a file: what it names is known only at run time.
+        ("ask", "ask", "file.read-unknown", "tar -czf k.tgz -T list.txt"),
+        ("ask", "ask", "file.read-unknown", "tar -cf k.tar --files-from=list.txt"),
+        ("ask", "ask", "file.read-unknown", "rsync -a --files-from=list src/ dst/"),
+        ("ask", "allow", "fs.change", "tar -czf out.tgz src"),
         // xmllint reading the files its document names.
         ("ask", "ask", "unknown.command", "xmllint --noent a.xml"),
         ("ask", "ask", "unknown.command", "xmllint --xinclude a.xml"),

@@ -260,6 +260,16 @@ impl Analyzer<'_> {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);
                 }
             }
+            for f in eff.list_flags.iter().filter(|f| !whole(f)) {
+                if let Some(v) = flag_value(&inv.args, i, f) {
+                    self.access(AccessKind::Read, &v, cwd, &inv.name);
+                    let listed = Word {
+                        text: "$(…)".into(),
+                        literal: false,
+                    };
+                    self.access(AccessKind::Read, &listed, cwd, &inv.name);
+                }
+            }
             for f in eff.write_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(write, &v, cwd, &inv.name);
