@@ -340,7 +340,7 @@ const TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "prettier --write ~/.claude/settings.json"),
     ("deny", "deny", "path.protected-write", "black ~/.bashrc"),
     ("deny", "deny", "path.protected-write", "flake8 --output-file .git/hooks/pre-commit src"),
-    ("ask", "ask", "unknown.command", "bat --pager 'rm -rf ~' README.md"),
+    ("deny", "deny", "fs.rm-broad", "bat --pager 'rm -rf ~' README.md"),
     ("ask", "ask", "unknown.command", "mlr -n put 'end{system(\"rm -rf ~\")}'"),
     ("ask", "ask", "unknown.command", "xmllint --shell doc.xml"),
     ("ask", "ask", "man.pager", "man -C ./evil.conf ls"),
