@@ -197,7 +197,7 @@ fn effects() {
         ("chmod -x 755 f", "run chmod -x 755 f | write /home/user/project/755 | write /home/user/project/f"),
         ("cat ~/.ssh/id_rsa", "run cat ~/.ssh/id_rsa | read /home/user/.ssh/id_rsa"),
         ("zstd -c a -o b", "run zstd -c a -o b | write /home/user/project/a | write /home/user/project/b"),
-        ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | write /usr/local/bin | write /usr/local/bin/a"),
+        ("install -m 644 a /usr/local/bin/", "run install -m 644 a /usr/local/bin/ | read /home/user/project/a | write /usr/local/bin | write /usr/local/bin/a"),
         ("ln -s ~/.aws/credentials c && cat c", "run ln -s ~/.aws/credentials c | run cat c | write /home/user/project/c | read /home/user/project/c | read /home/user/.aws/credentials"),
         ("ln -s ../x y; echo hi > y", "run ln -s ../x y | run echo hi | write /home/user/project/y | write /home/user/project/y | write /home/user/x"),
         ("npm version patch", "run npm version patch | git-action commit | git-action tag"),

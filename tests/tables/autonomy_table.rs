@@ -273,7 +273,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "tool:Write /home/user/.ssh/config"),
 ];
 
-fn check(cases: &[(&str, &str, &str, &str)]) {
+pub(crate) fn check(cases: &[(&str, &str, &str, &str)]) {
     check_on(Machine::get(), cases);
 }
 
@@ -340,7 +340,7 @@ const TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "prettier --write ~/.claude/settings.json"),
     ("deny", "deny", "path.protected-write", "black ~/.bashrc"),
     ("deny", "deny", "path.protected-write", "flake8 --output-file .git/hooks/pre-commit src"),
-    ("ask", "ask", "unknown.command", "bat --pager 'rm -rf ~' README.md"),
+    ("deny", "deny", "fs.rm-broad", "bat --pager 'rm -rf ~' README.md"),
     ("ask", "ask", "unknown.command", "mlr -n put 'end{system(\"rm -rf ~\")}'"),
     ("ask", "ask", "unknown.command", "xmllint --shell doc.xml"),
     ("ask", "ask", "man.pager", "man -C ./evil.conf ls"),
@@ -628,7 +628,7 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.read-unknown", "git ls-files -s | xargs cat"),
     ("ask", "ask", "file.read-unknown", "xargs sed -i s/a/b/"),
     ("deny", "deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-    ("ask", "ask", "file.write-outside", "xargs cp -t dest"),
+    ("ask", "ask", "file.read-unknown", "xargs cp -t dest"),
     ("ask", "ask", "path.secret-named", "xargs git add"),
     ("ask", "ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ("deny", "deny", "path.protected-write", "export A=1 >> ~/.bashrc x"),
@@ -777,9 +777,11 @@ fn every_default_confirm_rule_is_classified() {
         "signal.unknown",
         "pager.commands",
         "man.pager",
+        "pager.key-file",
         "fs.find-delete-outside",
         "path.secret-named",
         "path.protected-named",
+        "pkg.install-runs-option",
         // Never relaxed: understood, but what they do cannot be taken back.
         "git.discard-changes",
         "git.discard-changes-worktree",
@@ -794,6 +796,7 @@ fn every_default_confirm_rule_is_classified() {
         "pkg.install-shorthand",
         "pkg.install-outside",
         "pkg.third-party-source",
+        "pkg.install-formula-file",
         "file.write-runs-later",
         "fs.archive-secret",
     ];

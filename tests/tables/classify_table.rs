@@ -624,14 +624,15 @@ fn downloaded_then_run() {
     ]);
 }
 
-/// Everyday readers that can run commands or print secrets ask in those forms.
+/// Everyday readers that can run commands or print secrets ask in those forms; a Forbidden
+/// command given to one as its pager is denied.
 #[test]
 #[rustfmt::skip]
 fn readers_that_can_run_or_reveal() {
     check(&[
         ("ask", "pager.commands", "less '+!rm -rf ~' notes.txt"),
         ("allow", "read.files", "less -R app.log"),
-        ("ask", "man.pager", "man -P 'rm -rf ~' ls"),
+        ("deny", "fs.rm-broad", "man -P 'rm -rf ~' ls"),
         ("allow", "system.info", "man ls"),
         ("ask", "git.read-secret", "git diff HEAD -- .env"),
         ("allow", "git.read", "git diff HEAD -- src/main.rs"),
@@ -792,7 +793,7 @@ fn safe_program_tables_know_their_options() {
         ("ask", "file.read-secret", "zgrep -f ~/.ssh/id_ed25519 x a.gz"),
         ("ask", "file.read-secret", "logger -f .env"),
         ("ask", "file.read-secret", "dig -f .env"),
-        ("ask", "file.read-secret", "less -k ~/.ssh/id_ed25519 README.md"),
+        ("ask", "pager.key-file", "less -k ~/.ssh/id_ed25519 README.md"),
         ("ask", "file.read-secret", "tree --hintro ~/.ssh/id_ed25519 ."),
         ("ask", "file.read-secret", "last -f ~/.ssh/id_ed25519"),
         ("ask", "file.read-secret", "yamllint -c .env ."),
@@ -822,7 +823,7 @@ fn safe_program_tables_know_their_options() {
         ("allow", "read.list", "ls -l --hide ~/.ssh/id_ed25519 src"),
         // Options that run a command or load code: no Safe rule matches them.
         ("ask", "unknown.command", "gojq -n --rawfile k ~/.ssh/id_ed25519 '$k'"),
-        ("ask", "unknown.command", "bat --pager 'rm -rf ~' README.md"),
+        ("deny", "fs.rm-broad", "bat --pager 'rm -rf ~' README.md"),
         ("ask", "unknown.command", "ack --pager='rm -rf ~' foo"),
         ("ask", "unknown.command", "cloc --vcs='rm -rf ~'"),
         ("ask", "unknown.command", "mawk -W exec evil.awk data.txt"),
@@ -1197,7 +1198,7 @@ fn xargs_runs_its_command_with_the_words_of_its_input() {
         ("ask", "file.read-unknown", "git ls-files -s | xargs cat"),
         ("ask", "file.read-unknown", "xargs sed -i s/a/b/"),
         ("deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-        ("ask", "file.write-outside", "xargs cp -t dest"),
+        ("ask", "file.read-unknown", "xargs cp -t dest"),
         ("ask", "path.secret-named", "xargs git add"),
         ("ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ]);

@@ -13,3 +13,4 @@ mod expansion_table;
 mod hostile;
 mod irreversible_table;
 mod runs_table;
+mod techniques_table;

@@ -47,11 +47,21 @@ impl Analyzer<'_> {
         } else {
             AccessKind::Write
         };
+        // `cp -t DIR SRC…`: the folder is named by the option, so every positional argument
+        // is a source, read and not written.
+        let folder_named = eff.into_folder
+            && (0..inv.args.len()).any(|i| {
+                eff.write_flags
+                    .iter()
+                    .any(|f| flag_value(&inv.args, i, f).is_some())
+            });
         if let Some(spec) = eff.reads {
-            let spec = if spec == Select::AfterFirst && has_flag(&eff.pattern_flags) {
-                Select::All
-            } else {
-                spec
+            let spec = match spec {
+                Select::AfterFirst | Select::AfterFirstOrOnly if has_flag(&eff.pattern_flags) => {
+                    Select::All
+                }
+                Select::AllButLast if folder_named => Select::All,
+                spec => spec,
             };
             for w in select(&positional, spec) {
                 self.access(AccessKind::Read, w, inv.cwd.as_deref(), &inv.name);
@@ -60,7 +70,7 @@ impl Analyzer<'_> {
                 }
             }
         }
-        if let Some(spec) = eff.writes {
+        if let Some(spec) = eff.writes.filter(|s| !(folder_named && *s == Select::Last)) {
             for w in select(&positional, spec) {
                 self.access(write, w, inv.cwd.as_deref(), &inv.name);
             }
@@ -250,6 +260,16 @@ impl Analyzer<'_> {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);
                 }
             }
+            for f in eff.list_flags.iter().filter(|f| !whole(f)) {
+                if let Some(v) = flag_value(&inv.args, i, f) {
+                    self.access(AccessKind::Read, &v, cwd, &inv.name);
+                    let listed = Word {
+                        text: "$(…)".into(),
+                        literal: false,
+                    };
+                    self.access(AccessKind::Read, &listed, cwd, &inv.name);
+                }
+            }
             for f in eff.write_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(write, &v, cwd, &inv.name);
@@ -310,6 +330,8 @@ pub(super) fn select<'w>(pos: &[&'w Word], spec: Select) -> Vec<&'w Word> {
     match spec {
         Select::All => pos.to_vec(),
         Select::AfterFirst => pos.iter().skip(1).copied().collect(),
+        Select::AfterFirstOrOnly if pos.len() == 1 => pos.to_vec(),
+        Select::AfterFirstOrOnly => pos.iter().skip(1).copied().collect(),
         Select::AllButLast if pos.len() > 1 => pos[..pos.len() - 1].to_vec(),
         Select::Last if pos.len() > 1 => pos.last().copied().into_iter().collect(),
         Select::AllButLast | Select::Last => Vec::new(),

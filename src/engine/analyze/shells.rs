@@ -7,6 +7,7 @@ use super::flow::{
     fed_through_substitution, literal_output, stage_before, substituted_within, upstream_of,
 };
 use super::langs::Read;
+use super::walk::quoted;
 use super::wrappers::{self, peel_for_download};
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
 use crate::engine::args::skip_options_by;
@@ -58,18 +59,26 @@ impl Analyzer<'_> {
         self.dynamic_code_check_remote(ctx);
     }
 
-    /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again.
+    /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again; with
+    /// `-x` (`--exec`) it runs them as they are, a program and its arguments.
     pub(super) fn watch(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let commands: Vec<Vec<Word>> = wrappers::readings(self.policy(), "watch", |eff| {
+        let commands: Vec<(bool, Vec<Word>)> = wrappers::readings(self.policy(), "watch", |eff| {
             skip_options_by(&inv.args, |t| eff.takes_value(t))
         })
         .into_iter()
-        .map(<[Word]>::to_vec)
+        .map(|rest| {
+            let options = &inv.args[..inv.args.len() - rest.len()];
+            (options.iter().any(|o| watch_exec(&o.text)), rest.to_vec())
+        })
         .collect();
         self.push(inv);
-        for rest in commands {
+        for (exec, rest) in commands {
             if rest.iter().all(|a| a.literal) {
-                let text = join_words(&rest);
+                let text = if exec {
+                    rest.iter().map(quoted).collect::<Vec<_>>().join(" ")
+                } else {
+                    join_words(&rest)
+                };
                 self.script(&text, cwd.clone(), ctx.depth + 1);
             } else {
                 self.dynamic_code(ctx, "watch runs a command known only at run time");
@@ -320,4 +329,12 @@ fn shell_options(args: &[Word]) -> ShellOptions {
         dash_c,
         reads_stdin,
     }
+}
+
+/// `-x`, `--exec`, or a cluster of watch's letters holding `x` (`-tx`).
+fn watch_exec(option: &str) -> bool {
+    option == "--exec"
+        || option.strip_prefix('-').is_some_and(|c| {
+            !c.starts_with('-') && c.contains('x') && c.bytes().all(|b| b.is_ascii_alphabetic())
+        })
 }

@@ -619,7 +619,7 @@ fn split_variant(
 
 /// A word as shell text that reads back as the same word: a known one single-quoted, one
 /// known only at run time as written.
-fn quoted(w: &Word) -> String {
+pub(super) fn quoted(w: &Word) -> String {
     if w.literal {
         format!("'{}'", w.text.replace('\'', "'\\''"))
     } else {

@@ -12,6 +12,8 @@ pub enum Select {
     All,
     /// All but the first (`grep PATTERN FILE…`).
     AfterFirst,
+    /// All but the first, or the only one (`yq EXPR FILE…` and `yq FILE`).
+    AfterFirstOrOnly,
     /// All but the last, when there are several (`cp SRC… DEST` reads).
     AllButLast,
     /// The last, when there are several (`cp SRC… DEST` writes).
@@ -76,6 +78,11 @@ pub struct Effects {
     /// Options whose value names a written file (`-o FILE`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub write_flags: List,
+    /// Options whose value is a file that names more files the command reads (`tar -T
+    /// LIST`, `rsync --files-from=LIST`): the list is read, and so are files whose names
+    /// are known only at run time.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub list_flags: List,
     /// Options that give the pattern or script, so that `after-first` means `all`
     /// (`grep -e PAT FILE`, `sed -e SCRIPT FILE`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
@@ -116,6 +123,7 @@ impl Effects {
         [
             &self.value_flags,
             &self.read_flags,
+            &self.list_flags,
             &self.write_flags,
             &self.send_flags,
             &self.pattern_flags,
@@ -137,10 +145,11 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 11] = [
+        let lists: [(&str, &List); 12] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
+            ("list_flags", &self.list_flags),
             ("write_flags", &self.write_flags),
             ("send_flags", &self.send_flags),
             ("pattern_flags", &self.pattern_flags),

@@ -85,6 +85,7 @@ pub const EFFECT_LISTS: &[&str] = &[
     "write_keys",
     "value_flags",
     "read_flags",
+    "list_flags",
     "write_flags",
     "pattern_flags",
     "in_place_flags",
@@ -109,6 +110,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "write_keys",
     "value_flags",
     "read_flags",
+    "list_flags",
     "write_flags",
     "pattern_flags",
     "in_place_flags",
@@ -264,7 +266,14 @@ pub fn effect_problem(
 /// What a command's first positional argument is when it is not a file (`first_is`).
 pub const FIRST_VALUES: &[&str] = &["mode", "owner"];
 /// Which positional arguments a command's effects read or write.
-pub const SELECTIONS: &[&str] = &["all", "after-first", "all-but-last", "last", "first"];
+pub const SELECTIONS: &[&str] = &[
+    "all",
+    "after-first",
+    "after-first-or-only",
+    "all-but-last",
+    "last",
+    "first",
+];
 
 /// Rounds of requested changes before a workflow halts, unless a policy says otherwise.
 pub const DEFAULT_REVIEW_ROUNDS: u32 = 3;

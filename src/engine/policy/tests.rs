@@ -71,6 +71,7 @@ fn serde_types_have_the_schema_keys() {
         write_keys: l.clone(),
         value_flags: l.clone(),
         read_flags: l.clone(),
+        list_flags: l.clone(),
         write_flags: l.clone(),
         pattern_flags: l.clone(),
         in_place_flags: l.clone(),
