@@ -51,9 +51,9 @@ impl Analyzer<'_> {
     }
 
     /// A shell's `run_flags` name a file of code it runs first (`bash --rcfile FILE -i`,
-    /// `--init-file`, yash's `--profile`): the file is read, its code is not seen (a
-    /// readable one is judged as well, as `bash FILE` is), so each use raises
-    /// `code-opaque`; its name is a file's, never a command's.
+    /// `--init-file`, yash's `--profile`): the file is read, and its code is asked about
+    /// as code the hook does not follow (`code-opaque`; what can be read of it is judged
+    /// too, as for `bash FILE`); its name is a file's, never a command's.
     pub(super) fn run_flag_files(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         for (option, file, _) in self.run_flag_values(inv) {
             self.facts.signal(
