@@ -93,6 +93,10 @@ fn the_managed_policy_only_tightens_auto() {
         (Some(r#"{"autonomy": "sandbox-only"}"#), true, "touch a.txt", "allow", "where the managed policy allows auto"),
         (Some(r#"{"autonomy": "sandbox-only"}"#), true, "perl gen.pl", "allow", "runs in Claude Code's sandbox"),
         (Some(r#"{"autonomy": "sandbox-only"}"#), false, "perl gen.pl", "ask", "install-hooks --sandbox"),
+        // A test runner's listing runs unasked in the sandbox, unless auto may relax nothing.
+        (Some(r#"{"autonomy": "sandbox-only"}"#), true, "pytest --collect-only -q", "allow", "runs in Claude Code's sandbox"),
+        (Some(r#"{"autonomy": "never"}"#), true, "pytest --collect-only -q", "ask", "does not allow autonomy auto"),
+        (None, false, "pytest --collect-only -q", "ask", "install-hooks --sandbox"),
         // A managed file that cannot be read relaxes nothing.
         (Some("{not json"), true, "touch a.txt", "ask", "not valid JSON"),
         (Some(r#"{"autonomy": "maybe"}"#), true, "perl gen.pl", "ask", "auto relaxes nothing"),

@@ -281,6 +281,12 @@ fn print_decision(what: &str, d: &Decision) {
             "  autonomy auto: {}",
             if v.relaxable {
                 "allowed without asking (relaxable)"
+            } else if v.contained
+                && d.parts.iter().filter(|p| p.tier == Tier::Confirm).all(|p| {
+                    p.effect.as_deref() == Some(crate::engine::policy::schema::LIST_RUN)
+                })
+            {
+                "allowed without asking only inside Claude Code's sandbox, in every session (a listing that runs project code to find what it lists), else still asked"
             } else if v.contained {
                 "allowed without asking only inside Claude Code's sandbox (contained: project code the hook cannot read), else still asked"
             } else {

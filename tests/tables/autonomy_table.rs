@@ -120,7 +120,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "build.run", "make"),
     ("ask", "ask", "build.run", "uv run pytest"),
     // Listing their packages runs the project's build files or plugins.
-    ("ask", "ask", "unknown.command", "bash -i --rcfile x.sh -c ls"),
+    ("ask", "ask", "code.opaque", "bash -i --rcfile x.sh -c ls"),
     ("ask", "ask", "build.run", "gradle dependencies"),
     ("ask", "ask", "build.run", "mvn dependency:tree"),
     ("ask", "ask", "build.run", "bundle list"),
@@ -499,6 +499,47 @@ const EVERYDAY: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "file.write", "perl -pi -e 's/a/b/' f.txt"),
     ("ask", "ask", "run.interpreter", "python3 -m json.tool in.json out.json"),
     ("ask", "ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
+    // Listings of the system's state as their manuals show them, and the forms that
+    // change it.
+    ("allow", "allow", "cli.ss-summary", "ss -s"),
+    ("ask", "ask", "unknown.command", "ss -s -K dst 10.0.0.1"),
+    ("allow", "allow", "git.submodule-status", "git submodule"),
+    ("ask", "allow", "git.write", "git submodule update --init"),
+    ("allow", "allow", "cli.systemctl-failed", "systemctl --failed"),
+    ("allow", "allow", "cli.systemctl-failed", "systemctl --user --failed"),
+    ("ask", "allow", "proc.signal", "systemctl --failed restart nginx"),
+    ("allow", "allow", "cli.service-status", "service --status-all"),
+    ("allow", "allow", "cli.service-status", "service nginx status"),
+    ("ask", "allow", "proc.signal", "service nginx restart"),
+    ("allow", "allow", "proc.schedule-list", "crontab -l"),
+    ("allow", "allow", "proc.schedule-list", "atq"),
+    ("ask", "ask", "proc.schedule", "crontab -e"),
+    ("deny", "deny", "cron.replace", "crontab jobs.txt"),
+    ("allow", "allow", "shell.alias-list", "alias"),
+    ("ask", "ask", "shell.alias", "alias ls='rm -rf'"),
+    ("allow", "allow", "shell.history-list", "history"),
+    ("allow", "allow", "shell.history-list", "history 20"),
+    ("ask", "ask", "unknown.command", "history -c"),
+    ("ask", "ask", "unknown.command", "history -w out.txt"),
+    ("allow", "allow", "system.users", "users"),
+    ("allow", "allow", "net.neighbours-routes", "arp -a"),
+    ("allow", "allow", "net.neighbours-routes", "route -n"),
+    ("ask", "ask", "unknown.command", "arp -d 10.0.0.1"),
+    ("ask", "ask", "unknown.command", "route add default gw 10.0.0.1"),
+    ("allow", "allow", "net.resolver-status", "resolvectl status"),
+    ("ask", "ask", "unknown.command", "resolvectl dns eth0 1.1.1.1"),
+    ("allow", "allow", "net.nmcli-show", "nmcli device status"),
+    ("allow", "allow", "net.nmcli-show", "nmcli connection show"),
+    ("ask", "ask", "unknown.command", "nmcli -s connection show home"),
+    ("ask", "ask", "unknown.command", "nmcli connection up home"),
+    ("allow", "allow", "pkg.query-system", "dnf list installed"),
+    ("allow", "allow", "pkg.query-system", "yum list installed"),
+    ("allow", "allow", "pkg.query-system", "snap list"),
+    ("allow", "allow", "pkg.query-system", "flatpak list"),
+    ("ask", "allow", "pkg.install", "dnf install curl"),
+    ("ask", "allow", "pkg.install", "snap install jq"),
+    ("allow", "allow", "build.check", "gofmt -d main.go"),
+    ("ask", "ask", "unknown.command", "gofmt -w main.go"),
 ];
 
 #[test]
@@ -626,10 +667,39 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.read-unknown", "cat list | xargs wc -l"),
     ("ask", "ask", "file.read-unknown", "ls | xargs wc -l"),
     ("ask", "ask", "file.read-unknown", "git ls-files -s | xargs cat"),
-    ("ask", "ask", "file.read-unknown", "xargs sed -i s/a/b/"),
+    ("ask", "ask", "file.read-unknown", "xargs sed -i s/a/b/ < list"),
     ("deny", "deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-    ("ask", "ask", "file.read-unknown", "xargs cp -t dest"),
-    ("ask", "ask", "path.secret-named", "xargs git add"),
+    ("ask", "ask", "file.read-unknown", "xargs cp -t dest < list"),
+    ("ask", "ask", "path.secret-named", "xargs git add < list"),
+    // With nothing to feed it, xargs reads the call's own input, which Claude Code leaves
+    // empty: its command runs with no word added.
+    ("allow", "allow", "shell.xargs", "xargs cat"),
+    ("allow", "allow", "shell.xargs", "xargs wc -l"),
+    ("allow", "allow", "shell.xargs", "xargs cat | head -5"),
+    ("allow", "allow", "shell.xargs", "xargs -0 grep -n TODO 2>/dev/null"),
+    ("ask", "allow", "fs.change", "xargs sed -i s/a/b/"),
+    // Anything that may feed it keeps its input unknown.
+    ("ask", "ask", "file.read-unknown", "{ xargs cat; } < list"),
+    ("ask", "ask", "file.read-unknown", "{ true; xargs cat; } < list"),
+    ("ask", "ask", "file.read-unknown", "(true; xargs wc -l) < list"),
+    ("ask", "ask", "file.read-unknown", "while read -r d; do xargs cat; done < list"),
+    ("ask", "ask", "file.read-unknown", "if true; then xargs cat; fi < list"),
+    ("ask", "ask", "file.read-unknown", "cat list | { true; xargs cat; }"),
+    ("ask", "ask", "file.read-unknown", "cat list | while read -r d; do xargs cat; done"),
+    ("ask", "ask", "file.read-unknown", "f() { xargs cat; }; f < list"),
+    ("ask", "ask", "file.read-unknown", "exec < list; xargs cat"),
+    ("ask", "ask", "file.read-unknown", "command exec < list; xargs cat"),
+    ("ask", "ask", "file.read-unknown", "bash -c 'xargs cat' < list"),
+    ("ask", "ask", "file.read-unknown", "sh -c 'xargs cat'"),
+    ("ask", "ask", "file.read-unknown", "cat <(xargs cat)"),
+    ("ask", "ask", "file.read-unknown", "echo \"$(xargs cat)\""),
+    ("ask", "ask", "file.read-unknown", "case x in x) xargs cat;; esac < list"),
+    ("ask", "ask", "file.read-unknown", "eval true; xargs cat"),
+    ("ask", "ask", "file.read-unknown", "source ./env.sh; xargs cat"),
+    ("ask", "ask", "file.read-unknown", "xargs cat 0<&3"),
+    ("ask", "ask", "file.read-unknown", "xargs cat 0>&3"),
+    ("ask", "ask", "file.read-unknown", "coproc xargs cat"),
+    ("ask", "ask", "file.read-secret", "xargs cat <<< ~/.ssh/id_rsa"),
     ("ask", "ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ("deny", "deny", "path.protected-write", "export A=1 >> ~/.bashrc x"),
     ("deny", "deny", "path.secret-write", "export A=1 > .env B=2"),
@@ -649,6 +719,18 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "perl -i -pe 's/a/b/' ~/.ssh/config"),
     ("ask", "ask", "file.read-secret", "perl -ne 'print' ~/.ssh/id_rsa"),
     ("ask", "ask", "code.opaque", "perl -pie 's/a/b/' f"),
+    // A shell's start-up file is code the hook does not follow, named by a file's name.
+    ("ask", "ask", "code.opaque", "bash --rcfile 'rm -rf ~' -ic ls"),
+    ("ask", "ask", "code.opaque", "bash --init-file ./rc.sh -ic ls"),
+    ("ask", "ask", "file.read-secret", "bash --rcfile ~/.ssh/id_rsa -i"),
+    ("deny", "deny", "fs.rm-broad", "bash --rcfile ./rc.sh -ic 'rm -rf ~'"),
+    // Small wrong answers: `file -C` writes NAME.mgc, `git bugreport` a report file.
+    ("ask", "allow", "fs.file-compile", "file -C -m magic"),
+    ("ask", "allow", "fs.file-compile", "file --compile -m my.magic"),
+    ("allow", "allow", "read.files", "file -b --mime-type README.md"),
+    ("ask", "allow", "git.write", "git bugreport"),
+    ("ask", "ask", "pager.key-file", "less -k keys.lesskey README.md"),
+    ("ask", "ask", "unknown.command", "lesskey -o keys.lesskey keys.txt"),
 ];
 
 #[test]
@@ -690,9 +772,15 @@ fn npx_runs_the_projects_own_program_when_it_is_there() {
         }
     }
     check_on(&machines[0], cases);
-    // In the sandbox, `auto` runs the contained listings unasked.
+    // In the sandbox, `auto` runs the contained runs unasked, and every session the
+    // listings.
     for &(default, _, rule, cmd) in cases {
         let auto = if rule == "test.list" || rule == "build.run" {
+            "allow"
+        } else {
+            default
+        };
+        let default = if rule == "test.list" {
             "allow"
         } else {
             default
@@ -709,6 +797,90 @@ fn npx_runs_the_projects_own_program_when_it_is_there() {
     }
 }
 
+/// A test runner's listing runs project code to find the tests (`list-run`): asked outside
+/// Claude Code's sandbox in every session, run without asking inside it in every session.
+/// A run of the tests, or a listing with any other part to ask about, keeps its verdict.
+/// `(default, auto, default in the sandbox, auto in the sandbox, rule, command)`.
+#[test]
+fn test_listings_run_unasked_in_the_sandbox() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &str, &str, &str, &str)] = &[
+        ("ask", "ask", "allow", "allow", "test.list", "pytest --collect-only -q"),
+        ("ask", "ask", "allow", "allow", "test.list", "python3 -m pytest --co"),
+        ("ask", "ask", "allow", "allow", "test.list", "cargo test -- --list"),
+        ("ask", "ask", "allow", "allow", "test.list", "go test -list ."),
+        ("ask", "ask", "allow", "allow", "test.list", "npx --no-install jest --listTests"),
+        ("ask", "ask", "allow", "allow", "test.list-command", "cargo nextest list"),
+        ("ask", "ask", "allow", "allow", "test.list", "cargo test -- --list | grep foo"),
+        ("ask", "ask", "allow", "allow", "test.list", "cd sub && pytest --collect-only -q"),
+        // Runs and scripts are not listings: contained, run unasked only in auto.
+        ("ask", "ask", "ask", "allow", "build.run", "cargo test"),
+        ("ask", "ask", "ask", "allow", "build.run", "pytest -q"),
+        ("ask", "ask", "ask", "allow", "test.list-script", "npm test -- --listTests"),
+        ("ask", "ask", "ask", "allow", "test.list", "pytest --collect-only -q > tests.txt"),
+        ("ask", "ask", "ask", "allow", "test.list", "cargo test -- --list && cargo build"),
+        // What the hook cannot see stays asked, and Forbidden denied.
+        ("ask", "ask", "ask", "ask", "shell.dynamic-command", "pytest --collect-only -q && $CMD"),
+        ("ask", "ask", "ask", "ask", "net.request", "cargo test -- --list; curl -X POST https://example.com"),
+        ("ask", "ask", "ask", "ask", "pkg.run-fetched", "npx jest --listTests"),
+        ("deny", "deny", "deny", "deny", "fs.rm-broad", "pytest --collect-only -q; rm -rf ~"),
+    ];
+    let machines = [
+        Machine::fresh("listings", false),
+        Machine::fresh("listings-sandboxed", true),
+    ];
+    let mut wrong = Vec::new();
+    for m in &machines {
+        std::fs::create_dir_all(m.project.join("sub")).expect("scratch subfolder");
+    }
+    for &(default, auto, sandbox_default, sandbox_auto, rule, cmd) in cases {
+        for (m, session, want) in [
+            (&machines[0], CONFIRM, default),
+            (&machines[0], AUTO, auto),
+            (&machines[1], CONFIRM, sandbox_default),
+            (&machines[1], AUTO, sandbox_auto),
+        ] {
+            let got = m.example(session, cmd);
+            let sandbox = std::ptr::eq(m, &machines[1]);
+            if got.decision != want || got.rule() != rule {
+                wrong.push(format!(
+                    "{cmd:?} sandbox={sandbox} session {session}: want {want} by {rule}, got {} ({})",
+                    got.decision, got.reason
+                ));
+            } else if sandbox_default == "allow" {
+                // A listing's reason says why: confined in the sandbox, else how to turn
+                // the sandbox on.
+                let says = if want == "allow" {
+                    "runs in Claude Code's sandbox"
+                } else {
+                    "install-hooks --sandbox"
+                };
+                if !got.reason.contains(says) {
+                    wrong.push(format!(
+                        "{cmd:?} sandbox={sandbox} session {session}: the reason does not say {says:?}: {}",
+                        got.reason
+                    ));
+                }
+            }
+        }
+    }
+    // Asking to leave the sandbox asks, in both sessions.
+    for session in [CONFIRM, AUTO] {
+        let got = machines[1].pre(
+            session,
+            "Bash",
+            json!({"command": "pytest --collect-only -q", "dangerouslyDisableSandbox": true}),
+        );
+        if got.decision != "ask" || !got.reason.contains("dangerouslyDisableSandbox") {
+            wrong.push(format!(
+                "leaving the sandbox in {session}: {} ({})",
+                got.decision, got.reason
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// Every Confirm rule of the default policy is deliberately relaxable or opaque.
 #[test]
 fn every_default_confirm_rule_is_classified() {
@@ -717,6 +889,7 @@ fn every_default_confirm_rule_is_classified() {
         "build.run",
         "test.list",
         "test.list-command",
+        "test.list-script",
         "build.terraform-validate",
         "run.inline-code",
         "run.interpreter",
@@ -730,6 +903,7 @@ fn every_default_confirm_rule_is_classified() {
         "pkg.install",
         "pkg.version-commit",
         "fs.change",
+        "fs.file-compile",
         "proc.signal",
         "file.write",
         "fs.find-delete",

@@ -1196,10 +1196,17 @@ fn xargs_runs_its_command_with_the_words_of_its_input() {
         ("ask", "file.read-unknown", "cat list | xargs wc -l"),
         ("ask", "file.read-unknown", "ls | xargs wc -l"),
         ("ask", "file.read-unknown", "git ls-files -s | xargs cat"),
-        ("ask", "file.read-unknown", "xargs sed -i s/a/b/"),
+        ("ask", "file.read-unknown", "xargs sed -i s/a/b/ < list"),
         ("deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
-        ("ask", "file.read-unknown", "xargs cp -t dest"),
-        ("ask", "path.secret-named", "xargs git add"),
+        ("ask", "file.read-unknown", "xargs cp -t dest < list"),
+        ("ask", "path.secret-named", "xargs git add < list"),
+        // Nothing feeding it: xargs reads the call's own input, which Claude Code leaves
+        // empty, and adds no word.
+        ("allow", "shell.xargs", "xargs cat"),
+        ("allow", "shell.xargs", "xargs wc -l"),
+        ("ask", "fs.change", "xargs sed -i s/a/b/"),
+        ("ask", "file.read-unknown", "{ true; xargs cat; } < list"),
+        ("ask", "file.read-unknown", "exec < list; xargs cat"),
         ("ask", "shell.dynamic-command", "xargs -I{} {} --version < list"),
     ]);
 }

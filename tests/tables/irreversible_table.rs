@@ -116,7 +116,7 @@ fn object_stores_and_cloud_accounts() {
     ]);
 }
 
-/// Removing or replacing the whole crontab is Forbidden; listing and editing are not.
+/// Removing or replacing the whole crontab is Forbidden; editing is asked, listing Safe.
 #[test]
 #[rustfmt::skip]
 fn the_crontab() {
@@ -134,8 +134,9 @@ fn the_crontab() {
         ("deny", "cron.replace", "crontab -u bob jobs.cron"),
         ("deny", "cron.replace", "crontab < jobs"),
         ("deny", "cron.replace", "sudo crontab -"),
-        ("ask", "proc.schedule", "crontab -l"),
-        ("ask", "proc.schedule", "crontab -u bob -l"),
+        ("allow", "proc.schedule-list", "crontab -l"),
+        ("allow", "proc.schedule-list", "crontab -u bob -l"),
+        ("ask", "proc.schedule", "crontab -l -e"),
         ("ask", "proc.schedule", "crontab -e"),
         ("allow", "any.version-help", "crontab --help"),
     ]);

@@ -181,9 +181,11 @@ fn options_whose_value_is_a_command() {
         ("ask", "net.shell", "rsync -e 'ssh -p 2222' -a src/ host:dst/"),
         ("ask", "exec.option-runs", "tar --to-command=\"$CMD\" -xf a.tar"),
         ("deny", "fs.rm-broad", "bsdtar --use-compress-program='rm -rf ~' -tf a.tar"),
-        // A shell's startup file is code it runs (the file's name is judged as a command).
-        ("ask", "unknown.command", "bash -i --rcfile x.sh -c ls"),
-        ("ask", "unknown.command", "yash --rcfile=x.sh -ic ls"),
+        // A shell's startup file is code it runs: a file read, never a command.
+        ("ask", "code.opaque", "bash -i --rcfile x.sh -c ls"),
+        ("ask", "code.opaque", "yash --rcfile=x.sh -ic ls"),
+        ("ask", "code.opaque", "bash --rcfile 'rm -rf ~' -ic ls"),
+        ("ask", "file.read-secret", "bash --init-file ~/.ssh/id_rsa -ic ls"),
         // Benign neighbours: the options that run nothing.
         ("allow", "cli.tar-list", "tar -tf a.tar"),
         ("allow", "cli.tar-list", "tar -tvf a.tar"),

@@ -29,6 +29,18 @@ pub(super) struct Input {
 }
 
 impl Input {
+    /// The call's own input, which Claude Code leaves empty: the command runs once with
+    /// no word added (GNU xargs; others not at all). It names nothing, but is not taken
+    /// as known: a verdict that words added at run time could make Forbidden stays asked
+    /// (`xargs rm -rf`).
+    fn none() -> Input {
+        Input {
+            words: Vec::new(),
+            never_options: true,
+            exact: false,
+        }
+    }
+
     /// Input nothing is known of: one word known only at run time.
     fn unknown() -> Input {
         Input {
@@ -52,8 +64,9 @@ pub(super) struct Split {
     pub from_file: bool,
 }
 
-/// What xargs, run by simple command `cmd` of `script`, gives its command.
-pub(super) fn input(script: &Script, cmd: &SimpleCommand, split: &Split) -> Input {
+/// What xargs, run by simple command `cmd` of `script`, gives its command; `top`: the
+/// script is the call's own, not one nested in a string or a file.
+pub(super) fn input(script: &Script, cmd: &SimpleCommand, split: &Split, top: bool) -> Input {
     if split.from_file {
         return Input::unknown();
     }
@@ -72,14 +85,47 @@ pub(super) fn input(script: &Script, cmd: &SimpleCommand, split: &Split) -> Inpu
         (Some(t), _) => return known_text(&t, split),
         (None, Some((p, s))) => match stage_before(script, p, s) {
             Some(c) => c,
+            None if reads_call_input(script, cmd, top) => return Input::none(),
             None => return Input::unknown(),
         },
+        (None, None) if reads_call_input(script, cmd, top) => return Input::none(),
         (None, None) => return Input::unknown(),
     };
     if let Some(t) = literal_output(producer) {
         return known_text(&t, split);
     }
     lister(producer, split).unwrap_or_else(Input::unknown)
+}
+
+/// Whether command `cmd` of `script` reads the input of the call itself, which Claude
+/// Code leaves empty: the script is the call's own (not a string a shell, `ssh` or
+/// `watch` runs, whose input may be anything), and nothing else feeds the command: no
+/// pipeline around it but its first stage at the top, no redirection of its input (a
+/// descriptor copied onto it, `0>&3`, is not told apart), no compound statement around it
+/// with redirections, no function body (called with any input), no substitution (which
+/// reads the input of the command it sits in), and no `exec` (which may redirect the rest
+/// of the script's input), `coproc` (whose input the script writes), `eval` or `source` in
+/// the script.
+fn reads_call_input(script: &Script, cmd: &SimpleCommand, top: bool) -> bool {
+    let first_stage_at_top = match cmd.pipe {
+        None => true,
+        Some((p, s)) => s == 0 && script.pipeline_parent.get(p).is_some_and(Option::is_none),
+    };
+    let feeds_later = |c: &SimpleCommand| {
+        c.words
+            .iter()
+            .map(|w| w.text.as_str())
+            .find(|t| !matches!(*t, "command" | "builtin"))
+            .is_some_and(|t| matches!(t, "exec" | "coproc"))
+    };
+    top && first_stage_at_top
+        && cmd.stdin.is_none()
+        && cmd.redirects.iter().all(|r| r.writes() && !r.is_fd_dup())
+        && !cmd.enclosed_input
+        && cmd.function.is_none()
+        && cmd.substituted_into.is_none()
+        && !script.hidden_code
+        && !script.commands.iter().any(feeds_later)
 }
 
 /// Text xargs reads as it is known: split at blanks as xargs splits it, when it holds no

@@ -38,13 +38,50 @@ impl Analyzer<'_> {
     /// surely the option's is judged as a script (a forbidden one makes the call
     /// forbidden). A table of a user's or a project's file adds uses, never hides one.
     pub(super) fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        for (option, code, clear) in self.run_flag_values(inv) {
+            self.facts.signal(
+                "option-runs",
+                format!("`{} {option}` runs `{}`", inv.name, code.text),
+            );
+            // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
+            if clear {
+                self.code_string(&code, inv.cwd.clone(), ctx);
+            }
+        }
+    }
+
+    /// A shell's `run_flags` name a file of code it runs first (`bash --rcfile FILE -i`,
+    /// `--init-file`, yash's `--profile`): the file is read, and its code is asked about
+    /// as code the hook does not follow (`code-opaque`; what can be read of it is judged
+    /// too, as for `bash FILE`); its name is a file's, never a command's.
+    pub(super) fn run_flag_files(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        for (option, file, _) in self.run_flag_values(inv) {
+            self.facts.signal(
+                "code-opaque",
+                format!("`{} {option}` runs the code of `{}`", inv.name, file.text),
+            );
+            self.runs_file(&file, inv.cwd.as_deref());
+            self.access(
+                AccessKind::Read,
+                &file,
+                inv.cwd.as_deref(),
+                &format!("{} {option}", inv.name),
+            );
+            self.shell_script_file(&file, inv.cwd.clone(), ctx);
+        }
+    }
+
+    /// The uses of the program's `run_flags` (see [`Self::run_flag_commands`]): the option,
+    /// its value (after the prefix of a `--opt=PREFIX` entry), and whether the value is
+    /// surely the option's.
+    fn run_flag_values(&self, inv: &Invocation) -> Vec<(String, Word, bool)> {
         let tables = self.policy().effects_readings(&inv.name);
         let mut run = List::default();
         for eff in &tables {
             run.extend(&eff.run_flags);
         }
         if run.is_empty() {
-            return;
+            return Vec::new();
         }
         let readings: Vec<Effects> = tables.into_iter().cloned().collect();
         let mut uses: Vec<OptionUse> = Vec::new();
@@ -55,6 +92,7 @@ impl Analyzer<'_> {
                 }
             }
         }
+        let mut values = Vec::new();
         for u in uses {
             let prefix = u.entry.split_once('=').map(|(_, p)| p);
             let Some(value) = u.value else { continue };
@@ -68,16 +106,9 @@ impl Analyzer<'_> {
                 },
                 None => value,
             };
-            let option = run_flag_name(&u.entry);
-            self.facts.signal(
-                "option-runs",
-                format!("`{} {option}` runs `{}`", inv.name, code.text),
-            );
-            // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
-            if u.clear {
-                self.code_string(&code, inv.cwd.clone(), ctx);
-            }
+            values.push((run_flag_name(&u.entry).to_string(), code, u.clear));
         }
+        values
     }
 
     /// `zip -TT CMD` and `--unzip-command CMD` test the archive with CMD (`{}` the archive).

@@ -572,7 +572,7 @@ impl Analyzer<'_> {
             "awk" | "gawk" | "mawk" | "nawk" => self.awk(inv, ctx),
             _ if self.policy().is_shell(&name) => {
                 // `bash --rcfile FILE -i`: a file of code the shell runs first.
-                self.run_flag_commands(&inv, ctx);
+                self.run_flag_files(&inv, ctx);
                 self.shell(inv, cwd, ctx)
             }
             _ if self.policy().is_interpreter(&name) => self.interpreter(inv, cwd, ctx),

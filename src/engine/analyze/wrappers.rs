@@ -643,7 +643,7 @@ impl Analyzer<'_> {
             // Its own options are the words before the command (a value too: `-n 1 -I{}`).
             let own = &args[..args.len().saturating_sub(rest.len())];
             let replace = xargs_replace(own).filter(|r| !r.is_empty());
-            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own));
+            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own), ctx.depth == 0);
             self.xargs_command(rest, replace, input, cwd.clone(), ctx);
         }
     }

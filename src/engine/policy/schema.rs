@@ -206,9 +206,14 @@ pub const RELAXABLE_EFFECTS: &[&str] = &[
     "git-recoverable",
     "install-registry",
     "build-run",
+    "list-run",
     "file-change",
     "process-control",
 ];
+/// The effect of a listing that runs project code only to find what it lists (`pytest
+/// --collect-only`): contained, and run without asking in every session when the call runs
+/// in Claude Code's sandbox.
+pub const LIST_RUN: &str = "list-run";
 /// … and those that are never relaxed: a rule naming one may not set `relaxable`.
 pub const NEVER_RELAXED_EFFECTS: &[&str] = &[
     "discard-work",
@@ -254,6 +259,9 @@ pub fn effect_problem(
     }
     if !confirm {
         return Some("only Confirm rules may name an `effect`".to_string());
+    }
+    if effect == LIST_RUN && !contained {
+        return Some(format!("the effect {LIST_RUN:?} (a listing that runs project code, run unasked only inside Claude Code's sandbox) needs `contained = true`"));
     }
     if never && relaxable {
         return Some(format!("the effect {effect:?} is never relaxed; remove `relaxable = true` or name another effect"));

@@ -122,6 +122,10 @@ pub struct SimpleCommand {
     /// For a command in a function's body: the index of that function in
     /// [`Script::functions`] (the body runs only if the function is called).
     pub function: Option<usize>,
+    /// Whether a compound statement around the command (a group, a subshell, a loop, an
+    /// `if` or `case`) has redirections or a heredoc (`{ a; b; } < list`, `while …; done
+    /// <<< x`): its standard input may then be other than the script's own.
+    pub enclosed_input: bool,
 }
 
 impl SimpleCommand {

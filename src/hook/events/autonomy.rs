@@ -3,6 +3,7 @@
 
 use super::Env;
 use crate::engine::classify::Decision;
+use crate::engine::policy::schema::LIST_RUN;
 use crate::engine::policy::Tier;
 use crate::engine::sandbox;
 use crate::engine::tools::Tool;
@@ -66,6 +67,57 @@ pub(super) fn apply_autonomy(
         }
     }
 }
+
+/// A listing that runs project code only to find what it lists (every Confirm part is
+/// contained and of the effect [`LIST_RUN`]: `pytest --collect-only`, `cargo test --
+/// --list`) runs without asking in any session when it will run in Claude Code's sandbox,
+/// which confines that code; outside it, it is asked, and the reason says why. Not under a
+/// managed policy that lets `auto` relax nothing. Whether it was decided here (else
+/// [`apply_autonomy`] decides).
+pub(super) fn apply_sandboxed_listing(
+    env: &Env,
+    event: &Event,
+    decision: &mut Decision,
+    out: &mut GateOutcome,
+) -> bool {
+    let confirm = || decision.parts.iter().filter(|p| p.tier == Tier::Confirm);
+    let listing = decision.verdict.tier == Tier::Confirm
+        && decision.verdict.contained
+        && confirm().next().is_some()
+        && confirm().all(|p| p.contained && p.effect.as_deref() == Some(LIST_RUN));
+    if !listing {
+        return false;
+    }
+    // In an `auto` session, a listing asked is asked as any contained call is.
+    let auto = !event.session_id.is_empty()
+        && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto;
+    let v = &mut decision.verdict;
+    match sandboxed(env, event) {
+        Ok(()) => match managed::load() {
+            ManagedAutonomy::Never(_) if auto => false,
+            ManagedAutonomy::Never(why) => {
+                v.reason = format!("{} (asked: {why})", v.reason);
+                true
+            }
+            _ => {
+                out.relaxed_by = Some("sandbox");
+                v.reason = format!("{} ({LISTED_IN_SANDBOX})", v.reason);
+                true
+            }
+        },
+        Err(_) if auto => false,
+        Err(why) => {
+            v.reason = format!("{} ({LISTED_OUTSIDE}: {why}; {TURN_ON})", v.reason);
+            true
+        }
+    }
+}
+
+/// Why a listing ran without asking.
+pub const LISTED_IN_SANDBOX: &str = "it only lists, and the project code it runs to do so is confined: allowed because the call runs in Claude Code's sandbox";
+
+/// Why a listing is asked.
+pub const LISTED_OUTSIDE: &str = "asked: it runs project code to find what it lists, which runs without asking only inside Claude Code's sandbox, and this call would not run in it";
 
 /// Why a contained call ran without asking.
 pub const SANDBOXED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox";

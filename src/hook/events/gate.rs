@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::autonomy::apply_autonomy;
+use super::autonomy::{apply_autonomy, apply_sandboxed_listing};
 use super::{project_of, Env};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{Decision, Verdict};
@@ -263,7 +263,9 @@ fn decide(
             decision.verdict.reason
         );
     }
-    apply_autonomy(env, event, decision, &mut out);
+    if !apply_sandboxed_listing(env, event, decision, &mut out) {
+        apply_autonomy(env, event, decision, &mut out);
+    }
     if let Err(e) = record_spawn(env, event, role) {
         refuse(
             decision,

@@ -53,6 +53,7 @@ impl<'a> Walker<'a> {
             pipe: ctx.pipe,
             substituted_into: ctx.substituted_into,
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
             ..SimpleCommand::default()
         };
         let mut extra_args = Vec::new();
@@ -100,6 +101,7 @@ impl<'a> Walker<'a> {
             pipe: None,
             substituted_into: Some(index),
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
         };
         let mut cursor = n.walk();
         let kids: Vec<Node> = n.named_children(&mut cursor).collect();
@@ -259,12 +261,14 @@ impl<'a> Walker<'a> {
             pipe: ctx.pipe,
             substituted_into: ctx.substituted_into,
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
             ..SimpleCommand::default()
         });
         let sub_ctx = Ctx {
             pipe: None,
             substituted_into: Some(index),
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
         };
         self.substitutions_in(n, &sub_ctx);
     }
@@ -276,12 +280,14 @@ impl<'a> Walker<'a> {
             pipe: ctx.pipe,
             substituted_into: ctx.substituted_into,
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
             ..SimpleCommand::default()
         });
         let sub_ctx = Ctx {
             pipe: None,
             substituted_into: Some(index),
             function: ctx.function,
+            enclosed_input: ctx.enclosed_input,
         };
         self.substitutions_in(n, &sub_ctx);
     }

@@ -48,6 +48,9 @@ struct Ctx {
     pipe: Option<(usize, usize)>,
     substituted_into: Option<usize>,
     function: Option<usize>,
+    /// Inside a compound statement that has redirections (see
+    /// [`SimpleCommand::enclosed_input`]).
+    enclosed_input: bool,
 }
 
 /// The walk's state: the script found so far, and what attaching the next command needs.

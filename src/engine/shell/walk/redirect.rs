@@ -95,7 +95,10 @@ impl<'a> Walker<'a> {
             self.fail("words follow the redirection of a compound command");
         }
         let first = self.script.commands.len();
-        let first_stage_ctx = *ctx;
+        let first_stage_ctx = Ctx {
+            enclosed_input: ctx.enclosed_input || !red.redirects.is_empty() || red.stdin.is_some(),
+            ..*ctx
+        };
         self.visit(b, &first_stage_ctx);
         if declaration {
             let args = std::mem::take(&mut red.args);
