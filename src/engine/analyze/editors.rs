@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::positionals;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
@@ -49,7 +49,7 @@ impl Analyzer<'_> {
                     match kind {
                         // `e` alone, or the `e` flag of `s`: the text read is run.
                         'e' if arg.text.is_empty() => self.facts.signal(
-                            "stdin-code",
+                            SignalName::StdinCode,
                             format!("`{}` runs the text it reads as commands", inv.display),
                         ),
                         _ if arg.text.is_empty() => {}

@@ -4,7 +4,7 @@
 //! the program's own rule says the rest.
 
 use super::git_args::shell_quote;
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::{flag_value, option_uses, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List};
 use crate::engine::shell::Word;
@@ -70,7 +70,7 @@ impl Analyzer<'_> {
             };
             let option = run_flag_name(&u.entry);
             self.facts.signal(
-                "option-runs",
+                SignalName::OptionRuns,
                 format!("`{} {option}` runs `{}`", inv.name, code.text),
             );
             // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
@@ -257,7 +257,7 @@ impl Analyzer<'_> {
                     }
                 }
                 None => self.facts.signal(
-                    "dynamic-script",
+                    SignalName::DynamicScript,
                     "parallel runs commands read from its input",
                 ),
             }
