@@ -220,11 +220,17 @@ fn restrictions_table() {
     let planner = roles::role_of(Some("code-planner"));
     let implementer = roles::role_of(Some("code-implementer"));
     let main = roles::role_of(None);
-    let bash = |tier: Tier, git: &[&str]| Call {
-        tool: "Bash".into(),
-        tier: Some(tier),
-        git: git.iter().map(|s| s.to_string()).collect(),
-        ..Call::default()
+    let kinds = crate::engine::policy::Policy::builtin()
+        .expect("default policy loads")
+        .kinds;
+    let bash = |tier: Tier, git: &[&str]| {
+        let git: Vec<String> = git.iter().map(|s| s.to_string()).collect();
+        Call {
+            tool: "Bash".into(),
+            tier: Some(tier),
+            ..Call::default()
+        }
+        .with_git(&git, &kinds)
     };
     let write = |p: &str| Call {
         tool: "Write".into(),

@@ -141,6 +141,8 @@ pub const KIND_LISTS: &[&str] = &[
     "command_env",
     "git_safe_config",
     "git_command_config",
+    "git_history",
+    "git_commits",
     "runners",
     "remote_runners",
 ];
