@@ -397,3 +397,24 @@ fn test_gate() {
     w.phase = Phase::Plan;
     assert!(review_gate(&w, None).is_some());
 }
+
+/// The policy's git lists: what makes history also changes it, so a role that may not
+/// change history makes none either; reading commands are in neither.
+#[test]
+fn git_lists_of_the_policy() {
+    let kinds = crate::engine::policy::Policy::builtin()
+        .expect("default policy loads")
+        .kinds;
+    let not_history: Vec<&str> = kinds
+        .git_commits
+        .iter()
+        .filter(|g| !kinds.git_history.contains(g))
+        .collect();
+    assert!(not_history.is_empty(), "{not_history:?}");
+    for g in ["commit", "push", "merge", "tag", "rebase"] {
+        assert!(kinds.git_commits.contains(g), "{g}");
+    }
+    for g in ["status", "log", "diff", "show", "fetch"] {
+        assert!(!kinds.git_history.contains(g), "{g}");
+    }
+}
