@@ -639,6 +639,35 @@ max_review_rounds = 9
     assert!(!text.contains(":1:1:"), "{text}");
 }
 
+/// A rule naming a signal the analysis never raises is refused by `policy validate`, in a
+/// user's file and in a project's: the message gives the file, the rule's id, the name and
+/// the names there are.
+#[test]
+fn validate_refuses_a_misspelt_signal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let user = dir.path().join("policy.toml");
+    let project = dir.path().join("repo/.claude/programmer-policy.toml");
+    std::fs::create_dir_all(project.parent().expect("parent")).expect("mkdir");
+    let rule = "[[rule]]\nid = \"mine.remote\"\ntier = \"forbidden\"\nreason = \"x\"\nsignal = \"remote-cod\"\n";
+    for file in [&user, &project] {
+        std::fs::write(file, rule).expect("write");
+        let out = bin()
+            .env("HOME", dir.path())
+            .args(["policy", "validate"])
+            .arg(file)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8_lossy(&out.stderr);
+        let want = format!(
+            "{}:2:6: rule \"mine.remote\" names the signal \"remote-cod\", which the analysis never raises (one of: remote-code, stdin-code,",
+            file.display()
+        );
+        assert!(text.contains(&want), "missing {want:?} in:\n{text}");
+        assert!(text.contains("secret-sent, *)"), "{text}");
+    }
+}
+
 /// The hook refuses a user file for the same problems `policy validate` reports: a
 /// misspelled signal would be a Forbidden rule that never fires.
 #[test]

@@ -15,7 +15,9 @@ use anyhow::{anyhow, Result};
 use regex_lite::Regex;
 use serde_json::Value;
 
-use crate::engine::analyze::{self, Access, CodeRead, Facts, Hidden, Invocation, Signal};
+use crate::engine::analyze::{
+    self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
+};
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
@@ -308,7 +310,7 @@ impl<'a> Matcher<'a> {
                     .is_some_and(|r| counts(r))
         })?;
         let signal = Signal {
-            name: "hidden-forbidden",
+            name: SignalName::HiddenForbidden,
             detail: h.command.clone(),
         };
         let mut v = self.signal_verdict(&signal)?;
@@ -346,7 +348,7 @@ impl<'a> Matcher<'a> {
                     continue;
                 }
                 out.signals.push(Signal {
-                    name: "secret-named",
+                    name: SignalName::SecretNamed,
                     detail: format!(
                         "{}: `{}`, known only at run time, may name a file that holds secrets",
                         inv.display, res.raw
@@ -357,13 +359,13 @@ impl<'a> Matcher<'a> {
             let secret = self.in_class(&res, PathClass::Sensitive, cwd);
             if secret {
                 out.signals.push(Signal {
-                    name: "secret-named",
+                    name: SignalName::SecretNamed,
                     detail: format!("{}: names {shown}, which may hold secrets", inv.display),
                 });
             }
             if self.in_class(&res, PathClass::Protected, cwd) {
                 out.signals.push(Signal {
-                    name: "protected-named",
+                    name: SignalName::ProtectedNamed,
                     detail: format!("{}: names {shown}, a protected path", inv.display),
                 });
             } else if !secret
@@ -435,7 +437,7 @@ impl<'a> Matcher<'a> {
         );
         let signal = if res.lexical.is_none() {
             Signal {
-                name: "secret-named",
+                name: SignalName::SecretNamed,
                 detail: format!(
                     "{} may send `{}`, known only at run time, off the machine",
                     s.by, res.raw
@@ -447,7 +449,7 @@ impl<'a> Matcher<'a> {
         {
             // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
             Signal {
-                name: "secret-named",
+                name: SignalName::SecretNamed,
                 detail: format!(
                     "{} may send what `{}` matches, which could hold secrets, off the machine",
                     s.by, res.raw
@@ -455,7 +457,7 @@ impl<'a> Matcher<'a> {
             }
         } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref()) {
             Signal {
-                name: "secret-sent",
+                name: SignalName::SecretSent,
                 detail: format!(
                     "{} may send {}, which may hold secrets, off the machine",
                     s.by,
@@ -495,8 +497,8 @@ impl<'a> Matcher<'a> {
         // `code-opaque`; so the fallback for interpreters does not, and any other rule for
         // the program still does.
         let signal = match inv.code {
-            Some(CodeRead::Judged) => Some("code-judged"),
-            Some(CodeRead::Opaque) => Some("code-opaque"),
+            Some(CodeRead::Judged) => Some(SignalName::CodeJudged),
+            Some(CodeRead::Opaque) => Some(SignalName::CodeOpaque),
             None => None,
         };
         // Only a program that runs such code looks at the signal rules at all.
@@ -505,7 +507,7 @@ impl<'a> Matcher<'a> {
             .flat_map(|sig| {
                 self.policy()
                     .rules_of(RuleKind::Signal)
-                    .filter(move |r| r.signal.as_deref() == Some(sig))
+                    .filter(move |r| r.signal.as_deref() == Some(sig.name()))
             })
             .filter(|r| inv.trusted_path || r.tier > Tier::Safe);
         let mut v = self.pick(rules.chain(code), &inv.display)?;
@@ -577,10 +579,11 @@ impl<'a> Matcher<'a> {
     }
 
     fn signal_verdict(&self, s: &Signal) -> Option<Verdict> {
-        let rules = self
-            .policy()
-            .rules_of(RuleKind::Signal)
-            .filter(|r| r.signal.as_deref().is_some_and(|n| n == s.name || n == "*"));
+        let rules = self.policy().rules_of(RuleKind::Signal).filter(|r| {
+            r.signal
+                .as_deref()
+                .is_some_and(|n| n == s.name.name() || n == "*")
+        });
         self.pick(rules, &s.detail)
     }
 

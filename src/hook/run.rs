@@ -109,6 +109,7 @@ fn workflow_event(event: &Event, places: &Places) -> Result<Value> {
     let env = events::Env {
         places,
         lists: None,
+        kinds: None,
         now: clock::now(),
         max_rounds,
     };
@@ -151,6 +152,7 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     let env = events::Env {
         places: &places,
         lists: Some(&policy.paths),
+        kinds: Some(&policy.kinds),
         now: clock::now(),
         max_rounds: policy.workflow.max_review_rounds,
     };

@@ -4,7 +4,7 @@
 
 use super::phase::{Phase, Workflow};
 use super::roles::{self, BashScope, Role, WriteScope};
-use crate::engine::policy::Tier;
+use crate::engine::policy::{Kinds, Tier};
 use crate::engine::tools::Tool;
 
 /// What the restrictions need to know about a tool call.
@@ -19,13 +19,24 @@ pub struct Call {
     pub widened: bool,
     /// Resolved paths the call writes (file tools and Bash alike).
     pub writes: Vec<String>,
-    /// `git` subcommands the call runs.
-    pub git: Vec<String>,
+    /// The call runs a git subcommand that changes history or the index (one of the
+    /// policy's `kinds.git_history`; see [`Call::with_git`]).
+    pub git_changes: bool,
+    /// The call runs a git subcommand that makes history (`kinds.git_commits`).
+    pub git_commits: bool,
     /// `programmer-hook` is run (its own rules decide; it is never a history change).
     pub subagent_type: Option<String>,
 }
 
 impl Call {
+    /// The call with the git subcommands it runs (git's own, and those other programs run
+    /// on git's behalf) looked up in the policy's kinds.
+    pub fn with_git(mut self, git: &[String], kinds: &Kinds) -> Call {
+        self.git_changes = git.iter().any(|g| kinds.git_history.contains(g));
+        self.git_commits = git.iter().any(|g| kinds.git_commits.contains(g));
+        self
+    }
+
     /// Whether the hook knows the call writes nothing: Safe by the policy in force, and by
     /// the built-in rules alone (no user, project or suggested rule widened it).
     pub fn read_only(&self) -> bool {
@@ -40,53 +51,6 @@ pub struct Refusal {
     pub reason: String,
     pub instead: String,
 }
-
-/// Git subcommands that change history or the index (never the implementer's).
-pub const GIT_HISTORY: &[&str] = &[
-    "add",
-    "commit",
-    "push",
-    "rebase",
-    "reset",
-    "merge",
-    "cherry-pick",
-    "revert",
-    "tag",
-    "am",
-    "filter-branch",
-    "filter-repo",
-    "update-ref",
-    "pull",
-    "replace",
-    "commit-tree",
-    "notes",
-    "stash",
-    "branch",
-    "switch",
-    "checkout",
-    "restore",
-    "rm",
-    "mv",
-];
-
-/// Git subcommands that make history (not allowed in phase implement).
-pub const GIT_COMMIT: &[&str] = &[
-    "add",
-    "commit",
-    "push",
-    "rebase",
-    "merge",
-    "cherry-pick",
-    "revert",
-    "tag",
-    "am",
-    "filter-branch",
-    "filter-repo",
-    "update-ref",
-    "commit-tree",
-    "replace",
-    "notes",
-];
 
 /// Whether `path` is a plan document of `root`: `<root>/docs/plans/YYYY-MM-DD-<topic>.md`.
 pub fn is_plan_path(path: &str, root: &str) -> bool {
@@ -170,7 +134,7 @@ fn restrict_role(call: &Call, r: &Role, wf: Option<&Workflow>) -> Option<Refusal
             instead: "use read-only commands (git diff, git log, ls, cat, rg); leave changes and test runs to the implementer".into(),
         });
     }
-    if !r.may_commit && call.git.iter().any(|g| GIT_HISTORY.contains(&g.as_str())) {
+    if !r.may_commit && call.git_changes {
         return Some(Refusal {
             rule: "role.no-history-changes",
             reason: format!(
@@ -221,7 +185,7 @@ enum Trigger {
     WritesBesidesPlans,
     /// The call starts one of these agents of the pack.
     Spawns(&'static [&'static str]),
-    /// The call runs git subcommands that make history ([`GIT_COMMIT`]).
+    /// The call runs git subcommands that make history (`kinds.git_commits`).
     Commits,
     /// A Bash command the policy did not classify Safe.
     NotReadOnly,
@@ -242,7 +206,7 @@ impl Trigger {
                 .subagent_type
                 .as_deref()
                 .is_some_and(|s| agents.contains(&s)),
-            Trigger::Commits => call.git.iter().any(|g| GIT_COMMIT.contains(&g.as_str())),
+            Trigger::Commits => call.git_commits,
             Trigger::NotReadOnly => Tool::Bash.is(&call.tool) && !call.read_only(),
         }
     }

@@ -220,11 +220,17 @@ fn restrictions_table() {
     let planner = roles::role_of(Some("code-planner"));
     let implementer = roles::role_of(Some("code-implementer"));
     let main = roles::role_of(None);
-    let bash = |tier: Tier, git: &[&str]| Call {
-        tool: "Bash".into(),
-        tier: Some(tier),
-        git: git.iter().map(|s| s.to_string()).collect(),
-        ..Call::default()
+    let kinds = crate::engine::policy::Policy::builtin()
+        .expect("default policy loads")
+        .kinds;
+    let bash = |tier: Tier, git: &[&str]| {
+        let git: Vec<String> = git.iter().map(|s| s.to_string()).collect();
+        Call {
+            tool: "Bash".into(),
+            tier: Some(tier),
+            ..Call::default()
+        }
+        .with_git(&git, &kinds)
     };
     let write = |p: &str| Call {
         tool: "Write".into(),
@@ -390,4 +396,25 @@ fn test_gate() {
     assert!(review_gate(&w, Some("cargo test")).is_none());
     w.phase = Phase::Plan;
     assert!(review_gate(&w, None).is_some());
+}
+
+/// The policy's git lists: what makes history also changes it, so a role that may not
+/// change history makes none either; reading commands are in neither.
+#[test]
+fn git_lists_of_the_policy() {
+    let kinds = crate::engine::policy::Policy::builtin()
+        .expect("default policy loads")
+        .kinds;
+    let not_history: Vec<&str> = kinds
+        .git_commits
+        .iter()
+        .filter(|g| !kinds.git_history.contains(g))
+        .collect();
+    assert!(not_history.is_empty(), "{not_history:?}");
+    for g in ["commit", "push", "merge", "tag", "rebase"] {
+        assert!(kinds.git_commits.contains(g), "{g}");
+    }
+    for g in ["status", "log", "diff", "show", "fetch"] {
+        assert!(!kinds.git_history.contains(g), "{g}");
+    }
 }

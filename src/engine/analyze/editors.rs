@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::positionals;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::Word;
@@ -24,7 +24,7 @@ impl Analyzer<'_> {
         for f in &options.files {
             self.access(AccessKind::Read, f, cwd.as_deref(), "sed");
             self.facts.signal(
-                "dynamic-script",
+                SignalName::DynamicScript,
                 format!("`{}` runs a sed script from a file", inv.display),
             );
         }
@@ -50,7 +50,7 @@ impl Analyzer<'_> {
             .join("\n");
         let Some(ops) = sed_script(&text) else {
             self.facts.signal(
-                "unparsed",
+                SignalName::Unparsed,
                 format!("the sed script of `{}` is not understood", inv.display),
             );
             return;
@@ -63,7 +63,7 @@ impl Analyzer<'_> {
             match kind {
                 // `e` alone, or the `e` flag of `s`: the text read is run.
                 'e' if arg.text.is_empty() => self.facts.signal(
-                    "stdin-code",
+                    SignalName::StdinCode,
                     format!("`{}` runs the text it reads as commands", inv.display),
                 ),
                 _ if arg.text.is_empty() => {}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::git_args::{self, env_settings, ext_command, shell_quote, split_cmdline};
 use super::git_tables::GIT_COMMANDS;
-use super::{program_name, Analyzer, CmdCtx, Invocation};
+use super::{program_name, Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::flag_value;
 use crate::engine::paths;
 use crate::engine::policy::AccessKind;
@@ -124,8 +124,10 @@ impl Analyzer<'_> {
                 }
                 "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => i += 2,
                 "--exec-path" => {
-                    self.facts
-                        .signal("git-config", "git --exec-path changes what git runs");
+                    self.facts.signal(
+                        SignalName::GitConfig,
+                        "git --exec-path changes what git runs",
+                    );
                     i += 2;
                 }
                 _ if t.starts_with("--git-dir=")
@@ -135,8 +137,10 @@ impl Analyzer<'_> {
                     i += 1
                 }
                 _ if t.starts_with("--exec-path=") => {
-                    self.facts
-                        .signal("git-config", format!("git {t} changes what git runs"));
+                    self.facts.signal(
+                        SignalName::GitConfig,
+                        format!("git {t} changes what git runs"),
+                    );
                     i += 1
                 }
                 "--no-pager"
@@ -161,7 +165,7 @@ impl Analyzer<'_> {
     fn git_option_setting(&mut self, option: &str, kv: &Word, settings: &mut Settings) {
         let Some((key, mut value)) = git_args::setting(kv) else {
             self.facts.signal(
-                "git-config",
+                SignalName::GitConfig,
                 format!(
                     "git {option} {} sets a setting known only at run time",
                     kv.text
@@ -190,7 +194,7 @@ impl Analyzer<'_> {
     ) {
         match self.git_setting_kind(key) {
             SettingKind::Unknown => self.facts.signal(
-                "git-config",
+                SignalName::GitConfig,
                 format!("the git setting {key} may make git run other programs"),
             ),
             kind => {
@@ -214,7 +218,7 @@ impl Analyzer<'_> {
         let kind = self.git_setting_kind(key);
         if let SettingKind::Unknown = kind {
             self.facts.signal(
-                "git-config",
+                SignalName::GitConfig,
                 format!("the git setting {key} may make git run other programs"),
             );
             return;
@@ -224,7 +228,7 @@ impl Analyzer<'_> {
         };
         if !code.literal {
             self.facts.signal(
-                "dynamic-script",
+                SignalName::DynamicScript,
                 format!("the git setting {key} is a command known only at run time"),
             );
         }
@@ -247,7 +251,7 @@ impl Analyzer<'_> {
                 }
             }
             Some(Err(why)) => self.facts.signal(
-                "exec-env",
+                SignalName::ExecEnv,
                 format!("sets git settings in the environment: {why}"),
             ),
         }
@@ -294,8 +298,10 @@ impl Analyzer<'_> {
         };
         let args = &rest[1..];
         if depth >= MAX_ALIAS_DEPTH {
-            self.facts
-                .signal("too-deep", format!("git aliases nest too deeply at {key}"));
+            self.facts.signal(
+                SignalName::TooDeep,
+                format!("git aliases nest too deeply at {key}"),
+            );
             return;
         }
         if let Some(code) = value.text.strip_prefix('!') {
@@ -312,7 +318,7 @@ impl Analyzer<'_> {
             Some(w) if value.literal && !w.is_empty() => w,
             _ => {
                 self.facts.signal(
-                    "dynamic-script",
+                    SignalName::DynamicScript,
                     format!("the git alias {key} is not known before it runs"),
                 );
                 return;
@@ -360,7 +366,7 @@ impl Analyzer<'_> {
                     match git_args::setting(&kv) {
                         Some((k, v)) => self.git_setting(&k, &v, cwd.clone(), ctx),
                         None => self.facts.signal(
-                            "git-config",
+                            SignalName::GitConfig,
                             "git clone -c sets a setting known only at run time",
                         ),
                     }
@@ -454,7 +460,7 @@ impl Analyzer<'_> {
         }) {
             Some((k, v)) => self.git_setting(&k, &v, inv.cwd.clone(), ctx),
             None => self.facts.signal(
-                "git-config",
+                SignalName::GitConfig,
                 "git config writes a setting known only at run time",
             ),
         }

@@ -460,4 +460,41 @@ mod tests {
         );
         assert!(parse_parameters("core.pager=x").is_none());
     }
+
+    /// Git's tables (`git_tables.rs`) are what `scripts/git-tables.py` writes from the git
+    /// version the file names: compared where that git and python3 are at hand, skipped
+    /// loudly elsewhere.
+    #[test]
+    fn git_tables_are_the_generators_output() {
+        use std::process::Command;
+        let file = include_str!("git_tables.rs");
+        let named = file
+            .split("Generated from git ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .expect("the file names the git it was generated from");
+        let here = Command::new("git")
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
+            .unwrap_or_default();
+        if !here.starts_with(&format!("git version {named}.")) {
+            eprintln!("!!!!! SKIPPED: git tables: generated from git {named}, here {here:?}");
+            return;
+        }
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/git-tables.py");
+        let Ok(out) = Command::new("python3").arg(script).output() else {
+            eprintln!("!!!!! SKIPPED: git tables: no python3 to run {script}");
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout) == file,
+            "src/engine/analyze/git_tables.rs is not the output of scripts/git-tables.py; run it again"
+        );
+    }
 }

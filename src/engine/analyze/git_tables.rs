@@ -1,6 +1,8 @@
 //! Git's own tables: its commands, and the long options of the subcommands the policy
 //! reads, with the options that take a value. Generated from git 2.47 (`git --list-cmds=main`,
 //! `git SUBCOMMAND --git-completion-helper-all` and `git SUBCOMMAND -h`).
+//! Written by `scripts/git-tables.py` (its test is in `git_args.rs`): run it again rather
+//! than edit this file.
 
 /// The long options of one subcommand (without `--`), the ones of them that take a value in
 /// the next word when not given with `=`, and its one-letter options that take a value.

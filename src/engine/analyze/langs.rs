@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use super::flow::{literal_output, stage_before, upstream_of};
-use super::{Analyzer, CmdCtx, CodeRead, Invocation, MAX_NESTING};
+use super::{Analyzer, CmdCtx, CodeRead, Invocation, SignalName, MAX_NESTING};
 use crate::engine::lang::argv::{self, CodeCall, Source};
 use crate::engine::lang::{self, Effect, Lang, Part, Text, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
@@ -46,7 +46,7 @@ impl Analyzer<'_> {
         }
         if ctx.depth + 1 > MAX_NESTING {
             self.facts
-                .signal("too-deep", "code nested inside strings too deeply");
+                .signal(SignalName::TooDeep, "code nested inside strings too deeply");
             return Read::Code;
         }
         let judged = lang::memo::analyze(self.env.fs, call.lang, &src);
@@ -122,7 +122,7 @@ impl Analyzer<'_> {
     /// Code of `lang` that `inv` runs and that cannot be followed, for reason `why`.
     fn opaque_code(&mut self, inv: &mut Invocation, lang: Lang, why: String) {
         self.facts.signal(
-            "code-opaque",
+            SignalName::CodeOpaque,
             format!("{} code the hook cannot follow: {why}", lang.name()),
         );
         inv.code = Some(CodeRead::Opaque);
@@ -179,12 +179,14 @@ impl Analyzer<'_> {
                 self.code_command(&line, cwd, ctx, origin);
             }
             Effect::Network(what) => self.facts.signal(
-                "code-network",
+                SignalName::CodeNetwork,
                 format!("{origin} talks to the network ({what})"),
             ),
-            Effect::EnvDump(what) => self.facts.signal("code-env", format!("{origin} {what}")),
+            Effect::EnvDump(what) => self
+                .facts
+                .signal(SignalName::CodeEnv, format!("{origin} {what}")),
             Effect::SecretEnv(name) => self.facts.signal(
-                "code-secret-env",
+                SignalName::CodeSecretEnv,
                 format!("{origin} reads the variable {name}, whose name says it holds a secret"),
             ),
             Effect::Import(m) => {
@@ -255,7 +257,7 @@ impl Analyzer<'_> {
             .map(|c| super::join_words(&c.words));
         if let Some(d) = found {
             self.facts.signal(
-                "remote-code",
+                SignalName::RemoteCode,
                 format!("pipes the output of `{d}` into `{}`", inv.name),
             );
         }
@@ -331,7 +333,7 @@ impl Analyzer<'_> {
             }
             None => {
                 if let Some(why) = opaque.first() {
-                    self.facts.signal("code-opaque", why.clone());
+                    self.facts.signal(SignalName::CodeOpaque, why.clone());
                 }
             }
         }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 
 /// How many targets of a Makefile are followed through their prerequisites.
 const MAX_TARGETS: usize = 64;
@@ -77,8 +77,10 @@ impl Analyzer<'_> {
                 _ if t.starts_with('-') => {}
                 _ if t.contains('=') => {}
                 _ if !args[i].literal => {
-                    self.facts
-                        .signal("code-opaque", "make builds a target named at run time");
+                    self.facts.signal(
+                        SignalName::CodeOpaque,
+                        "make builds a target named at run time",
+                    );
                     return None;
                 }
                 _ => call.targets.push(t.to_string()),
@@ -125,7 +127,7 @@ impl Analyzer<'_> {
             let rules: Vec<&Rule> = mk.rules.iter().filter(|r| r.targets.contains(&t)).collect();
             if rules.is_empty() && targets.contains(&t) && mk.includes {
                 self.facts.signal(
-                    "code-opaque",
+                    SignalName::CodeOpaque,
                     format!("the recipe of `{t}` may come from a file the Makefile includes"),
                 );
             }

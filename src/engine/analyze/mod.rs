@@ -27,6 +27,7 @@ use crate::engine::policy::{AccessKind, Policy};
 use crate::engine::shell::{self, Script, SimpleCommand, Word};
 use crate::engine::Context;
 
+pub use crate::engine::policy::schema::SignalName;
 pub use hidden::Hidden;
 
 mod editors;
@@ -133,7 +134,7 @@ pub struct Access {
 /// Something the rules must judge that is not a plain program or file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signal {
-    pub name: &'static str,
+    pub name: SignalName,
     pub detail: String,
 }
 
@@ -175,11 +176,7 @@ pub struct Sent {
 }
 
 impl Facts {
-    fn signal(&mut self, name: &'static str, detail: impl Into<String>) {
-        debug_assert!(
-            crate::engine::policy::schema::SIGNALS.contains(&name),
-            "signal {name} is not in policy::schema::SIGNALS"
-        );
+    fn signal(&mut self, name: SignalName, detail: impl Into<String>) {
         let detail = detail.into();
         if !self
             .signals

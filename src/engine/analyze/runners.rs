@@ -4,7 +4,7 @@
 //! the program's own rule says the rest.
 
 use super::git_args::shell_quote;
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::{flag_value, option_uses, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List};
 use crate::engine::shell::Word;
@@ -40,7 +40,7 @@ impl Analyzer<'_> {
     pub(super) fn run_flag_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         for (option, code, clear) in self.run_flag_values(inv) {
             self.facts.signal(
-                "option-runs",
+                SignalName::OptionRuns,
                 format!("`{} {option}` runs `{}`", inv.name, code.text),
             );
             // `-xIf zstd`: the value may be `f` or `zstd`; asked for either way.
@@ -57,7 +57,7 @@ impl Analyzer<'_> {
     pub(super) fn run_flag_files(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         for (option, file, _) in self.run_flag_values(inv) {
             self.facts.signal(
-                "code-opaque",
+                SignalName::CodeOpaque,
                 format!("`{} {option}` runs the code of `{}`", inv.name, file.text),
             );
             self.runs_file(&file, inv.cwd.as_deref());
@@ -288,7 +288,7 @@ impl Analyzer<'_> {
                     }
                 }
                 None => self.facts.signal(
-                    "dynamic-script",
+                    SignalName::DynamicScript,
                     "parallel runs commands read from its input",
                 ),
             }

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Analyzer, CmdCtx, Invocation};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::positionals;
 use crate::engine::lang::{argv, MAX_CODE_BYTES};
 use crate::engine::policy::AccessKind;
@@ -143,7 +143,7 @@ impl Analyzer<'_> {
         // (`printf … > Makefile && make`).
         if self.written_before(&path.to_string_lossy()) {
             self.facts.signal(
-                "code-opaque",
+                SignalName::CodeOpaque,
                 format!("runs {what} from {shown}, which the same command changes"),
             );
             return None;
@@ -152,7 +152,7 @@ impl Analyzer<'_> {
         let text = self.env.fs.read_small(path, MAX_CODE_BYTES);
         if text.is_none() {
             self.facts.signal(
-                "code-opaque",
+                SignalName::CodeOpaque,
                 format!("runs {what} from {shown}, which could not be read"),
             );
         }
@@ -187,14 +187,16 @@ impl Analyzer<'_> {
         if !pos.get(1).is_none_or(|w| w.literal) && first == Some("run")
             || !pos.first().is_none_or(|w| w.literal)
         {
-            self.facts
-                .signal("code-opaque", "runs a project script named at run time");
+            self.facts.signal(
+                SignalName::CodeOpaque,
+                "runs a project script named at run time",
+            );
             return;
         }
         let Some(dir) = dir else { return };
         if self.scripts_changed() {
             self.facts.signal(
-                "code-opaque",
+                SignalName::CodeOpaque,
                 "runs a project script that the same command changes",
             );
             return;
@@ -242,7 +244,7 @@ impl Analyzer<'_> {
         };
         let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
             self.facts.signal(
-                "code-opaque",
+                SignalName::CodeOpaque,
                 format!("{} is not valid JSON", manifest.display()),
             );
             return Vec::new();
@@ -255,7 +257,7 @@ impl Analyzer<'_> {
                     run.push((format!("{tool} script {key}"), s.clone()))
                 }
                 Some(_) => self.facts.signal(
-                    "code-opaque",
+                    SignalName::CodeOpaque,
                     format!("the script {key} of package.json is not text"),
                 ),
                 None => {}
@@ -307,7 +309,7 @@ impl Analyzer<'_> {
                 other.push((interp, p));
             } else {
                 self.facts.signal(
-                    "code-opaque",
+                    SignalName::CodeOpaque,
                     format!("git runs the hook {h}, written for `{interp}`, which is not read"),
                 );
             }

@@ -9,7 +9,7 @@ use super::flow::{
 use super::langs::Read;
 use super::walk::quoted;
 use super::wrappers::{self, peel_for_download};
-use super::{join_words, program_name, Analyzer, CmdCtx, Invocation};
+use super::{join_words, program_name, Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::skip_options_by;
 use crate::engine::policy::AccessKind;
 use crate::engine::shell::{SimpleCommand, Stdin, Word};
@@ -28,7 +28,7 @@ impl Analyzer<'_> {
             .is_some_and(|p| self.downloaded.contains(p))
         {
             self.facts.signal(
-                "remote-code",
+                SignalName::RemoteCode,
                 format!(
                     "runs `{}`, which was downloaded in the same command",
                     w.text
@@ -126,7 +126,7 @@ impl Analyzer<'_> {
                 Some(code) => self.code_string(&code, cwd, ctx),
                 None => self
                     .facts
-                    .signal("dynamic-script", "a shell -c without a script"),
+                    .signal(SignalName::DynamicScript, "a shell -c without a script"),
             }
             return;
         }
@@ -159,7 +159,7 @@ impl Analyzer<'_> {
     /// Code known only at run time: remote code if a downloader feeds it, else unknown.
     pub(super) fn dynamic_code(&mut self, ctx: &CmdCtx, why: &str) {
         if !self.dynamic_code_check_remote(ctx) {
-            self.facts.signal("dynamic-script", why);
+            self.facts.signal(SignalName::DynamicScript, why);
         }
     }
 
@@ -174,8 +174,10 @@ impl Analyzer<'_> {
             }
         }
         if let Some(d) = found {
-            self.facts
-                .signal("remote-code", format!("runs code downloaded by `{d}`"));
+            self.facts.signal(
+                SignalName::RemoteCode,
+                format!("runs code downloaded by `{d}`"),
+            );
             return true;
         }
         false
@@ -224,7 +226,7 @@ impl Analyzer<'_> {
             .collect();
         if let Some(d) = upstream.iter().find(|c| self.is_download(c)) {
             self.facts.signal(
-                "remote-code",
+                SignalName::RemoteCode,
                 format!(
                     "pipes the output of `{}` into `{}`",
                     join_words(&d.words),
@@ -236,7 +238,7 @@ impl Analyzer<'_> {
         if !is_shell {
             if inv.args.is_empty() || inv.args.iter().any(|a| a.text == "-") {
                 self.facts.signal(
-                    "stdin-code",
+                    SignalName::StdinCode,
                     format!("`{}` runs code from a pipe", inv.name),
                 );
             }
@@ -247,7 +249,7 @@ impl Analyzer<'_> {
         match prev.and_then(literal_output) {
             Some(text) => self.script(&text, inv.cwd.clone(), ctx.depth + 1),
             None => self.facts.signal(
-                "stdin-code",
+                SignalName::StdinCode,
                 format!("`{}` runs commands read from a pipe", inv.name),
             ),
         }
@@ -261,14 +263,15 @@ impl Analyzer<'_> {
                 self.script(body, inv.cwd.clone(), ctx.depth + 1)
             }
             Some(Stdin::HereString(w)) if is_shell => self.code_string(w, inv.cwd.clone(), ctx),
-            Some(_) => self
-                .facts
-                .signal("stdin-code", format!("`{}` runs code fed to it", inv.name)),
+            Some(_) => self.facts.signal(
+                SignalName::StdinCode,
+                format!("`{}` runs code fed to it", inv.name),
+            ),
             None => {
                 let from_file = cmd.redirects.iter().any(|r| r.op == "<");
                 if is_shell || from_file {
                     self.facts.signal(
-                        "stdin-code",
+                        SignalName::StdinCode,
                         format!("`{}` runs commands from its input", inv.name),
                     );
                 }

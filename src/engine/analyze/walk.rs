@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::{
-    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, MAX_CALLS,
-    MAX_CWDS, MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS, MAX_SCRIPTS,
+    cmd_invocation, join_words, program_name, wrappers, Analyzer, CmdCtx, Invocation, SignalName,
+    MAX_CALLS, MAX_CWDS, MAX_INVOCATIONS, MAX_NESTING, MAX_PARSE_COST, MAX_SALVAGE_FACTS,
+    MAX_SCRIPTS,
 };
 use crate::engine::args::is_env_name;
 use crate::engine::paths;
@@ -16,8 +17,10 @@ impl Analyzer<'_> {
     /// Parses and analyses a script string.
     pub(super) fn script(&mut self, src: &str, cwd: Option<PathBuf>, depth: usize) {
         if depth > MAX_NESTING {
-            self.facts
-                .signal("too-deep", "scripts nested inside strings too deeply");
+            self.facts.signal(
+                SignalName::TooDeep,
+                "scripts nested inside strings too deeply",
+            );
             return;
         }
         // The parser's time grows with the pieces it builds, and nested scripts are parsed
@@ -28,7 +31,7 @@ impl Analyzer<'_> {
         self.parse_cost = self.parse_cost.saturating_add(cost.max(1));
         if cost > left || self.scripts > MAX_SCRIPTS {
             self.facts.signal(
-                "too-large",
+                SignalName::TooLarge,
                 format!(
                     "the command has more words and operators than are analysed one by one (about {MAX_PARSE_COST} in all)"
                 ),
@@ -38,7 +41,7 @@ impl Analyzer<'_> {
         }
         let script = shell::parse(src);
         if let Some(why) = &script.unparsed {
-            self.facts.signal("unparsed", why.clone());
+            self.facts.signal(SignalName::Unparsed, why.clone());
             match script.error_at {
                 Some(at) => self.salvage_before(src, at, cwd, depth),
                 // Too long, too deep, or a word the grammar reads wrongly: the statements
@@ -116,7 +119,7 @@ impl Analyzer<'_> {
     pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
         if let Some(f) = recursive_function(script) {
             self.facts.signal(
-                "fork-bomb",
+                SignalName::ForkBomb,
                 format!("function `{f}` ends up calling itself"),
             );
         }
@@ -130,8 +133,10 @@ impl Analyzer<'_> {
         let mut cwds: Vec<Option<PathBuf>> = vec![cwd];
         for (i, cmd) in script.commands.iter().enumerate() {
             if self.facts.invocations.len() > MAX_INVOCATIONS {
-                self.facts
-                    .signal("too-large", "the command expands to too many programs");
+                self.facts.signal(
+                    SignalName::TooLarge,
+                    "the command expands to too many programs",
+                );
                 return;
             }
             // The command once per value its loop variables may hold, if any.
@@ -354,7 +359,7 @@ impl Analyzer<'_> {
                     self.script(&text, cwd.clone(), depth + 1);
                 }
                 None => self.facts.signal(
-                    "dynamic-command",
+                    SignalName::DynamicCommand,
                     format!("the alias `{name}` runs a command known only at run time"),
                 ),
             }
@@ -451,7 +456,7 @@ impl Analyzer<'_> {
                 self.script(&value.text, cwd, depth + 1);
             } else {
                 self.facts.signal(
-                    "exec-env",
+                    SignalName::ExecEnv,
                     format!("sets {name} to a command known only at run time"),
                 );
             }
@@ -465,7 +470,7 @@ impl Analyzer<'_> {
             .any(|p| paths::component_match(p, name))
         {
             self.facts.signal(
-                "exec-env",
+                SignalName::ExecEnv,
                 format!("sets {name}, which can make a program run other code"),
             );
         }
@@ -506,7 +511,7 @@ impl Analyzer<'_> {
         let first = words.first()?;
         if !first.literal {
             self.facts.signal(
-                "dynamic-command",
+                SignalName::DynamicCommand,
                 format!(
                     "the program name `{}` is known only at run time",
                     first.text

@@ -41,7 +41,12 @@ impl Policy {
                     .map(|p| format!("rule {id:?}: {p}")),
             );
         }
-        if let Some(s) = r.signal.as_deref().filter(|s| !schema::SIGNALS.contains(s)) {
+        // A signal rule names a signal the analysis raises (a `SignalName`), or `*`.
+        if let Some(s) = r
+            .signal
+            .as_deref()
+            .filter(|s| *s != "*" && schema::SignalName::from_name(s).is_none())
+        {
             out.push(format!(
                 "rule {id:?} names the signal {s:?}, which the analysis never raises (one of: {})",
                 schema::SIGNALS.join(", ")

@@ -74,6 +74,14 @@ pub struct Kinds {
     /// as one. Other keys that are not harmless are opaque.
     #[serde(default)]
     pub git_command_config: List,
+    /// Git subcommands that change history or the index (`commit`, `add`, `switch`): a
+    /// role that may not commit never runs them.
+    #[serde(default)]
+    pub git_history: List,
+    /// Git subcommands that make history (`commit`, `merge`, `tag`, `push`): none in phase
+    /// implement.
+    #[serde(default)]
+    pub git_commits: List,
     /// Programs that run the rest of their arguments as a command, and that the policy
     /// knows for their own verdict (`pkexec CMD`): a forbidden command among their
     /// arguments makes the call forbidden.
@@ -97,6 +105,8 @@ impl Kinds {
         self.command_env.extend(&o.command_env);
         self.git_safe_config.extend(&o.git_safe_config);
         self.git_command_config.extend(&o.git_command_config);
+        self.git_history.extend(&o.git_history);
+        self.git_commits.extend(&o.git_commits);
         self.runners.extend(&o.runners);
         self.remote_runners.extend(&o.remote_runners);
     }

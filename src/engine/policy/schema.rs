@@ -143,6 +143,8 @@ pub const KIND_LISTS: &[&str] = &[
     "command_env",
     "git_safe_config",
     "git_command_config",
+    "git_history",
+    "git_commits",
     "runners",
     "remote_runners",
 ];
@@ -175,30 +177,71 @@ pub const MOUNT_CLASSES: &[&str] = &[
     "engine-socket",
     "protected",
 ];
-/// The signals the analysis raises, which signal rules name (`*` for any).
-pub const SIGNALS: &[&str] = &[
-    "remote-code",
-    "stdin-code",
-    "dynamic-command",
-    "dynamic-script",
-    "exec-env",
-    "git-config",
-    "fork-bomb",
-    "unparsed",
-    "too-deep",
-    "too-large",
-    "hidden-forbidden",
-    "option-runs",
-    "code-judged",
-    "code-opaque",
-    "code-env",
-    "code-secret-env",
-    "code-network",
-    "secret-named",
-    "protected-named",
-    "secret-sent",
-    "*",
-];
+/// Declares the signals: the type the analysis raises them with, and the names rules use.
+macro_rules! signals {
+    ($($variant:ident = $name:literal,)*) => {
+        /// A signal the analysis raises: something the rules must judge that is not a plain
+        /// program or file. The analysis can raise no other, and a rule naming any other name
+        /// than these (or `*`) is refused when its file is loaded.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum SignalName {
+            $($variant,)*
+        }
+
+        impl SignalName {
+            /// Every signal, in the order of [`SIGNALS`].
+            pub const ALL: &[SignalName] = &[$(SignalName::$variant,)*];
+
+            /// The name rules use for it (`signal = "remote-code"`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(SignalName::$variant => $name,)*
+                }
+            }
+
+            /// The signal a rule's name stands for, if any (`*` stands for every one).
+            pub fn from_name(name: &str) -> Option<SignalName> {
+                match name {
+                    $($name => Some(SignalName::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for SignalName {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        /// The names signal rules may give: each signal's, and `*` for any.
+        pub const SIGNALS: &[&str] = &[$($name,)* "*"];
+    };
+}
+
+signals! {
+    RemoteCode = "remote-code",
+    StdinCode = "stdin-code",
+    DynamicCommand = "dynamic-command",
+    DynamicScript = "dynamic-script",
+    ExecEnv = "exec-env",
+    GitConfig = "git-config",
+    ForkBomb = "fork-bomb",
+    Unparsed = "unparsed",
+    TooDeep = "too-deep",
+    TooLarge = "too-large",
+    HiddenForbidden = "hidden-forbidden",
+    OptionRuns = "option-runs",
+    CodeJudged = "code-judged",
+    CodeOpaque = "code-opaque",
+    CodeEnv = "code-env",
+    CodeSecretEnv = "code-secret-env",
+    CodeNetwork = "code-network",
+    SecretNamed = "secret-named",
+    ProtectedNamed = "protected-named",
+    SecretSent = "secret-sent",
+}
+
 /// What a Confirm rule's call does, as its `effect` names it: the effects that are local
 /// and can be undone, which autonomy `auto` may relax (the rule sets `relaxable`) …
 pub const RELAXABLE_EFFECTS: &[&str] = &[

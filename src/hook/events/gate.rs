@@ -10,7 +10,7 @@ use super::autonomy::{apply_autonomy, apply_sandboxed_listing};
 use super::{project_of, Env};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{Decision, Verdict};
-use crate::engine::policy::{AccessKind, Tier};
+use crate::engine::policy::{AccessKind, Kinds, Tier};
 use crate::engine::tools::Tool;
 use crate::hook::protocol::{Event, EventName};
 use crate::workflow::escalation;
@@ -19,8 +19,10 @@ use crate::workflow::roles::{self, Role};
 use crate::workflow::state::{self, SessionFile};
 use crate::workflow::{self, Call, Phase, Refusal, Workflow};
 
-/// The facts of a call as the workflow restrictions see them.
-fn call_view(event: &Event, decision: &Decision) -> Call {
+/// The facts of a call as the workflow restrictions see them, with the git subcommands it
+/// runs looked up in the policy's kinds (without them, any git subcommand counts as one
+/// that makes history).
+fn call_view(event: &Event, decision: &Decision, kinds: Option<&Kinds>) -> Call {
     let facts: &Facts = &decision.facts;
     let writes = facts
         .accesses
@@ -29,7 +31,7 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
         .map(|a| a.path.lexical.clone().unwrap_or_else(|| a.path.raw.clone()))
         .collect();
     // Git's own subcommands, and what other programs do on git's behalf (`npm version`).
-    let git = facts
+    let git: Vec<String> = facts
         .invocations
         .iter()
         .filter(|i| i.name == "git")
@@ -49,13 +51,21 @@ fn call_view(event: &Event, decision: &Decision) -> Call {
                 .map(|s| roles::pack_agent(s).unwrap_or(s).to_string())
         })
         .flatten();
-    Call {
+    let call = Call {
         tool: event.tool_name.clone().unwrap_or_default(),
         tier: Some(decision.verdict.tier),
         widened: false,
         writes,
-        git,
         subagent_type,
+        ..Call::default()
+    };
+    match kinds {
+        Some(k) => call.with_git(&git, k),
+        None => Call {
+            git_changes: !git.is_empty(),
+            git_commits: !git.is_empty(),
+            ..call
+        },
     }
 }
 
@@ -219,7 +229,7 @@ fn decide(
     let session = session_of(env, event);
     let wf = session.workflow.clone();
     out.phase = wf.as_ref().filter(|w| w.active()).map(|w| w.phase.name());
-    let mut call = call_view(event, decision);
+    let mut call = call_view(event, decision, env.kinds);
     let role = held_role(event, &session);
     if call.tier == Some(Tier::Safe)
         && Tool::Bash.is(&call.tool)

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 use super::protocol::{Event, EventName};
 use crate::engine::paths::Places;
-use crate::engine::policy::{PathLists, Policy};
+use crate::engine::policy::{Kinds, PathLists, Policy};
 use crate::workflow::projects::{self, Project};
 use crate::workflow::state::Loaded;
 
@@ -40,6 +40,9 @@ pub struct Env<'a> {
     pub places: &'a Places,
     /// The policy's path lists, for the sandbox decision (gate events only).
     pub lists: Option<&'a PathLists>,
+    /// The policy's kinds, for the git subcommands the workflow restrictions look for
+    /// (gate events only).
+    pub kinds: Option<&'a Kinds>,
     pub now: String,
     /// Rounds of requested changes before the workflow halts.
     pub max_rounds: u32,
