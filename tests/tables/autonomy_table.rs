@@ -41,6 +41,13 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
     ("ask", "ask", "build.run", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
     ("ask", "ask", "code.opaque", "perl -e 'print $x'"),
+    // An interpreter option its table does not name, or one that loads other code.
+    ("ask", "ask", "code.opaque", "python3 -Z -c 'print(1)'"),
+    ("ask", "ask", "code.opaque", "node --require=./hook.js -e 'console.log(1)'"),
+    ("ask", "ask", "code.opaque", "ruby --enable-frobnicate -e 'puts 1'"),
+    ("ask", "ask", "code.opaque", "ruby -I lib -e 'puts 1'"),
+    ("ask", "ask", "code.opaque", "perl -d:Trace -e 'print 1'"),
+    ("ask", "ask", "code.opaque", "php -d auto_prepend_file=x.php -r 'echo 1;'"),
     ("ask", "ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
     ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
     ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),

@@ -95,6 +95,17 @@ pub const EFFECT_LISTS: &[&str] = &[
     "send_flags",
     "run_flags",
     "folder_flags",
+    "code_flags",
+    "script_flags",
+    "module_flags",
+    "library_flags",
+    "load_flags",
+    "loop_flags",
+    "no_code_flags",
+    "version_flags",
+    "inert_flags",
+    "attached_flags",
+    "number_flags",
 ];
 
 /// Every key a command's effects may have.
@@ -120,6 +131,17 @@ pub const EFFECT_KEYS: &[&str] = &[
     "send_flags",
     "run_flags",
     "folder_flags",
+    "code_flags",
+    "script_flags",
+    "module_flags",
+    "library_flags",
+    "load_flags",
+    "loop_flags",
+    "no_code_flags",
+    "version_flags",
+    "inert_flags",
+    "attached_flags",
+    "number_flags",
 ];
 
 /// The path lists (`[paths]`).

@@ -81,6 +81,17 @@ fn serde_types_have_the_schema_keys() {
         send_flags: l.clone(),
         run_flags: l.clone(),
         folder_flags: l.clone(),
+        code_flags: l.clone(),
+        script_flags: l.clone(),
+        module_flags: l.clone(),
+        library_flags: l.clone(),
+        load_flags: l.clone(),
+        loop_flags: l.clone(),
+        no_code_flags: l.clone(),
+        version_flags: l.clone(),
+        inert_flags: l.clone(),
+        attached_flags: l.clone(),
+        number_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     assert_eq!(
