@@ -92,6 +92,8 @@ fn wrappers() {
         ("git ls-files -s | xargs cat", "run git ls-files -s | run xargs cat | run cat $(…) | read ?$(…)"),
         ("rg --files -g '*.md' docs | xargs wc -l", "run rg --files -g *.md docs | run xargs wc -l | run wc -l docs/**/*.md | read /home/user/project/docs/**/*.md"),
         ("fd -e toml | xargs cat", "run fd -e toml | run xargs cat | run cat ./**/*.toml | read /home/user/project/**/*.toml"),
+        ("terraform -chdir=infra workspace list", "run terraform -chdir=infra workspace list | read /home/user/project/infra"),
+        ("terraform plan -var-file=prod.tfvars -out=plan.bin", "run terraform plan -var-file=prod.tfvars -out=plan.bin | read /home/user/project/prod.tfvars | write /home/user/project/plan.bin"),
         // fd's options take a value as its table says: `src` is the pattern, not a folder.
         ("fd --ignore-contain .git -e toml src | xargs cat", "run fd --ignore-contain .git -e toml src | run xargs cat | run cat ./**/*.toml | read /home/user/project/**/*.toml"),
         ("cat list | xargs -n 1 -I {} cp {} /tmp", "run cat list | run xargs -n 1 -I {} cp {} /tmp | run cp $(…) /tmp | read /home/user/project/list | read ?$(…) | write /tmp"),

@@ -493,6 +493,7 @@ const EVERYDAY: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "test.list", "go test -list ."),
     ("ask", "ask", "pkg.run-fetched", "npx jest --listTests"),
     ("ask", "ask", "build.terraform-validate", "terraform validate"),
+    ("ask", "ask", "file.read-secret", "terraform -chdir=~/.ssh workspace list"),
     // The forms that write, run or send.
     ("deny", "deny", "git.clean-force", "git clean -fd"),
     ("ask", "allow", "pkg.install", "npm audit fix"),

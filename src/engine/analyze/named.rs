@@ -106,7 +106,7 @@ impl Analyzer<'_> {
                 continue;
             }
             value_next = false;
-            let (flag, attached) = split_option(a);
+            let (flag, attached) = split_option(a, eff);
             let flag = flag.as_str();
             if in_list(&eff.send_flags, flag) {
                 let v = attached.or_else(|| take(args, &mut i));
@@ -275,10 +275,12 @@ fn in_list(l: &List, f: &str) -> bool {
     l.contains(f)
 }
 
-/// `--opt=VALUE` as the option and its value; any other word as itself.
-fn split_option(a: &Word) -> (String, Option<Word>) {
+/// `--opt=VALUE` as the option and its value, and `-opt=VALUE` where the table names `-opt`
+/// (an option of one dash and several letters: `terraform -chdir=DIR`); any other word as
+/// itself.
+fn split_option(a: &Word, eff: &Effects) -> (String, Option<Word>) {
     match a.text.split_once('=') {
-        Some((f, v)) if a.text.starts_with("--") => (
+        Some((f, v)) if a.text.starts_with("--") || (f.len() > 2 && eff.names_option(f)) => (
             f.to_string(),
             Some(Word {
                 text: v.to_string(),
