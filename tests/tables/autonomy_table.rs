@@ -1299,6 +1299,8 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     // An option left out on purpose: its value is a word whose use is not known.
     ("ask", "ask", "path.protected-named", "git archive -o ~/.claude/settings.json HEAD"),
     ("ask", "ask", "path.secret-named", "kubectl get pods -o go-template-file=~/.ssh/id_ed25519"),
+    ("ask", "ask", "path.secret-named", "kubectl -o jsonpath-file=~/.ssh/id_rsa get pods"),
+    ("allow", "allow", "container.query", "kubectl -o yaml get pods"),
     // Options that run a program are not Safe.
     ("ask", "ask", "unknown.command", "ag --pager 'sh x' foo"),
     ("ask", "ask", "unknown.command", "rg --hostname-bin ./evil foo"),

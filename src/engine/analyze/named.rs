@@ -122,6 +122,17 @@ impl Analyzer<'_> {
                 }
                 continue;
             }
+            if in_list(&eff.unknown_value_flags, flag) {
+                // A value the table does not describe (`-o jsonpath-file=F`).
+                let v = attached.or_else(|| take(args, &mut i));
+                if let Some(v) = v {
+                    if network && sends_here {
+                        out.sent.extend(at_files(&v));
+                    }
+                    out.unknown.extend(candidates(&v));
+                }
+                continue;
+            }
             if in_list(&eff.value_flags, flag) {
                 // A value the table knows is not a file (files are in the path options).
                 let v = attached.or_else(|| take(args, &mut i));
@@ -329,7 +340,8 @@ fn cluster_value(t: &str, eff: &Effects) -> Cluster {
             return Cluster::Send((!rest.is_empty()).then(|| Word::lit(rest)));
         }
         let path = in_list(&eff.read_flags, &flag) || in_list(&eff.write_flags, &flag);
-        let data = path || in_list(&eff.value_flags, &flag);
+        let data =
+            path || (in_list(&eff.value_flags, &flag) && !in_list(&eff.unknown_value_flags, &flag));
         return if rest.is_empty() {
             Cluster::Next(data)
         } else {

@@ -115,6 +115,11 @@ pub struct Effects {
     /// --directory DIR`, `env -C DIR`): read by the mechanisms that peel it.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub folder_flags: List,
+    /// Options of `value_flags` whose value the table does not describe: a format that may
+    /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
+    /// arguments are read, and judged as a word whose use is not known.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub unknown_value_flags: List,
     // The grammar of an interpreter's command line, read by the language readers
     // (`src/engine/lang/argv.rs`) from the built-in tables only: where its code comes from
     // and what loads other code. An option of an interpreter that none of these lists
@@ -175,6 +180,7 @@ impl Effects {
             &self.send_flags,
             &self.pattern_flags,
             &self.folder_flags,
+            &self.unknown_value_flags,
             &self.code_flags,
             &self.script_flags,
             &self.module_flags,
@@ -207,7 +213,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 23] = [
+        let lists: [(&str, &List); 24] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -220,6 +226,7 @@ impl Effects {
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),
             ("folder_flags", &self.folder_flags),
+            ("unknown_value_flags", &self.unknown_value_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),
