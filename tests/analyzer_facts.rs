@@ -80,6 +80,7 @@ fn wrappers() {
         ("sudo rm -rf /tmp/x", "run sudo rm -rf /tmp/x | run rm -rf /tmp/x | write /tmp/x"),
         ("env -i FOO=1 ls", "run env -i FOO=1 ls | run ls"),
         ("timeout 5 cargo test", "run timeout 5 cargo test | run cargo test"),
+        ("chrt 10 cargo test", "run chrt 10 cargo test | run cargo test"),
         ("nice -n 5 make", "run nice -n 5 make | run make"),
         ("nohup ./run.sh &", "run nohup ./run.sh | run run.sh"),
         ("xargs rm < list", "run xargs rm | run rm $(…) | read /home/user/project/list | write ?$(…)"),

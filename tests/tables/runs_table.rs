@@ -219,6 +219,10 @@ fn wrappers_and_shells_fed_from_elsewhere() {
         ("deny", "fs.rm-broad", "uv run --directory x rm -rf ~"),
         ("deny", "fs.rm-broad", "poetry -C x run rm -rf ~"),
         ("deny", "fs.rm-broad", "chrt -f 10 rm -rf ~"),
+        // The operands before the command are counted as the wrapper's table says (`operands`).
+        ("deny", "fs.rm-broad", "taskset 0x1 rm -rf ~"),
+        ("deny", "fs.rm-broad", "taskset -c 0 rm -rf ~"),
+        ("deny", "fs.rm-broad", "sudo timeout 5 rm -rf /"),
         ("deny", "fs.rm-broad", "ionice -c 3 -t rm -rf ~"),
         ("deny", "fs.rm-broad", "stdbuf -oL rm -rf ~"),
         ("deny", "fs.rm-broad", "coproc rm -rf ~"),

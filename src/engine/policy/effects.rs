@@ -57,6 +57,10 @@ pub struct Effects {
     /// may a positional argument it does not select.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// For a wrapper, the words between its options and the command it runs: `timeout`'s
+    /// duration, `taskset`'s CPU mask, `chrt`'s priority.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub operands: u8,
     /// Options that take no value (for a `complete` table).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub flags: List,
@@ -257,6 +261,10 @@ impl Effects {
         }
         out
     }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The option of a `run_flags` entry: `--checkpoint-action` of `--checkpoint-action=exec=`.

@@ -116,6 +116,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "names",
     "into_folder",
     "complete",
+    "operands",
     "flags",
     "read_keys",
     "first_is",

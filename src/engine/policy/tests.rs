@@ -65,6 +65,7 @@ fn serde_types_have_the_schema_keys() {
         names: Some(Select::All),
         into_folder: true,
         complete: true,
+        operands: 1,
         flags: l.clone(),
         read_keys: l.clone(),
         first_is: Some(FirstValue::Mode),
