@@ -137,6 +137,9 @@ fn archivers_editors_and_debuggers() {
         ("deny", "fs.rm-broad", "vim +'!rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "vi +'r !rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "ex -c '!rm -rf ~' f.txt"),
+        // `command_flags` of vim's table, for the editors of its family without one too.
+        ("deny", "fs.rm-broad", "nvim --cmd '!rm -rf ~' f.txt"),
+        ("deny", "fs.rm-broad", "gvim -c '!rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "gdb -ex '!rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -batch -ex 'shell rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -ex 'she rm -rf ~'"),

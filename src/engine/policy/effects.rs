@@ -119,6 +119,10 @@ pub struct Effects {
     /// --directory DIR`, `env -C DIR`): read by the mechanisms that peel it.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub folder_flags: List,
+    /// Options whose value is a command in the program's own command language (`vim -c
+    /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub command_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -185,6 +189,7 @@ impl Effects {
             &self.pattern_flags,
             &self.folder_flags,
             &self.unknown_value_flags,
+            &self.command_flags,
             &self.code_flags,
             &self.script_flags,
             &self.module_flags,
@@ -217,7 +222,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 24] = [
+        let lists: [(&str, &List); 25] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -231,6 +236,7 @@ impl Effects {
             ("run_flags", &self.run_flags),
             ("folder_flags", &self.folder_flags),
             ("unknown_value_flags", &self.unknown_value_flags),
+            ("command_flags", &self.command_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),

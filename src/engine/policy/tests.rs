@@ -83,6 +83,7 @@ fn serde_types_have_the_schema_keys() {
         run_flags: l.clone(),
         folder_flags: l.clone(),
         unknown_value_flags: l.clone(),
+        command_flags: l.clone(),
         code_flags: l.clone(),
         script_flags: l.clone(),
         module_flags: l.clone(),
