@@ -721,7 +721,8 @@ fn awk(name: &str, args: &[Word]) -> Option<CodeCall> {
             }
             Role::NoCode => return None,
             _ if attached => i += 1,
-            Role::Load(_) => {
+            // gawk's `-i inplace` (its table's `in_place_flags`) loads a library too.
+            Role::Load(_) | Role::InPlace => {
                 c.loads(name, t);
                 i += 2;
             }
@@ -863,6 +864,10 @@ mod tests {
         assert!(c.opaque.is_none());
         let c = php("php", &words("-r x")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        // `-i LIB` takes its value: the program is the word after it.
+        let c = awk("awk", &words("-i inplace {print} a.csv")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("{print}")]));
+        assert!(c.opaque.is_some());
         let c = awk("awk", &words("-F, {print} a.csv")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("{print}")]));
         assert_eq!(c.inputs, vec![Word::lit("a.csv")]);
