@@ -352,12 +352,21 @@ fn effects_code(v: &Value) -> R<String> {
         Some(Value::Boolean(b)) => *b,
         Some(other) => return Err(format!("`complete` must be true or false, found {other:?}")),
     };
+    let operands = match t.get("operands") {
+        None => 0,
+        Some(Value::Integer(n)) if (0..=16).contains(n) => *n,
+        Some(other) => {
+            return Err(format!(
+                "`operands` must be a number from 0 to 16, found {other:?}"
+            ))
+        }
+    };
     let first_is = match t.get("first_is") {
         None => "None".to_string(),
         Some(v) => format!("Some({})", enum_value(v, FIRST_VALUES, "FirstValue")?),
     };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, first_is: {first_is}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, first_is: {first_is}, operands: {operands}, ",
         selection(t.get("reads"))?,
         selection(t.get("writes"))?,
         selection(t.get("names"))?

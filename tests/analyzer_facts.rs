@@ -80,6 +80,7 @@ fn wrappers() {
         ("sudo rm -rf /tmp/x", "run sudo rm -rf /tmp/x | run rm -rf /tmp/x | write /tmp/x"),
         ("env -i FOO=1 ls", "run env -i FOO=1 ls | run ls"),
         ("timeout 5 cargo test", "run timeout 5 cargo test | run cargo test"),
+        ("chrt 10 cargo test", "run chrt 10 cargo test | run cargo test"),
         ("nice -n 5 make", "run nice -n 5 make | run make"),
         ("nohup ./run.sh &", "run nohup ./run.sh | run run.sh"),
         ("xargs rm < list", "run xargs rm | run rm $(…) | read /home/user/project/list | write ?$(…)"),
@@ -92,6 +93,10 @@ fn wrappers() {
         ("git ls-files -s | xargs cat", "run git ls-files -s | run xargs cat | run cat $(…) | read ?$(…)"),
         ("rg --files -g '*.md' docs | xargs wc -l", "run rg --files -g *.md docs | run xargs wc -l | run wc -l docs/**/*.md | read /home/user/project/docs/**/*.md"),
         ("fd -e toml | xargs cat", "run fd -e toml | run xargs cat | run cat ./**/*.toml | read /home/user/project/**/*.toml"),
+        ("terraform -chdir=infra workspace list", "run terraform -chdir=infra workspace list | read /home/user/project/infra"),
+        ("terraform plan -var-file=prod.tfvars -out=plan.bin", "run terraform plan -var-file=prod.tfvars -out=plan.bin | read /home/user/project/prod.tfvars | write /home/user/project/plan.bin"),
+        // fd's options take a value as its table says: `src` is the pattern, not a folder.
+        ("fd --ignore-contain .git -e toml src | xargs cat", "run fd --ignore-contain .git -e toml src | run xargs cat | run cat ./**/*.toml | read /home/user/project/**/*.toml"),
         ("cat list | xargs -n 1 -I {} cp {} /tmp", "run cat list | run xargs -n 1 -I {} cp {} /tmp | run cp $(…) /tmp | read /home/user/project/list | read ?$(…) | write /tmp"),
         ("xargs -I{} {} --version < list", "run xargs -I{} {} --version | read /home/user/project/list | signal dynamic-command"),
         ("command -v git", "run command -v git"),

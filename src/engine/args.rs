@@ -70,7 +70,9 @@ pub fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
         return next();
     }
     if let Some(v) = a.text.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
-        if flag.starts_with("--") {
+        // `--opt=VALUE`, and `-opt=VALUE` of an option of one dash and several letters
+        // (`terraform -chdir=DIR`), which no cluster of one-letter options can be.
+        if flag.starts_with("--") || flag.len() > 2 {
             return Some(Word {
                 text: v.to_string(),
                 literal: a.literal,

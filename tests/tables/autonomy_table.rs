@@ -41,6 +41,13 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "code.opaque", "node -e 'eval(process.argv[1])'"),
     ("ask", "ask", "build.run", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make"),
     ("ask", "ask", "code.opaque", "perl -e 'print $x'"),
+    // An interpreter option its table does not name, or one that loads other code.
+    ("ask", "ask", "code.opaque", "python3 -Z -c 'print(1)'"),
+    ("ask", "ask", "code.opaque", "node --require=./hook.js -e 'console.log(1)'"),
+    ("ask", "ask", "code.opaque", "ruby --enable-frobnicate -e 'puts 1'"),
+    ("ask", "ask", "code.opaque", "ruby -I lib -e 'puts 1'"),
+    ("ask", "ask", "code.opaque", "perl -d:Trace -e 'print 1'"),
+    ("ask", "ask", "code.opaque", "php -d auto_prepend_file=x.php -r 'echo 1;'"),
     ("ask", "ask", "run.interpreter", "{ echo 'import shutil'; echo 'shutil.rmtree(\"/\")'; } | python3"),
     ("ask", "ask", "code.network", "python3 -c 'import urllib.request; urllib.request.urlopen(\"https://example.com\")'"),
     ("ask", "ask", "code.environment", "node -e 'console.log(process.env)'"),
@@ -486,6 +493,7 @@ const EVERYDAY: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "test.list", "go test -list ."),
     ("ask", "ask", "pkg.run-fetched", "npx jest --listTests"),
     ("ask", "ask", "build.terraform-validate", "terraform validate"),
+    ("ask", "ask", "file.read-secret", "terraform -chdir=~/.ssh workspace list"),
     // The forms that write, run or send.
     ("deny", "deny", "git.clean-force", "git clean -fd"),
     ("ask", "allow", "pkg.install", "npm audit fix"),
@@ -1291,6 +1299,8 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     // An option left out on purpose: its value is a word whose use is not known.
     ("ask", "ask", "path.protected-named", "git archive -o ~/.claude/settings.json HEAD"),
     ("ask", "ask", "path.secret-named", "kubectl get pods -o go-template-file=~/.ssh/id_ed25519"),
+    ("ask", "ask", "path.secret-named", "kubectl -o jsonpath-file=~/.ssh/id_rsa get pods"),
+    ("allow", "allow", "container.query", "kubectl -o yaml get pods"),
     // Options that run a program are not Safe.
     ("ask", "ask", "unknown.command", "ag --pager 'sh x' foo"),
     ("ask", "ask", "unknown.command", "rg --hostname-bin ./evil foo"),

@@ -980,6 +980,10 @@ fn read_only_forms_of_programs_that_can_also_change_things() {
         ("allow", "cli.zip-show-files", "zip --show-files a.zip"),
         ("allow", "cli.go-tool-help", "go tool"),
         ("allow", "cli.terraform-providers", "terraform providers"),
+        // `-chdir=DIR`: an option of one dash with its value after `=`, as terraform's table says.
+        ("allow", "cli.terraform-read", "terraform -chdir=infra workspace list"),
+        ("ask", "file.read-secret", "terraform -chdir=~/.ssh workspace list"),
+        ("deny", "path.protected-write", "terraform plan -out=~/.bashrc"),
         ("ask", "git.discard-other", "git clean -i"),
         ("deny", "git.clean-force", "git clean -fdx"),
         ("ask", "pkg.install", "npm audit fix --dry-run=false"),

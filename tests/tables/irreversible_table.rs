@@ -36,6 +36,11 @@ fn kubernetes() {
         ("allow", "container.query", "kubectl get pods"),
         ("allow", "container.query", "kubectl get ns"),
         ("allow", "container.query", "kubectl -n prod get pods"),
+        // `-o` takes its value before the subcommand too; a template file there is a word of
+        // unknown use.
+        ("allow", "container.query", "kubectl -o yaml get pods"),
+        ("allow", "container.query", "kubectl --output=json get pods"),
+        ("ask", "path.secret-named", "kubectl -o jsonpath-file=~/.ssh/id_rsa get pods"),
         ("allow", "container.query", "kubectl get pods -A"),
         ("ask", "run.container", "kubectl delete pod x"),
         ("ask", "run.container", "kubectl -n prod delete pod web-1"),

@@ -137,6 +137,9 @@ fn archivers_editors_and_debuggers() {
         ("deny", "fs.rm-broad", "vim +'!rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "vi +'r !rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "ex -c '!rm -rf ~' f.txt"),
+        // `command_flags` of vim's table, for the editors of its family without one too.
+        ("deny", "fs.rm-broad", "nvim --cmd '!rm -rf ~' f.txt"),
+        ("deny", "fs.rm-broad", "gvim -c '!rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "gdb -ex '!rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -batch -ex 'shell rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -ex 'she rm -rf ~'"),
@@ -219,6 +222,10 @@ fn wrappers_and_shells_fed_from_elsewhere() {
         ("deny", "fs.rm-broad", "uv run --directory x rm -rf ~"),
         ("deny", "fs.rm-broad", "poetry -C x run rm -rf ~"),
         ("deny", "fs.rm-broad", "chrt -f 10 rm -rf ~"),
+        // The operands before the command are counted as the wrapper's table says (`operands`).
+        ("deny", "fs.rm-broad", "taskset 0x1 rm -rf ~"),
+        ("deny", "fs.rm-broad", "taskset -c 0 rm -rf ~"),
+        ("deny", "fs.rm-broad", "sudo timeout 5 rm -rf /"),
         ("deny", "fs.rm-broad", "ionice -c 3 -t rm -rf ~"),
         ("deny", "fs.rm-broad", "stdbuf -oL rm -rf ~"),
         ("deny", "fs.rm-broad", "coproc rm -rf ~"),

@@ -252,9 +252,14 @@ impl Analyzer<'_> {
             // A whole option the table names (`-decode`, `-so`) is not a cluster of
             // one-letter options, whatever letters it holds.
             // Looked up once per word, not once per path option: the tables are long.
+            // So is `-opt=VALUE` of such an option (`terraform -chdir=DIR`).
+            let opt = a.text.split_once('=').map_or(a.text.as_str(), |(f, _)| f);
+            let one_dash_long = opt.len() > 2 && !opt.starts_with("--") && opt != a.text;
             let named = (!eff.read_flags.is_empty() || !eff.write_flags.is_empty())
-                && (eff.flags.contains(&a.text) || eff.value_flags.contains(&a.text));
-            let whole = |f: &str| named && a.text != f;
+                && (eff.flags.contains(&a.text)
+                    || eff.value_flags.contains(&a.text)
+                    || (one_dash_long && eff.names_option(opt)));
+            let whole = |f: &str| named && a.text != f && opt != f;
             for f in eff.read_flags.iter().filter(|f| !whole(f)) {
                 if let Some(v) = flag_value(&inv.args, i, f) {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);

@@ -9,45 +9,15 @@
 use std::path::PathBuf;
 
 use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::policy::Policy;
 use crate::engine::shell::Word;
 
-/// fd's options that take the next word as their value.
-const VALUE_OPTS: &[&str] = &[
-    "-e",
-    "--extension",
-    "-t",
-    "--type",
-    "-E",
-    "--exclude",
-    "-d",
-    "--max-depth",
-    "--min-depth",
-    "--exact-depth",
-    "-S",
-    "--size",
-    "--changed-within",
-    "--changed-before",
-    "--change-newer-than",
-    "--change-older-than",
-    "--newer",
-    "--older",
-    "-o",
-    "--owner",
-    "-c",
-    "--color",
-    "-j",
-    "--threads",
-    "--max-results",
-    "--base-directory",
-    "--path-separator",
-    "--search-path",
-    "--ignore-file",
-    "--format",
-    "--max-buffer-time",
-    "--batch-size",
-    "--and",
-    "--hyperlink",
-];
+/// Whether fd's option `t` takes the next word as its value, as its built-in table
+/// (`policy/17-options-clis.toml`) says: a user's table cannot make a command's words the
+/// value of an option.
+fn takes_value(t: &str) -> bool {
+    Policy::builtin_effects("fd").is_some_and(|e| e.takes_value(t))
+}
 
 /// The options whose words up to a `;` (or the end) are a command.
 const EXEC_OPTS: &[&str] = &["-x", "--exec", "-X", "--exec-batch"];
@@ -103,7 +73,7 @@ fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
             continue;
         }
         kept.push(args[i].clone());
-        if VALUE_OPTS.contains(&t) {
+        if takes_value(t) {
             if let Some(v) = args.get(i + 1) {
                 kept.push(v.clone());
             }
@@ -131,7 +101,7 @@ pub(super) fn found_paths(kept: &[Word]) -> Vec<Word> {
         }
         if t.starts_with('-') && t.len() > 1 {
             glob |= t == "-g" || t == "--glob";
-            if VALUE_OPTS.contains(&t) {
+            if takes_value(t) {
                 if let Some(v) = kept.get(i + 1) {
                     match t {
                         "-e" | "--extension" => extensions.push(&v.text),

@@ -106,7 +106,7 @@ impl Analyzer<'_> {
                 continue;
             }
             value_next = false;
-            let (flag, attached) = split_option(a);
+            let (flag, attached) = split_option(a, eff);
             let flag = flag.as_str();
             if in_list(&eff.send_flags, flag) {
                 let v = attached.or_else(|| take(args, &mut i));
@@ -119,6 +119,17 @@ impl Analyzer<'_> {
                 // The declared effects record it; the value is not a positional.
                 if attached.is_none() {
                     i += 1;
+                }
+                continue;
+            }
+            if in_list(&eff.unknown_value_flags, flag) {
+                // A value the table does not describe (`-o jsonpath-file=F`).
+                let v = attached.or_else(|| take(args, &mut i));
+                if let Some(v) = v {
+                    if network && sends_here {
+                        out.sent.extend(at_files(&v));
+                    }
+                    out.unknown.extend(candidates(&v));
                 }
                 continue;
             }
@@ -275,10 +286,12 @@ fn in_list(l: &List, f: &str) -> bool {
     l.contains(f)
 }
 
-/// `--opt=VALUE` as the option and its value; any other word as itself.
-fn split_option(a: &Word) -> (String, Option<Word>) {
+/// `--opt=VALUE` as the option and its value, and `-opt=VALUE` where the table names `-opt`
+/// (an option of one dash and several letters: `terraform -chdir=DIR`); any other word as
+/// itself.
+fn split_option(a: &Word, eff: &Effects) -> (String, Option<Word>) {
     match a.text.split_once('=') {
-        Some((f, v)) if a.text.starts_with("--") => (
+        Some((f, v)) if a.text.starts_with("--") || (f.len() > 2 && eff.names_option(f)) => (
             f.to_string(),
             Some(Word {
                 text: v.to_string(),
@@ -327,7 +340,8 @@ fn cluster_value(t: &str, eff: &Effects) -> Cluster {
             return Cluster::Send((!rest.is_empty()).then(|| Word::lit(rest)));
         }
         let path = in_list(&eff.read_flags, &flag) || in_list(&eff.write_flags, &flag);
-        let data = path || in_list(&eff.value_flags, &flag);
+        let data =
+            path || (in_list(&eff.value_flags, &flag) && !in_list(&eff.unknown_value_flags, &flag));
         return if rest.is_empty() {
             Cluster::Next(data)
         } else {

@@ -6,7 +6,7 @@
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::{flag_value, option_uses, OptionUse};
-use crate::engine::policy::{run_flag_name, AccessKind, Effects, List};
+use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::Word;
 
 const VIM_FAMILY: &[&str] = &[
@@ -150,17 +150,26 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `vim -c CMD`, `--cmd CMD`, `+CMD`: an Ex command with `!` runs the rest of it in a
-    /// shell (`!rm …`, `r !…`, `w !…`, `%!…`). The editor stays asked about (it can run
-    /// commands in other ways); a command found here is judged too.
+    /// `vim -c CMD`, `--cmd CMD` (the `command_flags` of its table, vim's for the editors
+    /// of its family that have none, with a layer's table adding to them), `+CMD`: an Ex
+    /// command with `!` runs the rest of it in a shell (`!rm …`, `r !…`, `w !…`, `%!…`).
+    /// The editor stays asked about (it can run commands in other ways); a command found
+    /// here is judged too.
     fn vim_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args;
+        let mut command_flags = List::default();
+        for eff in self.policy().effects_readings(&inv.name) {
+            command_flags.extend(&eff.command_flags);
+        }
+        if let Some(vim) = Policy::builtin_effects("vim") {
+            command_flags.extend(&vim.command_flags);
+        }
         let mut cmds: Vec<&Word> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if a.text == "--" {
                 break;
             }
-            if a.text == "-c" || a.text == "--cmd" {
+            if command_flags.contains(&a.text) {
                 cmds.extend(args.get(i + 1));
             } else if a.text.len() > 1 && a.text.starts_with('+') {
                 cmds.push(a);

@@ -1,12 +1,15 @@
 //! Wrappers peeled: `sudo`, `env`, `timeout`, `nice`, `xargs` … and the command they run;
 //! and the Python project tools whose `run` runs a command (`uv run`, `poetry run`).
 //!
-//! [`WRAPPERS`] is the one list of them: how each gives way to its command and which may
-//! stand before a downloader (`sudo curl … | sh`); both the peeling here and the download
-//! detection in `shells` read it. Which of their options take a value, which name a file
-//! they write and which the folder the command runs in, is in their tables in
-//! `policy/18-options-runners.toml`; a table of a user's or a project's file is read
-//! together with the built-in one, so that it cannot hide a command the built-in one finds.
+//! [`WRAPPERS`] is the one list of them, and holds only mechanism: how each gives way to its
+//! command (a [`Peel`]), whether it is a program of its own without one, which may stand
+//! before a downloader (`sudo curl … | sh`) and whose output option may pipe into a
+//! command; both the peeling here and the download detection in `shells` read it. Their
+//! grammar is in their tables in `policy/18-options-runners.toml`: which of their options
+//! take a value, which name a file they write and which the folder the command runs in,
+//! and how many operands stand before the command (`operands`: `timeout`'s duration). A
+//! table of a user's or a project's file is read together with the built-in one, so that it
+//! cannot hide a command the built-in one finds.
 
 use std::path::{Path, PathBuf};
 
@@ -18,8 +21,8 @@ use crate::engine::shell::Word;
 /// How a wrapper gives way to the command it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Peel {
-    /// The wrapper is a program of its own too; the command follows its options and
-    /// [`Wrapper::operands`].
+    /// The wrapper is a program of its own too; the command follows its options and the
+    /// operands its table names (`operands`: `timeout`'s duration).
     Options,
     /// The command runs in its place, unseen (`exec`), after its options.
     Replaced,
@@ -43,9 +46,6 @@ pub(super) enum Peel {
 pub(super) struct Wrapper {
     pub name: &'static str,
     pub peel: Peel,
-    /// Words between the options and the command: `timeout`'s duration, `taskset`'s CPU
-    /// mask, `chrt`'s priority.
-    pub operands: usize,
     /// Without arguments it is only a program (`arch` prints the machine type).
     pub needs_command: bool,
     /// Download detection looks through it (`sudo curl … | sh` runs remote code). It reads
@@ -60,7 +60,6 @@ impl Wrapper {
         Wrapper {
             name,
             peel,
-            operands: 0,
             needs_command: false,
             hides_download: false,
             output_pipes: false,
@@ -72,10 +71,6 @@ impl Wrapper {
             output_pipes: true,
             ..self
         }
-    }
-
-    const fn operands(self, operands: usize) -> Self {
-        Wrapper { operands, ..self }
     }
 
     const fn needs_command(self) -> Self {
@@ -93,10 +88,10 @@ impl Wrapper {
     }
 
     /// The command in `args`, the wrapper's own words: after its options (those its
-    /// table `eff` says take a value) and operands.
+    /// table `eff` says take a value) and the operands the table names.
     fn command<'w>(&self, args: &'w [Word], eff: &Effects) -> &'w [Word] {
         let rest = skip_options_by(args, |t| eff.takes_value(t));
-        &rest[self.operands.min(rest.len())..]
+        &rest[usize::from(eff.operands).min(rest.len())..]
     }
 }
 
@@ -126,11 +121,9 @@ pub(super) const WRAPPERS: &[Wrapper] = {
         // A traced command runs as it would alone; `-o '|CMD'` pipes the trace into CMD.
         Wrapper::new("strace", Options).output_pipes(),
         Wrapper::new("ltrace", Options),
-        Wrapper::new("taskset", Options).operands(1),
-        Wrapper::new("chrt", Options).operands(1),
-        Wrapper::new("timeout", Options)
-            .operands(1)
-            .hides_download(),
+        Wrapper::new("taskset", Options),
+        Wrapper::new("chrt", Options),
+        Wrapper::new("timeout", Options).hides_download(),
         Wrapper::new("busybox", Busybox),
         Wrapper::new("xargs", Xargs),
         Wrapper::new("flock", Flock),
@@ -300,7 +293,8 @@ pub(super) fn peel_for_download(mut words: &[Word]) -> &[Word] {
         {
             words = &words[1..];
         }
-        words = &words[w.operands.min(words.len())..];
+        let operands = Policy::builtin_effects(w.name).map_or(0, |e| usize::from(e.operands));
+        words = &words[operands.min(words.len())..];
     }
     words
 }

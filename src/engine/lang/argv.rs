@@ -1,8 +1,103 @@
-//! Interpreter command lines: where the code comes from (`-c`, `-e`, `-r`, standard input,
-//! a script file), and the options that load other code (which make it opaque).
+//! Interpreter command lines: where the code comes from (an option's value, standard
+//! input, a script file), and the options that load other code (which make it opaque).
+//!
+//! The options themselves are data: each interpreter's table in the built-in policy
+//! (`policy/19-options-shells.toml`, awk's in `policy/17-options-clis.toml`) says which
+//! option gives the code (`code_flags`), the script (`script_flags`), a module run as the
+//! program (`module_flags`), a library (`library_flags`), which load other code
+//! (`load_flags`), loop over files (`loop_flags`), rewrite them (`in_place_flags`), run no
+//! code (`no_code_flags`, `version_flags`), change nothing (`inert_flags`, `value_flags`),
+//! and how a short option's value is written (`attached_flags`, `number_flags`). What is
+//! here is how each interpreter reads its words: which cluster its short options (Python,
+//! Ruby, Perl) and which take whole words (Node, PHP, awk), where its options end and its
+//! script's arguments begin. Only the built-in tables are read: a user's or a project's
+//! table cannot change where code is found. An option no list names makes the code opaque.
+
+use std::sync::LazyLock;
 
 use super::Lang;
+use crate::engine::policy::{Effects, Policy};
 use crate::engine::shell::Word;
+
+/// An interpreter's option table, as the built-in policy has it (none: every option is
+/// unknown).
+#[derive(Clone, Copy)]
+struct Grammar(&'static Effects);
+
+static NO_TABLE: LazyLock<Effects> = LazyLock::new(Effects::default);
+
+/// What an option is to the language reader, in the order the lists are looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    NoCode,
+    Version,
+    Code,
+    Script,
+    Module,
+    Library,
+    InPlace,
+    /// Loads other code; `true` when it takes a value in the next word (or the rest of
+    /// its word).
+    Load(bool),
+    /// Changes nothing; `true` when it takes a value.
+    Inert(bool),
+    /// A value only in the rest of its word.
+    Attached,
+    /// An optional number in its word, then more options.
+    Number,
+    Loop,
+    Unknown,
+}
+
+impl Grammar {
+    fn of(table: &str) -> Grammar {
+        Grammar(Policy::builtin_effects(table).unwrap_or(&NO_TABLE))
+    }
+
+    fn role(self, opt: &str) -> Role {
+        let e = self.0;
+        if e.no_code_flags.contains(opt) {
+            Role::NoCode
+        } else if e.version_flags.contains(opt) {
+            Role::Version
+        } else if e.code_flags.contains(opt) {
+            Role::Code
+        } else if e.script_flags.contains(opt) {
+            Role::Script
+        } else if e.module_flags.contains(opt) {
+            Role::Module
+        } else if e.library_flags.contains(opt) {
+            Role::Library
+        } else if e.in_place_flags.contains(opt) {
+            Role::InPlace
+        } else if e.load_flags.contains(opt) {
+            Role::Load(!e.attached_flags.contains(opt))
+        } else if e.loop_flags.contains(opt) {
+            Role::Loop
+        } else if e.number_flags.contains(opt) {
+            Role::Number
+        } else if e.attached_flags.contains(opt) {
+            Role::Attached
+        } else if e.value_flags.contains(opt) {
+            Role::Inert(true)
+        } else if e.inert_flags.contains(opt) {
+            Role::Inert(false)
+        } else {
+            Role::Unknown
+        }
+    }
+
+    /// The role of an option word, and for a long one (`--opt=VALUE`) its attached value.
+    fn long(self, t: &str) -> (Role, Option<&str>) {
+        match self.role(t) {
+            Role::Unknown if t.starts_with("--") => match t.split_once('=') {
+                Some((opt, v)) => (self.role(opt), Some(v)),
+                None => (Role::Unknown, None),
+            },
+            r => (r, None),
+        }
+    }
+}
 
 /// Where an interpreter's code comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +136,11 @@ impl CodeCall {
     fn unknown_option(&mut self, name: &str, opt: &str) {
         if self.opaque.is_none() {
             self.opaque = Some(format!("`{name} {opt}`: an option that is not analysed"));
+        }
+    }
+    fn loads(&mut self, name: &str, opt: &str) {
+        if self.opaque.is_none() {
+            self.opaque = Some(format!("`{name} {opt}` loads other code first"));
         }
     }
     /// The inline code as one text, and whether all of it is known.
@@ -91,6 +191,7 @@ pub fn command_line(name: &str, args: &[Word]) -> Option<CodeCall> {
 }
 
 fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let g = Grammar::of("python");
     let mut c = CodeCall::new(Lang::Python);
     let mut i = 0;
     while i < args.len() {
@@ -103,21 +204,20 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
             return Some(c);
         }
         if t.starts_with("--") {
-            match t {
-                "--version" | "--help" | "--help-env" | "--help-xoptions" | "--help-all" => {
-                    return None
-                }
+            match g.long(t) {
+                (Role::NoCode, _) => return None,
+                (Role::Inert(true), None) => i += 1,
+                (Role::Inert(_), _) => {}
                 _ => c.unknown_option(name, t),
             }
             i += 1;
             continue;
         }
         if let Some(flags) = t.strip_prefix('-') {
-            let mut taken = false;
             for (j, f) in flags.char_indices() {
                 let rest = &flags[j + f.len_utf8()..];
-                match f {
-                    'c' => {
+                match g.role(&format!("-{f}")) {
+                    Role::Code => {
                         let code = if rest.is_empty() {
                             args.get(i + 1)?.clone()
                         } else {
@@ -129,7 +229,7 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
                         c.source = Source::Inline(vec![code]);
                         return Some(c);
                     }
-                    'm' => {
+                    Role::Module => {
                         let module = if rest.is_empty() {
                             args.get(i + 1)
                         } else {
@@ -146,19 +246,17 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
                         };
                     }
                     // Help or version: no code of its own.
-                    'h' | 'V' => return None,
-                    'W' | 'X' => {
+                    Role::NoCode => return None,
+                    Role::Inert(true) => {
                         if rest.is_empty() {
                             i += 1;
                         }
-                        taken = true;
                         break;
                     }
-                    'u' | 'B' | 'E' | 's' | 'S' | 'I' | 'O' | 'q' | 'b' | 'P' | 'd' | 'v' => {}
+                    Role::Inert(false) => {}
                     _ => c.unknown_option(name, t),
                 }
             }
-            let _ = taken;
             i += 1;
             continue;
         }
@@ -171,20 +269,25 @@ fn python(name: &str, args: &[Word]) -> Option<CodeCall> {
 /// `python3 -m json.tool [OPTIONS] [INFILE]`: the module reads INFILE (or its input) and
 /// prints it formatted; read as the code `import json.tool` (a file of the project named
 /// like the module would be loaded instead) with INFILE its input. A second file is where
-/// it writes, and an option not known here may be one that does: no code read, so the
-/// command rules judge it.
+/// it writes, and an option its table (`python -m json.tool`) does not know may be one that
+/// does: no code read, so the command rules judge it.
 fn json_tool(mut c: CodeCall, args: &[Word]) -> Option<CodeCall> {
+    let table = Grammar::of("python -m json.tool").0;
     let mut files = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
-        match t {
-            "--sort-keys" | "--json-lines" | "--no-ensure-ascii" | "--compact" | "--tab"
-            | "--no-indent" => {}
-            "--indent" => i += 1,
-            _ if t.starts_with("--indent=") => {}
-            _ if t.starts_with('-') && t != "-" => return None,
-            _ => files.push(args[i].clone()),
+        let opt = t.split_once('=').map_or(t, |(o, _)| o);
+        if t.starts_with('-') && t != "-" {
+            if table.value_flags.contains(opt) {
+                if opt == t {
+                    i += 1;
+                }
+            } else if !table.flags.contains(t) {
+                return None;
+            }
+        } else {
+            files.push(args[i].clone());
         }
         i += 1;
     }
@@ -196,30 +299,8 @@ fn json_tool(mut c: CodeCall, args: &[Word]) -> Option<CodeCall> {
     Some(c)
 }
 
-/// Node options that change nothing about what code runs.
-fn node_plain_option(t: &str) -> bool {
-    let key = t.split('=').next().unwrap_or(t);
-    matches!(
-        key,
-        "--no-warnings"
-            | "--no-deprecation"
-            | "--trace-warnings"
-            | "--trace-deprecation"
-            | "--trace-uncaught"
-            | "--enable-source-maps"
-            | "--max-old-space-size"
-            | "--stack-size"
-            | "--unhandled-rejections"
-            | "--input-type"
-            | "--experimental-strip-types"
-            | "--experimental-default-type"
-            | "--no-experimental-fetch"
-            | "--pending-deprecation"
-            | "--throw-deprecation"
-    )
-}
-
 fn node(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let g = Grammar::of("node");
     let mut c = CodeCall::new(Lang::JavaScript);
     let mut i = 0;
     let mut wants_code = false;
@@ -230,32 +311,30 @@ fn node(name: &str, args: &[Word]) -> Option<CodeCall> {
             return Some(c);
         }
         match t {
-            "-v" | "--version" | "-h" | "--help" | "--check" | "-c" | "--v8-options" => {
-                return None
-            }
-            "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" => wants_code = true,
             "-" => return Some(c),
             "--" => {
                 c.source = Source::File(args.get(i + 1)?.clone());
                 return Some(c);
             }
-            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader" => {
-                c.opaque = Some(format!("`{name} {t}` loads other code first"));
-                i += 1;
-            }
-            _ if t.starts_with("--eval=") || t.starts_with("--print=") => {
-                let code = t.split_once('=').map(|(_, v)| v).unwrap_or("");
-                c.source = Source::Inline(vec![Word {
-                    text: code.to_string(),
-                    literal: args[i].literal,
-                }]);
-                return Some(c);
-            }
-            _ if t.starts_with('-') => {
-                if !node_plain_option(t) {
-                    c.unknown_option(name, t);
+            _ if t.starts_with('-') => match g.long(t) {
+                (Role::NoCode, _) => return None,
+                (Role::Code, None) => wants_code = true,
+                (Role::Code, Some(code)) => {
+                    c.source = Source::Inline(vec![Word {
+                        text: code.to_string(),
+                        literal: args[i].literal,
+                    }]);
+                    return Some(c);
                 }
-            }
+                (Role::Load(_), attached) => {
+                    c.loads(name, t);
+                    if attached.is_none() {
+                        i += 1;
+                    }
+                }
+                (Role::Inert(_), _) => {}
+                _ => c.unknown_option(name, t),
+            },
             _ => {
                 c.source = Source::File(args[i].clone());
                 return Some(c);
@@ -269,15 +348,17 @@ fn node(name: &str, args: &[Word]) -> Option<CodeCall> {
     Some(c)
 }
 
+/// `deno eval [OPTIONS] CODE`: the options are those of its table `deno eval`.
 fn deno(args: &[Word]) -> Option<CodeCall> {
     let mut c = CodeCall::new(Lang::JavaScript);
     let sub = args.first()?.text.as_str();
     let rest = &args[1..];
     match sub {
         "eval" => {
+            let g = Grammar::of("deno eval");
             for w in rest {
                 if w.text.starts_with('-') {
-                    if !matches!(w.text.as_str(), "-p" | "--print" | "-q" | "--quiet") {
+                    if g.role(&w.text) != Role::Inert(false) {
                         c.unknown_option("deno eval", &w.text);
                     }
                     continue;
@@ -291,10 +372,11 @@ fn deno(args: &[Word]) -> Option<CodeCall> {
     }
 }
 
+/// `bun -e CODE`: only its first word may give code.
 fn bun(args: &[Word]) -> Option<CodeCall> {
     let mut c = CodeCall::new(Lang::JavaScript);
-    match args.first()?.text.as_str() {
-        "-e" | "--eval" | "-p" | "--print" => {
+    match Grammar::of("bun").role(&args.first()?.text) {
+        Role::Code => {
             c.source = Source::Inline(vec![args.get(1)?.clone()]);
             Some(c)
         }
@@ -345,6 +427,7 @@ pub fn ruby_lib(lib: &str) -> bool {
 }
 
 fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let g = Grammar::of("ruby");
     let mut c = CodeCall::new(Lang::Ruby);
     let mut code: Vec<Word> = Vec::new();
     let mut loops = false;
@@ -363,15 +446,15 @@ fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
             break;
         }
         if t.starts_with("--") {
-            match t {
-                "--version" | "--help" => return None,
-                _ if t.starts_with("--disable") || t.starts_with("--enable") => {}
+            match g.long(t) {
+                (Role::NoCode, _) => return None,
+                (Role::Inert(_), _) => {}
                 _ => c.unknown_option(name, t),
             }
             i += 1;
             continue;
         }
-        let consumed_next = ruby_flags(name, args, i, &mut c, &mut code, &mut loops)?;
+        let consumed_next = ruby_flags(g, name, args, i, &mut c, &mut code, &mut loops)?;
         i += if consumed_next { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
@@ -390,10 +473,11 @@ fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
     Some(c)
 }
 
-/// One word of Ruby's short flags (`-ne`, `-rjson`): the code, libraries and modes it
+/// One word of Ruby's short options (`-ne`, `-rjson`): the code, libraries and modes it
 /// gives. True when it took the next word as its value; `None` when the run does not run
 /// code (`-v` alone, `-c` …) or a value is missing.
 fn ruby_flags(
+    g: Grammar,
     name: &str,
     args: &[Word],
     i: usize,
@@ -405,57 +489,52 @@ fn ruby_flags(
     let flags = &t[1..];
     let mut consumed_next = false;
     for (j, f) in flags.char_indices() {
-        let rest = &flags[j + 1..];
-        match f {
-            'e' => {
+        let rest = &flags[j + f.len_utf8()..];
+        match g.role(&format!("-{f}")) {
+            Role::Code => {
                 code.push(cluster_value(args, i, rest, &mut consumed_next)?);
                 break;
             }
-            'r' => {
+            Role::Library => {
                 let lib = cluster_value(args, i, rest, &mut consumed_next)
                     .map(|w| w.text)
                     .unwrap_or_default();
                 if !RUBY_LIBS.contains(&lib.as_str()) {
-                    c.opaque = Some(format!("`{name} -r {lib}` loads other code first"));
+                    c.opaque = Some(format!("`{name} -{f} {lib}` loads other code first"));
                 }
                 break;
             }
-            'i' => {
+            Role::InPlace => {
                 c.in_place = true;
                 break;
             }
-            'F' | 'E' | 'K' | '0' => {
-                if rest.is_empty() && f != '0' {
+            Role::Inert(true) => {
+                if rest.is_empty() {
                     consumed_next = true;
                 }
                 break;
             }
-            'n' | 'p' => *loops = true,
-            'a' | 'l' | 'w' | 'W' | 'd' | 's' | 'U' => {
-                if f == 'W' {
-                    break;
+            Role::Attached => break,
+            Role::Loop => *loops = true,
+            // `-v` alone prints the version; before code it only turns warnings on.
+            Role::Version if args.len() == 1 => return None,
+            Role::Version | Role::Inert(false) | Role::Number => {}
+            Role::NoCode => return None,
+            Role::Load(takes) => {
+                c.loads(name, t);
+                if takes && rest.is_empty() {
+                    consumed_next = true;
                 }
+                break;
             }
-            // `-v` alone prints the version; before code it only turns warnings on, and
-            // `-y` runs the code with the parser's debugging.
-            'v' if args.len() == 1 => return None,
-            'v' | 'y' => {}
-            'h' | 'c' => return None,
-            _ => {
-                c.unknown_option(name, t);
-                if f == 'I' || f == 'C' || f == 'x' {
-                    if rest.is_empty() {
-                        consumed_next = true;
-                    }
-                    break;
-                }
-            }
+            Role::Script | Role::Module | Role::Unknown => c.unknown_option(name, t),
         }
     }
     Some(consumed_next)
 }
 
 fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let g = Grammar::of("perl");
     let mut c = CodeCall::new(Lang::Perl);
     let mut code: Vec<Word> = Vec::new();
     let mut i = 0;
@@ -469,14 +548,14 @@ fn perl(name: &str, args: &[Word]) -> Option<CodeCall> {
             break;
         }
         if t.starts_with("--") {
-            if t == "--version" || t == "--help" {
+            if g.role(t) == Role::NoCode {
                 return None;
             }
             c.unknown_option(name, t);
             i += 1;
             continue;
         }
-        let consumed_next = perl_flags(name, args, i, &mut c, &mut code)?;
+        let consumed_next = perl_flags(g, name, args, i, &mut c, &mut code)?;
         i += if consumed_next { 2 } else { 1 };
     }
     let rest = &args[i.min(args.len())..];
@@ -517,10 +596,11 @@ fn plain_file_name(w: &Word) -> bool {
             .all(|c| plain(c) || (glob_ok && matches!(c, '*' | '?' | '[' | ']' | '!')))
 }
 
-/// One word of Perl's short flags (`-ne`, `-MPOSIX`): the code and modes it gives. True
+/// One word of Perl's short options (`-ne`, `-MPOSIX`): the code and modes it gives. True
 /// when it took the next word as its value; `None` when the run does not run code (`-v`,
 /// `-c` …) or a value is missing.
 fn perl_flags(
+    g: Grammar,
     name: &str,
     args: &[Word],
     i: usize,
@@ -531,66 +611,77 @@ fn perl_flags(
     let flags = &t[1..];
     let mut consumed_next = false;
     for (j, f) in flags.char_indices() {
-        let rest = &flags[j + 1..];
-        match f {
-            'e' | 'E' => {
+        let rest = &flags[j + f.len_utf8()..];
+        match g.role(&format!("-{f}")) {
+            Role::Code => {
                 code.push(cluster_value(args, i, rest, &mut consumed_next)?);
                 break;
             }
-            'i' => {
+            Role::InPlace => {
                 c.in_place = true;
                 break;
             }
-            'M' | 'm' | 'I' | 'F' | 'x' | 'C' | 'd' | 'D' => {
-                if matches!(f, 'M' | 'm' | 'I' | 'x' | 'd' | 'D') {
-                    c.unknown_option(name, t);
-                }
-                if rest.is_empty() && matches!(f, 'M' | 'm' | 'I') {
+            // No Perl module is known to have no effect of its own.
+            Role::Library | Role::Load(true) => {
+                c.loads(name, t);
+                if rest.is_empty() {
                     consumed_next = true;
                 }
                 break;
             }
-            // `-l` and `-0` take an optional octal number, then more flags may follow.
-            'l' | '0' if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
-            'l' | '0' => {}
-            'n' | 'p' | 'a' | 'w' | 'W' | 'X' | 's' | 't' | 'T' | 'U' | 'S' => {}
-            'v' | 'V' | 'h' | 'c' => return None,
-            _ => c.unknown_option(name, t),
+            Role::Load(false) => {
+                c.loads(name, t);
+                break;
+            }
+            Role::Inert(true) => {
+                if rest.is_empty() {
+                    consumed_next = true;
+                }
+                break;
+            }
+            Role::Attached => break,
+            // An optional octal number, then more options may follow.
+            Role::Number if rest.starts_with(|c: char| c.is_ascii_digit()) => break,
+            Role::Number | Role::Loop | Role::Inert(false) => {}
+            Role::NoCode => return None,
+            Role::Version | Role::Script | Role::Module | Role::Unknown => {
+                c.unknown_option(name, t)
+            }
         }
     }
     Some(consumed_next)
 }
 
 fn php(name: &str, args: &[Word]) -> Option<CodeCall> {
+    let g = Grammar::of("php");
     let mut c = CodeCall::new(Lang::Php);
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
-        match t {
-            "-r" => {
+        if t == "--" {
+            c.source = Source::File(args.get(i + 1)?.clone());
+            return Some(c);
+        }
+        if !t.starts_with('-') {
+            c.source = Source::File(args[i].clone());
+            return Some(c);
+        }
+        match g.role(t) {
+            Role::Code => {
                 c.source = Source::Inline(vec![args.get(i + 1)?.clone()]);
                 return Some(c);
             }
-            "-f" | "--file" => {
+            Role::Script => {
                 c.source = Source::File(args.get(i + 1)?.clone());
                 return Some(c);
             }
-            "-v" | "--version" | "-h" | "--help" | "-m" | "-i" | "-l" | "--syntax-check"
-            | "--ini" | "--modules" | "--info" => return None,
-            "-n" | "-q" | "-e" | "-H" => {}
-            "-d" | "-c" | "-z" => {
-                c.unknown_option(name, t);
+            Role::NoCode => return None,
+            Role::Inert(false) => {}
+            Role::Load(_) => {
+                c.loads(name, t);
                 i += 1;
             }
-            "--" => {
-                c.source = Source::File(args.get(i + 1)?.clone());
-                return Some(c);
-            }
-            _ if t.starts_with('-') => c.unknown_option(name, t),
-            _ => {
-                c.source = Source::File(args[i].clone());
-                return Some(c);
-            }
+            _ => c.unknown_option(name, t),
         }
         i += 1;
     }
@@ -598,6 +689,9 @@ fn php(name: &str, args: &[Word]) -> Option<CodeCall> {
 }
 
 fn awk(name: &str, args: &[Word]) -> Option<CodeCall> {
+    // gawk, mawk and nawk are read as awk is: the options that give or load code are the
+    // same where they have them.
+    let g = Grammar::of("awk");
     let mut c = CodeCall::new(Lang::Awk);
     let mut i = 0;
     let mut program: Option<Word> = None;
@@ -610,26 +704,31 @@ fn awk(name: &str, args: &[Word]) -> Option<CodeCall> {
         if !t.starts_with('-') || t.len() == 1 {
             break;
         }
-        match t {
-            "-F" | "-v" => i += 2,
-            "-f" | "--file" => {
+        // `-F,`, `-vX=1`: a short option with its value in the same word.
+        let attached = !t.starts_with("--")
+            && t.len() > 2
+            && t.get(..2).is_some_and(|o| g.role(o) == Role::Inert(true));
+        match g.role(t) {
+            Role::Inert(true) => i += 2,
+            Role::Script => {
                 c.source = Source::File(args.get(i + 1)?.clone());
                 program = Some(Word::lit(""));
                 i += 2;
             }
-            "-e" | "--source" => {
+            Role::Code => {
                 program = args.get(i + 1).cloned();
                 i += 2;
             }
-            "--version" | "-V" | "--help" => return None,
-            _ if t.starts_with("-F") || t.starts_with("-v") => i += 1,
+            Role::NoCode => return None,
+            _ if attached => i += 1,
+            // gawk's `-i inplace` (its table's `in_place_flags`) loads a library too.
+            Role::Load(_) | Role::InPlace => {
+                c.loads(name, t);
+                i += 2;
+            }
+            Role::Inert(false) => i += 1,
             _ => {
-                if matches!(t, "-i" | "-l" | "--include" | "--load" | "-E" | "--exec") {
-                    c.unknown_option(name, t);
-                    i += 1;
-                } else if !matches!(t, "-P" | "--posix" | "-c" | "--traditional" | "-S") {
-                    c.unknown_option(name, t);
-                }
+                c.unknown_option(name, t);
                 i += 1;
             }
         }
@@ -765,6 +864,10 @@ mod tests {
         assert!(c.opaque.is_none());
         let c = php("php", &words("-r x")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("x")]));
+        // `-i LIB` takes its value: the program is the word after it.
+        let c = awk("awk", &words("-i inplace {print} a.csv")).unwrap();
+        assert_eq!(c.source, Source::Inline(vec![Word::lit("{print}")]));
+        assert!(c.opaque.is_some());
         let c = awk("awk", &words("-F, {print} a.csv")).unwrap();
         assert_eq!(c.source, Source::Inline(vec![Word::lit("{print}")]));
         assert_eq!(c.inputs, vec![Word::lit("a.csv")]);

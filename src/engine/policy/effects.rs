@@ -57,6 +57,10 @@ pub struct Effects {
     /// may a positional argument it does not select.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// For a wrapper, the words between its options and the command it runs: `timeout`'s
+    /// duration, `taskset`'s CPU mask, `chrt`'s priority.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub operands: u8,
     /// Options that take no value (for a `complete` table).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub flags: List,
@@ -115,6 +119,62 @@ pub struct Effects {
     /// --directory DIR`, `env -C DIR`): read by the mechanisms that peel it.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub folder_flags: List,
+    /// Options whose value is a command in the program's own command language (`vim -c
+    /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub command_flags: List,
+    /// Options of `value_flags` whose value the table does not describe: a format that may
+    /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
+    /// arguments are read, and judged as a word whose use is not known.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub unknown_value_flags: List,
+    // The grammar of an interpreter's command line, read by the language readers
+    // (`src/engine/lang/argv.rs`) from the built-in tables only: where its code comes from
+    // and what loads other code. An option of an interpreter that none of these lists
+    // (nor `value_flags`, `in_place_flags`) names makes its code opaque.
+    /// Options whose value is the code run (`python -c CODE`, `perl -e CODE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub code_flags: List,
+    /// Options whose value is the script file run (`php -f FILE`, `awk -f FILE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub script_flags: List,
+    /// Options whose value is a module run as the program (`python -m MODULE`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub module_flags: List,
+    /// Options whose value is a library loaded by name before the code (`ruby -r LIB`,
+    /// `perl -M MODULE`): the code stays followed only for a library the language reader
+    /// knows has no effect of its own.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub library_flags: List,
+    /// Options that load other code or change which code runs (`node --require F`, `ruby
+    /// -I DIR`, `php -d KEY=VALUE`): the code is not followed. Each takes a value, but
+    /// one in `attached_flags` only in the same word (`perl -d:Trace`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub load_flags: List,
+    /// Options that run the code once for each line of the files after it (`perl -n`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub loop_flags: List,
+    /// Options with which the interpreter runs no code of its own (`--version`, `-c` to
+    /// check the syntax): the command rules judge the call.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub no_code_flags: List,
+    /// Options that print the version when they are the only argument and change nothing
+    /// about the code otherwise (`ruby -v`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub version_flags: List,
+    /// Options without a value that change nothing about which code runs or what it
+    /// opens (`python -u`, `node --no-warnings`, `--stack-size=N` with its value attached);
+    /// those with a value in the next word are in `value_flags`.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub inert_flags: List,
+    /// Short options whose value, which may be left out, is only the rest of their word
+    /// (`perl -F,`, `ruby -W0`, `perl -i.bak`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub attached_flags: List,
+    /// Short options followed by an optional number in the same word (`perl -l015`, `perl
+    /// -0777`); without one, the letters after them are options (`perl -lne`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub number_flags: List,
 }
 
 impl Effects {
@@ -128,24 +188,41 @@ impl Effects {
             &self.send_flags,
             &self.pattern_flags,
             &self.folder_flags,
+            &self.unknown_value_flags,
+            &self.command_flags,
+            &self.code_flags,
+            &self.script_flags,
+            &self.module_flags,
+            &self.library_flags,
         ]
         .iter()
         .any(|l| l.contains(flag))
             || self.run_flags.iter().any(|r| run_flag_name(r) == flag)
+            || (self.load_flags.contains(flag) && !self.attached_flags.contains(flag))
     }
 
     /// Whether the table names option `flag` at all (with or without a value).
     pub fn names_option(&self, flag: &str) -> bool {
         self.flags.contains(flag)
             || self.takes_value(flag)
-            || [&self.in_place_flags, &self.read_only_flags]
-                .iter()
-                .any(|l| l.contains(flag))
+            || [
+                &self.in_place_flags,
+                &self.read_only_flags,
+                &self.load_flags,
+                &self.loop_flags,
+                &self.no_code_flags,
+                &self.version_flags,
+                &self.inert_flags,
+                &self.attached_flags,
+                &self.number_flags,
+            ]
+            .iter()
+            .any(|l| l.contains(flag))
     }
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 12] = [
+        let lists: [(&str, &List); 25] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -158,6 +235,19 @@ impl Effects {
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),
             ("folder_flags", &self.folder_flags),
+            ("unknown_value_flags", &self.unknown_value_flags),
+            ("command_flags", &self.command_flags),
+            ("code_flags", &self.code_flags),
+            ("script_flags", &self.script_flags),
+            ("module_flags", &self.module_flags),
+            ("library_flags", &self.library_flags),
+            ("load_flags", &self.load_flags),
+            ("loop_flags", &self.loop_flags),
+            ("no_code_flags", &self.no_code_flags),
+            ("version_flags", &self.version_flags),
+            ("inert_flags", &self.inert_flags),
+            ("attached_flags", &self.attached_flags),
+            ("number_flags", &self.number_flags),
         ];
         let mut out = Vec::new();
         for (key, list) in lists {
@@ -177,6 +267,10 @@ impl Effects {
         }
         out
     }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The option of a `run_flags` entry: `--checkpoint-action` of `--checkpoint-action=exec=`.

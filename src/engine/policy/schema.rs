@@ -95,6 +95,19 @@ pub const EFFECT_LISTS: &[&str] = &[
     "send_flags",
     "run_flags",
     "folder_flags",
+    "unknown_value_flags",
+    "command_flags",
+    "code_flags",
+    "script_flags",
+    "module_flags",
+    "library_flags",
+    "load_flags",
+    "loop_flags",
+    "no_code_flags",
+    "version_flags",
+    "inert_flags",
+    "attached_flags",
+    "number_flags",
 ];
 
 /// Every key a command's effects may have.
@@ -104,6 +117,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "names",
     "into_folder",
     "complete",
+    "operands",
     "flags",
     "read_keys",
     "first_is",
@@ -120,6 +134,19 @@ pub const EFFECT_KEYS: &[&str] = &[
     "send_flags",
     "run_flags",
     "folder_flags",
+    "unknown_value_flags",
+    "command_flags",
+    "code_flags",
+    "script_flags",
+    "module_flags",
+    "library_flags",
+    "load_flags",
+    "loop_flags",
+    "no_code_flags",
+    "version_flags",
+    "inert_flags",
+    "attached_flags",
+    "number_flags",
 ];
 
 /// The path lists (`[paths]`).

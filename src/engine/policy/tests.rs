@@ -65,6 +65,7 @@ fn serde_types_have_the_schema_keys() {
         names: Some(Select::All),
         into_folder: true,
         complete: true,
+        operands: 1,
         flags: l.clone(),
         read_keys: l.clone(),
         first_is: Some(FirstValue::Mode),
@@ -81,6 +82,19 @@ fn serde_types_have_the_schema_keys() {
         send_flags: l.clone(),
         run_flags: l.clone(),
         folder_flags: l.clone(),
+        unknown_value_flags: l.clone(),
+        command_flags: l.clone(),
+        code_flags: l.clone(),
+        script_flags: l.clone(),
+        module_flags: l.clone(),
+        library_flags: l.clone(),
+        load_flags: l.clone(),
+        loop_flags: l.clone(),
+        no_code_flags: l.clone(),
+        version_flags: l.clone(),
+        inert_flags: l.clone(),
+        attached_flags: l.clone(),
+        number_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     assert_eq!(
