@@ -44,6 +44,10 @@ fn main() {
     // The `sensitive` and `protected` lists as `Policy::builtin` joins them, for the
     // patterns of names alone among them (see `Policy::name_patterns`).
     let (mut sensitive, mut protected) = (String::new(), String::new());
+    // Every path and kind list of all files joined in order, as `Policy::builtin` lays
+    // them out: a call then borrows them instead of joining them.
+    let mut path_lists: Vec<String> = vec![String::new(); PATH_LISTS.len()];
+    let mut kind_lists: Vec<String> = vec![String::new(); KIND_LISTS.len()];
     for (file_index, f) in files.iter().enumerate() {
         println!("cargo:rerun-if-changed={}", f.display());
         let text = std::fs::read_to_string(f).expect("readable policy file");
@@ -58,6 +62,13 @@ fn main() {
             }
         }
         let paths = value.get("paths");
+        for (all, key) in path_lists.iter_mut().zip(PATH_LISTS) {
+            all.push_str(&joined(paths.and_then(|p| p.get(*key))));
+        }
+        let kinds = value.get("kinds");
+        for (all, key) in kind_lists.iter_mut().zip(KIND_LISTS) {
+            all.push_str(&joined(kinds.and_then(|k| k.get(*key))));
+        }
         sensitive.push_str(&joined(paths.and_then(|p| p.get("sensitive"))));
         protected.push_str(&joined(paths.and_then(|p| p.get("protected"))));
         let rules = value.get("rule").and_then(Value::as_array);
@@ -104,6 +115,21 @@ fn main() {
         "pub static BUILTIN_NAME_PATTERNS: NamePatterns = NamePatterns {{ sensitive: {sensitive:?}, protected: {protected:?}, names: &{names:?} }};"
     )
     .expect("write");
+    for (ty, keys, lists) in [
+        ("PathLists", PATH_LISTS, &path_lists),
+        ("Kinds", KIND_LISTS, &kind_lists),
+    ] {
+        write!(
+            out,
+            "pub static BUILTIN_{}: {ty} = {ty} {{ ",
+            ty.to_uppercase()
+        )
+        .expect("write");
+        for (key, all) in keys.iter().zip(lists) {
+            write!(out, "{key}: List::from_static({all:?}), ").expect("write");
+        }
+        out.push_str("};\n");
+    }
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("default_policy.rs");
     std::fs::write(dest, out).expect("write generated policy");
 }

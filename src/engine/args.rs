@@ -20,7 +20,7 @@ pub fn positionals<'w>(args: &'w [Word], value_flags: &List) -> Vec<&'w Word> {
         } else if t == "--" {
             after_dashdash = true;
         } else if t.starts_with('-') && t.len() > 1 {
-            if value_flags.iter().any(|f| f == t) {
+            if value_flags.contains(t) {
                 i += 1;
             }
         } else {
@@ -55,7 +55,9 @@ pub fn flag_matches(pattern: &str, arg: &str) -> bool {
             .any(|ch| ch == c);
     }
     if pattern.starts_with("--") && !pattern.contains('*') {
-        return arg == pattern || arg.starts_with(&format!("{pattern}="));
+        return arg
+            .strip_prefix(pattern)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('='));
     }
     component_match(pattern, arg)
 }

@@ -183,38 +183,72 @@ struct Matcher<'a> {
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
-/// in, once per call rather than once per path judged. Most patterns name no place and are
-/// borrowed from the policy as they are.
+/// in, once per call rather than once per path judged, each on its first use (a call that
+/// names no path expands none). Most patterns name no place and are borrowed from the
+/// policy as they are.
 struct ExpandedLists<'a> {
-    protected: Vec<Cow<'a, str>>,
-    sensitive: Vec<Cow<'a, str>>,
-    not_sensitive: Vec<Cow<'a, str>>,
+    source: &'a crate::engine::policy::PathLists,
     /// The managed policy's sensitive paths, which `not_sensitive` does not lift.
-    managed_sensitive: Vec<Cow<'a, str>>,
-    system: Vec<Cow<'a, str>>,
-    /// Only writes are checked against it: expanded on first use.
+    managed_source: &'a List,
+    places: &'a Places,
+    protected: OnceCell<Vec<Cow<'a, str>>>,
+    sensitive: OnceCell<Vec<Cow<'a, str>>>,
+    not_sensitive: OnceCell<Vec<Cow<'a, str>>>,
+    managed_sensitive: OnceCell<Vec<Cow<'a, str>>>,
+    system: OnceCell<Vec<Cow<'a, str>>>,
+    /// Only writes are checked against it.
     runs_later: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> ExpandedLists<'a> {
     fn new(
-        lists: &'a crate::engine::policy::PathLists,
-        managed_sensitive: &'a crate::engine::policy::List,
+        source: &'a crate::engine::policy::PathLists,
+        managed_source: &'a List,
         places: &'a Places,
     ) -> ExpandedLists<'a> {
-        let expand = |l: &'a crate::engine::policy::List| -> Vec<Cow<'a, str>> {
+        ExpandedLists {
+            source,
+            managed_source,
+            places,
+            protected: OnceCell::new(),
+            sensitive: OnceCell::new(),
+            not_sensitive: OnceCell::new(),
+            managed_sensitive: OnceCell::new(),
+            system: OnceCell::new(),
+            runs_later: OnceCell::new(),
+        }
+    }
+
+    fn expanded<'s>(
+        &self,
+        cell: &'s OnceCell<Vec<Cow<'a, str>>>,
+        l: &'a List,
+    ) -> &'s [Cow<'a, str>] {
+        let places = self.places;
+        cell.get_or_init(|| {
             l.iter()
                 .flat_map(|pat| paths::expand_pattern_all(pat, places))
                 .collect()
-        };
-        ExpandedLists {
-            protected: expand(&lists.protected),
-            sensitive: expand(&lists.sensitive),
-            not_sensitive: expand(&lists.not_sensitive),
-            managed_sensitive: expand(managed_sensitive),
-            system: expand(&lists.system),
-            runs_later: OnceCell::new(),
-        }
+        })
+    }
+
+    fn protected(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.protected, &self.source.protected)
+    }
+    fn sensitive(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.sensitive, &self.source.sensitive)
+    }
+    fn not_sensitive(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.not_sensitive, &self.source.not_sensitive)
+    }
+    fn managed_sensitive(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.managed_sensitive, self.managed_source)
+    }
+    fn system(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.system, &self.source.system)
+    }
+    fn runs_later(&self) -> &[Cow<'a, str>] {
+        self.expanded(&self.runs_later, &self.source.runs_later)
     }
 }
 
@@ -627,23 +661,24 @@ impl<'a> Matcher<'a> {
         if inv.extra_args_unknown {
             return false;
         }
-        let allowed: Vec<&str> = r.args_only.iter().collect();
-        let values: Vec<&str> = self
+        // Read in place: the program's `value_flags` may list hundreds of options, and a
+        // program has many rules.
+        let allowed = &r.args_only;
+        let empty = List::default();
+        let values = self
             .policy()
             .effects(&inv.name)
-            .map(|e| e.value_flags.iter().collect())
-            .unwrap_or_default();
-        let globs: Vec<&str> = allowed
-            .iter()
-            .copied()
-            .filter(|p| !p.starts_with('-'))
-            .collect();
-        let positional = |w: &str| globs.iter().any(|p| component_match(p, w));
-        let long = |list: &[&str], name: &str| {
+            .map_or(&empty, |e| &e.value_flags);
+        let positional = |w: &str| {
+            allowed
+                .iter()
+                .any(|p| !p.starts_with('-') && component_match(p, w))
+        };
+        let long = |list: &List, name: &str| {
             list.iter()
                 .any(|o| o.strip_prefix("--").is_some_and(|n| n == name))
         };
-        let short = |list: &[&str], c: char| {
+        let short = |list: &List, c: char| {
             list.iter().any(|o| {
                 let mut ch = o.chars();
                 ch.next() == Some('-') && ch.next() == Some(c) && ch.next().is_none()
@@ -666,16 +701,16 @@ impl<'a> Matcher<'a> {
                     Some((n, _)) => (n, true),
                     None => (rest, false),
                 };
-                if !long(&allowed, name) {
+                if !long(allowed, name) {
                     return false;
                 }
-                if !attached && long(&values, name) {
+                if !attached && values.contains(&format!("--{name}")) {
                     args.next();
                 }
                 continue;
             }
-            if allowed.contains(&t) {
-                if values.contains(&t) {
+            if allowed.contains(t) {
+                if values.contains(t) {
                     args.next();
                 }
                 continue;
@@ -684,10 +719,10 @@ impl<'a> Matcher<'a> {
             // (`-m5`), or takes the next word when it is the last (`-sH 'X: y'`).
             let letters = &t[1..];
             for (i, c) in letters.char_indices() {
-                if !short(&allowed, c) {
+                if !short(allowed, c) {
                     return false;
                 }
-                if short(&values, c) {
+                if values.contains(&format!("-{c}")) {
                     if i + c.len_utf8() == letters.len() {
                         args.next();
                     }
@@ -842,18 +877,18 @@ impl<'a> Matcher<'a> {
         match class {
             // A glob writes every protected file it could match, whether or not it exists.
             PathClass::Protected if p.dynamic && p.forms().any(has_glob) => {
-                any(&lists.protected)
+                any(lists.protected())
                     || p.forms().any(|f| {
-                        paths::glob_overlaps_any(lists.protected.iter().map(|c| c.as_ref()), f)
+                        paths::glob_overlaps_any(lists.protected().iter().map(|c| c.as_ref()), f)
                     })
             }
-            PathClass::Protected => any(&lists.protected),
+            PathClass::Protected => any(lists.protected()),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
                 // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
                 p.forms().any(|f| {
                     let skeleton = glob_skeleton(f);
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
-                    lists.sensitive.iter().any(|pat| {
+                    lists.sensitive().iter().any(|pat| {
                         if !last_names_may_agree(last, pat) {
                             return false;
                         }
@@ -863,7 +898,7 @@ impl<'a> Matcher<'a> {
                 })
             }
             PathClass::Sensitive => self.names_a_secret(p),
-            PathClass::System => any(&lists.system),
+            PathClass::System => any(lists.system()),
             // Broad against the folder the command runs in and the one the call started in
             // (`cd .. && rm -rf project` deletes the working folder too).
             PathClass::Broad => {
@@ -873,12 +908,7 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
-            PathClass::RunsLater => any(lists.runs_later.get_or_init(|| {
-                let l = &self.ctx.policy.paths.runs_later;
-                l.iter()
-                    .flat_map(|pat| paths::expand_pattern_all(pat, places))
-                    .collect()
-            })),
+            PathClass::RunsLater => any(lists.runs_later()),
         }
     }
 
@@ -887,7 +917,7 @@ impl<'a> Matcher<'a> {
     fn names_a_secret(&self, p: &Resolved) -> bool {
         let lists = self.lists();
         let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
-        any(&lists.sensitive) && (!any(&lists.not_sensitive) || any(&lists.managed_sensitive))
+        any(lists.sensitive()) && (!any(lists.not_sensitive()) || any(lists.managed_sensitive()))
     }
 
     /// Whether an absolute path is the folder the call runs in (as given, or with its
@@ -969,13 +999,18 @@ fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word
 fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
     r.subcommand.is_empty()
         || r.subcommand.iter().any(|s| {
-            let want: Vec<&str> = s.split_whitespace().collect();
-            want.len() <= pos.len() && want.iter().zip(pos).all(|(w, p)| *w == p.text)
+            // Each word of the subcommand is the positional word in its place.
+            s.split_whitespace()
+                .enumerate()
+                .all(|(i, w)| pos.get(i).is_some_and(|p| p.text == w))
         })
 }
 
 /// Some option matches `flags_any` (when given) and none matches `flags_none`.
 fn flags_match(r: &Rule, inv: &Invocation) -> bool {
+    if r.flags_any.is_empty() && r.flags_none.is_empty() {
+        return true;
+    }
     let flags = flag_words(&inv.args);
     let any = |list: &crate::engine::policy::List| {
         flags
@@ -1020,9 +1055,16 @@ fn has_glob(t: &str) -> bool {
 /// condition of the glob matching the sample (a `*` never spans a `/`), checked without
 /// building the sample; a `**` in either last name decides nothing here.
 fn last_names_may_agree(last: &str, pattern: &str) -> bool {
-    let base = pattern.rsplit('/').next().unwrap_or(pattern);
-    if last.contains("**") || base.contains("**") {
+    let base = paths::last_name(pattern);
+    let double_star = |s: &str| s.as_bytes().windows(2).any(|w| w == b"**");
+    if double_star(last) {
         return true;
+    }
+    if double_star(base) {
+        // The sample's last name is the pattern's with `**` as `x` and `*` left out
+        // (`~/.ssh/**` gives `x`).
+        return base == "**" && component_match(last, "x")
+            || base != "**" && component_match(last, &base.replace("**", "x").replace('*', ""));
     }
     let head = last.find('*').map_or(last, |i| &last[..i]);
     let tail = last.rfind('*').map_or(last, |i| &last[i + 1..]);
@@ -1156,6 +1198,9 @@ mod tests {
             "/p/.npm*",
             "/p/id_rsa*",
             "/p/*.p12",
+            "/p/x",
+            "/h/.ssh/x*",
+            "/p/?",
         ];
         let mut matched = 0;
         for pat in policy.paths.sensitive.iter() {
@@ -1173,5 +1218,7 @@ mod tests {
         assert!(!last_names_may_agree("*.rs", ".env"));
         assert!(last_names_may_agree("*.env", ".env"));
         assert!(last_names_may_agree("id_*", "id_rsa*"));
+        assert!(!last_names_may_agree("*.rs", "~/.ssh/**"));
+        assert!(last_names_may_agree("x*", "~/.ssh/**"));
     }
 }

@@ -358,6 +358,14 @@ pub fn glob_match(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// The text after the last `/` (all of it when there is none).
+pub fn last_name(s: &str) -> &str {
+    match s.as_bytes().iter().rposition(|&b| b == b'/') {
+        Some(i) => &s[i + 1..],
+        None => s,
+    }
+}
+
 /// Whether `path` is the folder `folder` (whole components, no wildcards) or inside it:
 /// from its start when `anchored`, else at any depth. Both are without a leading `/`.
 fn under_folder(folder: &str, path: &str, anchored: bool) -> bool {
@@ -416,6 +424,12 @@ pub fn glob_overlaps_any<'p>(patterns: impl IntoIterator<Item = &'p str>, glob: 
             return g
                 .last()
                 .is_some_and(|base| components_overlap(pattern, base));
+        }
+        // The pattern's last name, unless `**`, is matched against the glob's last one:
+        // where those cannot overlap, nothing is split.
+        let last = last_name(pattern);
+        if last != "**" && g.last().is_some_and(|base| !components_overlap(last, base)) {
+            return false;
         }
         let pat: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
         if pattern.starts_with('/') {
@@ -479,14 +493,18 @@ fn components_overlap(a: &str, b: &str) -> bool {
     // The text before the first wildcard and after the last must agree as far as both go:
     // most pairs differ there, and are told apart without the search below.
     let wild = |c: char| c == '*' || c == '?';
-    let head = |s: &str| s.find(wild).map_or(s, |p| &s[..p]).to_string();
-    let tail = |s: &str| s.rfind(wild).map_or(s, |p| &s[p + 1..]).to_string();
+    fn head(s: &str) -> &str {
+        s.find(['*', '?']).map_or(s, |p| &s[..p])
+    }
+    fn tail(s: &str) -> &str {
+        s.rfind(['*', '?']).map_or(s, |p| &s[p + 1..])
+    }
     let (ha, hb) = (head(a), head(b));
-    if !(ha.starts_with(hb.as_str()) || hb.starts_with(ha.as_str())) {
+    if !(ha.starts_with(hb) || hb.starts_with(ha)) {
         return false;
     }
     let (ta, tb) = (tail(a), tail(b));
-    if !(ta.ends_with(tb.as_str()) || tb.ends_with(ta.as_str())) {
+    if !(ta.ends_with(tb) || tb.ends_with(ta)) {
         return false;
     }
     if !a.contains(wild) || !b.contains(wild) {

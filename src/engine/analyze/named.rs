@@ -107,7 +107,6 @@ impl Analyzer<'_> {
             }
             value_next = false;
             let (flag, attached) = split_option(a, eff);
-            let flag = flag.as_str();
             if in_list(&eff.send_flags, flag) {
                 let v = attached.or_else(|| take(args, &mut i));
                 if let Some(v) = v {
@@ -289,16 +288,16 @@ fn in_list(l: &List, f: &str) -> bool {
 /// `--opt=VALUE` as the option and its value, and `-opt=VALUE` where the table names `-opt`
 /// (an option of one dash and several letters: `terraform -chdir=DIR`); any other word as
 /// itself.
-fn split_option(a: &Word, eff: &Effects) -> (String, Option<Word>) {
+fn split_option<'w>(a: &'w Word, eff: &Effects) -> (&'w str, Option<Word>) {
     match a.text.split_once('=') {
         Some((f, v)) if a.text.starts_with("--") || (f.len() > 2 && eff.names_option(f)) => (
-            f.to_string(),
+            f,
             Some(Word {
                 text: v.to_string(),
                 literal: a.literal,
             }),
         ),
-        _ => (a.text.clone(), None),
+        _ => (a.text.as_str(), None),
     }
 }
 

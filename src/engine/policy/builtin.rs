@@ -22,9 +22,9 @@ mod generated {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
-use generated::BUILTIN_NAME_PATTERNS;
 pub use generated::DEFAULT_FILES;
 pub(super) use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX, BUILTIN_EFFECTS_INDEX};
+use generated::{BUILTIN_KINDS, BUILTIN_NAME_PATTERNS, BUILTIN_PATHLISTS};
 
 /// The patterns of names alone (see [`schema::names_only`]) of the built-in `sensitive` and
 /// `protected` lists, found by `build.rs`, with those lists as they were joined.
@@ -43,13 +43,26 @@ impl Policy {
             p.rules.extend(f.rules.iter().map(RuleRef::Builtin));
             p.rule_origins
                 .extend(std::iter::repeat_n(origin, f.rules.len()));
-            p.paths.extend(&f.paths);
-            p.kinds.extend(&f.kinds);
             if let Some(w) = &f.workflow {
                 p.workflow = w.clone();
             }
         }
+        // The files' lists joined in order, as `build.rs` joined them.
+        p.paths = BUILTIN_PATHLISTS.clone();
+        p.kinds = BUILTIN_KINDS.clone();
         Ok(p)
+    }
+
+    /// The files' path and kind lists joined one file after another, as a layer joins
+    /// them: what [`Policy::builtin`] borrows from `build.rs` instead.
+    #[cfg(test)]
+    pub(super) fn builtin_lists_joined() -> (PathLists, Kinds) {
+        let (mut paths, mut kinds) = (PathLists::default(), Kinds::default());
+        for f in DEFAULT_FILES {
+            paths.extend(&f.paths);
+            kinds.extend(&f.kinds);
+        }
+        (paths, kinds)
     }
 
     /// The patterns of the `sensitive` and `protected` lists that name a file by its name

@@ -41,21 +41,31 @@ impl List {
         self.iter().count()
     }
     /// Whether `word` is one of the words: found with one substring search of the
-    /// stored text, cheaper than going word by word on the everyday path.
+    /// stored text for the word between separators (or at its end), cheaper than going
+    /// word by word on the everyday path.
     pub fn contains(&self, word: &str) -> bool {
         if word.contains(SEP) {
             return false;
         }
         let text = self.0.as_ref();
-        // Most words looked up are in no list: `str::contains` turns them away with its
-        // vectorised search, which `match_indices` does not have.
-        if !text.contains(word) {
-            return false;
-        }
-        text.match_indices(word).any(|(at, _)| {
-            let end = at + word.len();
-            text[..at].ends_with(SEP) && (end == text.len() || text[end..].starts_with(SEP))
-        })
+        // The word with a separator on each side, in a buffer on the stack for a short
+        // word: `str::contains` finds or turns it away with its vectorised search, and no
+        // match of it is ever part of a longer word.
+        let mut buf = [0u8; 64];
+        let needle = match buf.get_mut(..word.len() + 2) {
+            Some(b) => {
+                b[0] = SEP_BYTE;
+                b[1..=word.len()].copy_from_slice(word.as_bytes());
+                b[word.len() + 1] = SEP_BYTE;
+                std::str::from_utf8(b).ok()
+            }
+            None => None,
+        };
+        let found = match needle {
+            Some(n) => text.contains(n),
+            None => text.contains(&format!("{SEP}{word}{SEP}")),
+        };
+        found || text.strip_suffix(word).is_some_and(|t| t.ends_with(SEP))
     }
     pub fn push(&mut self, word: &str) {
         let s = self.0.to_mut();

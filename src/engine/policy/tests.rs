@@ -229,6 +229,40 @@ fn list_words_from_the_stored_form() {
     }
 }
 
+/// A lookup finds exactly the words the list holds: not a part of one, not one across a
+/// separator, the first and the last word, the empty word, a word longer than the lookup's
+/// buffer.
+#[test]
+fn list_lookup_finds_whole_words() {
+    let long = "-".repeat(70);
+    let stored = format!("\u{1f}--status\u{1f}-f\u{1f}\u{1f}--format\u{1f}{long}\u{1f}été\u{1f}-o");
+    let l = List::from_static(Box::leak(stored.into_boxed_str()));
+    let cases: &[(&str, bool)] = &[
+        ("--status", true),
+        ("status", false),
+        ("-f", true),
+        ("--f", false),
+        ("--form", false),
+        ("--format", true),
+        ("", true),
+        ("-o", true),
+        ("o", false),
+        ("-", false),
+        (&long, true),
+        (&long[1..], false),
+        ("été", true),
+        ("-f\u{1f}", false),
+        ("-f\u{1f}\u{1f}--format", false),
+    ];
+    for (word, want) in cases {
+        assert_eq!(l.contains(word), *want, "{word:?}");
+        assert_eq!(l.iter().any(|w| w == *word), *want, "{word:?}");
+    }
+    let no_empty = List::from_static("\u{1f}a\u{1f}b");
+    assert!(!no_empty.contains(""));
+    assert!(List::from_static("x\u{1f}a").contains("a"));
+    assert!(!List::from_static("x\u{1f}a").contains("x"));
+}
 /// The name patterns `build.rs` found are those of the built-in lists; lists a layer
 /// changed are read again.
 #[test]
@@ -285,6 +319,25 @@ fn generated_defaults_equal_the_toml() {
         let b = serde_json::to_value(&generated).expect("json");
         assert_eq!(a, b, "{}", f.name);
     }
+}
+
+/// The built-in path and kind lists `build.rs` joined are the files' lists joined in order.
+#[test]
+fn builtin_lists_are_the_files_lists_joined() {
+    let p = Policy::builtin().expect("defaults load");
+    let (paths, kinds) = Policy::builtin_lists_joined();
+    let json = |v: serde_json::Result<serde_json::Value>| v.expect("json");
+    assert_eq!(
+        json(serde_json::to_value(&p.paths)),
+        json(serde_json::to_value(&paths))
+    );
+    assert_eq!(
+        json(serde_json::to_value(&p.kinds)),
+        json(serde_json::to_value(&kinds))
+    );
+    assert_eq!(p.paths.sensitive, paths.sensitive);
+    assert_eq!(p.kinds.network, kinds.network);
+    assert!(p.paths.sensitive.len() > 20 && p.kinds.network.len() > 5);
 }
 
 #[test]
