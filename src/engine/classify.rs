@@ -21,6 +21,7 @@ use crate::engine::analyze::{
 use crate::engine::args::{flag_matches, flag_words, positionals};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
+use crate::engine::patterns::PatternSet;
 use crate::engine::policy::{
     AccessKind, Effects, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
@@ -191,13 +192,13 @@ struct ExpandedLists<'a> {
     /// The managed policy's sensitive paths, which `not_sensitive` does not lift.
     managed_source: &'a List,
     places: &'a Places,
-    protected: OnceCell<Vec<Cow<'a, str>>>,
-    sensitive: OnceCell<Vec<Cow<'a, str>>>,
-    not_sensitive: OnceCell<Vec<Cow<'a, str>>>,
-    managed_sensitive: OnceCell<Vec<Cow<'a, str>>>,
-    system: OnceCell<Vec<Cow<'a, str>>>,
+    protected: OnceCell<PatternSet<'a>>,
+    sensitive: OnceCell<PatternSet<'a>>,
+    not_sensitive: OnceCell<PatternSet<'a>>,
+    managed_sensitive: OnceCell<PatternSet<'a>>,
+    system: OnceCell<PatternSet<'a>>,
     /// Only writes are checked against it.
-    runs_later: OnceCell<Vec<Cow<'a, str>>>,
+    runs_later: OnceCell<PatternSet<'a>>,
 }
 
 impl<'a> ExpandedLists<'a> {
@@ -219,35 +220,33 @@ impl<'a> ExpandedLists<'a> {
         }
     }
 
-    fn expanded<'s>(
-        &self,
-        cell: &'s OnceCell<Vec<Cow<'a, str>>>,
-        l: &'a List,
-    ) -> &'s [Cow<'a, str>] {
+    fn expanded<'s>(&self, cell: &'s OnceCell<PatternSet<'a>>, l: &'a List) -> &'s PatternSet<'a> {
         let places = self.places;
         cell.get_or_init(|| {
-            l.iter()
-                .flat_map(|pat| paths::expand_pattern_all(pat, places))
-                .collect()
+            PatternSet::new(
+                l.iter()
+                    .flat_map(|pat| paths::expand_pattern_all(pat, places))
+                    .collect(),
+            )
         })
     }
 
-    fn protected(&self) -> &[Cow<'a, str>] {
+    fn protected(&self) -> &PatternSet<'a> {
         self.expanded(&self.protected, &self.source.protected)
     }
-    fn sensitive(&self) -> &[Cow<'a, str>] {
+    fn sensitive(&self) -> &PatternSet<'a> {
         self.expanded(&self.sensitive, &self.source.sensitive)
     }
-    fn not_sensitive(&self) -> &[Cow<'a, str>] {
+    fn not_sensitive(&self) -> &PatternSet<'a> {
         self.expanded(&self.not_sensitive, &self.source.not_sensitive)
     }
-    fn managed_sensitive(&self) -> &[Cow<'a, str>] {
+    fn managed_sensitive(&self) -> &PatternSet<'a> {
         self.expanded(&self.managed_sensitive, self.managed_source)
     }
-    fn system(&self) -> &[Cow<'a, str>] {
+    fn system(&self) -> &PatternSet<'a> {
         self.expanded(&self.system, &self.source.system)
     }
-    fn runs_later(&self) -> &[Cow<'a, str>] {
+    fn runs_later(&self) -> &PatternSet<'a> {
         self.expanded(&self.runs_later, &self.source.runs_later)
     }
 }
@@ -873,22 +872,24 @@ impl<'a> Matcher<'a> {
     pub fn in_class(&self, p: &Resolved, class: PathClass, cwd: Option<&Path>) -> bool {
         let places = self.ctx.places;
         let lists = self.lists();
-        let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
         match class {
             // A glob writes every protected file it could match, whether or not it exists.
             PathClass::Protected if p.dynamic && p.forms().any(has_glob) => {
-                any(lists.protected())
+                lists.protected().matches(p)
                     || p.forms().any(|f| {
-                        paths::glob_overlaps_any(lists.protected().iter().map(|c| c.as_ref()), f)
+                        paths::glob_overlaps_any(
+                            lists.protected().patterns().iter().map(|c| c.as_ref()),
+                            f,
+                        )
                     })
             }
-            PathClass::Protected => any(lists.protected()),
+            PathClass::Protected => lists.protected().matches(p),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
                 // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
                 p.forms().any(|f| {
                     let skeleton = glob_skeleton(f);
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
-                    lists.sensitive().iter().any(|pat| {
+                    lists.sensitive().patterns().iter().any(|pat| {
                         if !last_names_may_agree(last, pat) {
                             return false;
                         }
@@ -898,7 +899,7 @@ impl<'a> Matcher<'a> {
                 })
             }
             PathClass::Sensitive => self.names_a_secret(p),
-            PathClass::System => any(lists.system()),
+            PathClass::System => lists.system().matches(p),
             // Broad against the folder the command runs in and the one the call started in
             // (`cd .. && rm -rf project` deletes the working folder too).
             PathClass::Broad => {
@@ -908,7 +909,7 @@ impl<'a> Matcher<'a> {
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
-            PathClass::RunsLater => any(lists.runs_later()),
+            PathClass::RunsLater => lists.runs_later().matches(p),
         }
     }
 
@@ -916,8 +917,8 @@ impl<'a> Matcher<'a> {
     /// or one is on the managed policy's `sensitive` list, which no later layer lifts.
     fn names_a_secret(&self, p: &Resolved) -> bool {
         let lists = self.lists();
-        let any = |patterns: &[Cow<str>]| patterns.iter().any(|pat| p.matches(pat));
-        any(lists.sensitive()) && (!any(lists.not_sensitive()) || any(lists.managed_sensitive()))
+        lists.sensitive().matches(p)
+            && (!lists.not_sensitive().matches(p) || lists.managed_sensitive().matches(p))
     }
 
     /// Whether an absolute path is the folder the call runs in (as given, or with its

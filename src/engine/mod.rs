@@ -15,6 +15,7 @@ pub mod examples;
 pub mod lang;
 pub mod mounts;
 pub mod paths;
+mod patterns;
 pub mod policy;
 pub mod sandbox;
 pub mod shell;

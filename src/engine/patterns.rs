@@ -1,0 +1,244 @@
+//! A list of path patterns, each with what a path must hold to match it.
+//!
+//! Every word of a command is classed as a possible path against the secret, protected and
+//! runs-later lists, a few hundred patterns in all, so trying each pattern in turn with
+//! [`glob_match`] is most of the cost of a call that names a path. Most patterns end in a
+//! name without wildcards (`~/.aws/credentials`, `.npmrc`) or name a folder and all it
+//! holds (`~/.ssh/**`): such a pattern can match only a path whose last name, or one of
+//! whose names, is that name. [`PatternSet`] notes that name for each pattern once, when
+//! the list is expanded, and compares it before the pattern is walked. The note is only a
+//! necessary condition: [`glob_match`] still decides, so a set matches exactly what its
+//! patterns match one by one.
+
+use std::borrow::Cow;
+
+use super::paths::{component_match, glob_match, last_name, Resolved};
+
+/// What a path must hold for one pattern to match it.
+#[derive(Debug, Clone, Copy)]
+enum Need {
+    /// Nothing known: the pattern is walked for every path.
+    Anything,
+    /// The path's last name is this range of the pattern (a name without wildcards).
+    Last(usize, usize),
+    /// The path's last name matches this range of the pattern (a name with wildcards).
+    LastLike(usize, usize),
+    /// One of the path's names is a name of the pattern: its bit in a path's [`name_bits`].
+    Name(u64),
+}
+
+/// Path patterns (already expanded, see [`super::paths::expand_pattern`]) and what a
+/// path must hold to match each.
+#[derive(Debug, Default)]
+pub struct PatternSet<'a> {
+    patterns: Vec<Cow<'a, str>>,
+    needs: Vec<Need>,
+}
+
+impl<'a> PatternSet<'a> {
+    pub fn new(patterns: Vec<Cow<'a, str>>) -> PatternSet<'a> {
+        let needs = patterns.iter().map(|p| need_of(p)).collect();
+        PatternSet { patterns, needs }
+    }
+
+    /// The patterns, in the list's order.
+    pub fn patterns(&self) -> &[Cow<'a, str>] {
+        &self.patterns
+    }
+
+    /// Whether some pattern matches some form of the path (as [`Resolved::matches`] would
+    /// find, pattern by pattern).
+    pub fn matches(&self, p: &Resolved) -> bool {
+        p.forms().any(|f| self.matches_path(f))
+    }
+
+    /// Whether some pattern matches the absolute path `path`.
+    pub fn matches_path(&self, path: &str) -> bool {
+        let base = last_name(path);
+        let mut bits = None;
+        self.patterns
+            .iter()
+            .zip(&self.needs)
+            .any(|(pat, need)| match *need {
+                Need::Anything => glob_match(pat, path),
+                Need::Last(s, e) => pat[s..e] == *base && glob_match(pat, path),
+                Need::LastLike(s, e) => component_match(&pat[s..e], base) && glob_match(pat, path),
+                Need::Name(bit) => {
+                    *bits.get_or_insert_with(|| name_bits(path)) & bit != 0 && glob_match(pat, path)
+                }
+            })
+    }
+}
+
+/// What a path must hold to match `pattern`, following the cases of [`glob_match`]: a
+/// pattern whose last name is not `**` must match the path's last name; every other name
+/// of a pattern without wildcards must be one of the path's names.
+fn need_of(pattern: &str) -> Need {
+    let last_start = pattern.rfind('/').map_or(0, |i| i + 1);
+    let last = &pattern[last_start..];
+    if last != "**" && !last.is_empty() {
+        return if last.contains(['*', '?']) {
+            Need::LastLike(last_start, pattern.len())
+        } else {
+            Need::Last(last_start, pattern.len())
+        };
+    }
+    // `~/.ssh/**`, `.git/modules/**/hooks/**`: the path holds the last plain name.
+    pattern
+        .split('/')
+        .rev()
+        .find(|n| !n.is_empty() && !n.contains(['*', '?']))
+        .map_or(Need::Anything, |n| Need::Name(name_bit(n)))
+}
+
+/// A bit standing for a name: equal names have equal bits.
+fn name_bit(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let (first, last) = (
+        b.first().copied().unwrap_or(0),
+        b.last().copied().unwrap_or(0),
+    );
+    let h = (b.len() as u64)
+        .wrapping_mul(31)
+        .wrapping_add(u64::from(first).wrapping_mul(7))
+        .wrapping_add(u64::from(last));
+    1 << (h % 64)
+}
+
+/// The bits of all the names of a path.
+fn name_bits(path: &str) -> u64 {
+    path.split('/').fold(0, |acc, n| acc | name_bit(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATTERNS: &[&str] = &[
+        "/home/u/.ssh/**",
+        ".env",
+        "*.pem",
+        "id_rsa*",
+        "/home/u/.aws/credentials",
+        "/proc/*/environ",
+        ".git/modules/**/hooks/**",
+        "/home/u/.mozilla/**/logins.json",
+        "/dev/sd*",
+        ".husky/**",
+        "/**",
+        "**",
+        "a/*/**",
+    ];
+
+    const PATHS: &[&str] = &[
+        "/home/u/.ssh",
+        "/home/u/.ssh/id_ed25519",
+        "/home/u/.sshx/a",
+        "/p/.env",
+        "/p/.env/x",
+        "/p/cert.pem",
+        "/p/pem",
+        "/home/u/.ssh2/id_rsa.pub",
+        "/home/u/.aws/credentials",
+        "/home/u/x/.aws/credentials",
+        "/proc/12/environ",
+        "/p/.git/modules/m/hooks/pre-commit",
+        "/p/.git/modules/m/n/hooks",
+        "/home/u/.mozilla/a/b/logins.json",
+        "/dev/sda1",
+        "/p/.husky/pre-commit",
+        "/p/husky/pre-commit",
+        "/p/a/b/c",
+        "/",
+        "",
+        "/p/src/main.rs",
+        "/p/é/ü.pem",
+    ];
+
+    #[test]
+    fn a_set_matches_what_its_patterns_match_one_by_one() {
+        for pat in PATTERNS {
+            let set = PatternSet::new(vec![Cow::Borrowed(*pat)]);
+            for path in PATHS {
+                assert_eq!(
+                    set.matches_path(path),
+                    glob_match(pat, path),
+                    "{pat} against {path}"
+                );
+            }
+        }
+        let all = PatternSet::new(PATTERNS.iter().map(|p| Cow::Borrowed(*p)).collect());
+        for path in PATHS {
+            let one_by_one = PATTERNS.iter().any(|pat| glob_match(pat, path));
+            assert_eq!(all.matches_path(path), one_by_one, "{path}");
+        }
+    }
+
+    /// The built-in secret, protected, runs-later and system lists, expanded as a call
+    /// expands them.
+    fn builtin_sets() -> &'static [PatternSet<'static>] {
+        static SETS: std::sync::OnceLock<Vec<PatternSet<'static>>> = std::sync::OnceLock::new();
+        SETS.get_or_init(|| {
+            let policy = Box::leak(Box::new(
+                crate::engine::policy::Policy::builtin().expect("defaults load"),
+            ));
+            let places = Box::leak(Box::new(crate::engine::examples::example_places()));
+            let l = &policy.paths;
+            [
+                &l.sensitive,
+                &l.protected,
+                &l.runs_later,
+                &l.system,
+                &l.not_sensitive,
+            ]
+            .into_iter()
+            .map(|list| {
+                PatternSet::new(
+                    list.iter()
+                        .flat_map(|p| crate::engine::paths::expand_pattern_all(p, places))
+                        .collect(),
+                )
+            })
+            .collect()
+        })
+    }
+
+    proptest::proptest! {
+        /// Paths made of the names the built-in patterns use (and a few others) are
+        /// matched by a set exactly as by its patterns one by one.
+        #[test]
+        fn the_builtin_sets_match_as_their_patterns_do(
+            names in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "home", "user", ".ssh", "id_ed25519", "id_rsa.pub", ".aws", "credentials",
+                    ".env", ".env.example", "x.pem", ".git", "hooks", "modules", "m", "config",
+                    "etc", "shadow", "proc", "1", "environ", ".claude", "settings.json",
+                    "project", "src", "main.rs", ".husky", "pre-commit", "site-packages",
+                    "a.pth", ".mozilla", "logins.json", "dev", "sda", "usr", "bin", "",
+                    ".local", ".config", "gh", "hosts.yml", "CLAUDE.md", "rules", "é",
+                ]),
+                0..8,
+            )
+        ) {
+            let path = format!("/{}", names.join("/"));
+            for set in builtin_sets() {
+                let one_by_one = set.patterns().iter().any(|p| glob_match(p, &path));
+                proptest::prop_assert_eq!(set.matches_path(&path), one_by_one, "{}", path);
+            }
+        }
+    }
+
+    #[test]
+    fn each_pattern_notes_what_a_path_must_hold() {
+        let need = |p| format!("{:?}", need_of(p));
+        assert_eq!(need(".env"), "Last(0, 4)");
+        assert_eq!(need("/home/u/.aws/credentials"), "Last(13, 24)");
+        assert_eq!(need("*.pem"), "LastLike(0, 5)");
+        assert_eq!(
+            need("/home/u/.ssh/**"),
+            format!("Name({})", name_bit(".ssh"))
+        );
+        assert_eq!(need("a/*/**"), format!("Name({})", name_bit("a")));
+        assert_eq!(need("/**"), "Anything");
+    }
+}
