@@ -221,14 +221,7 @@ impl<'a> ExpandedLists<'a> {
     }
 
     fn expanded<'s>(&self, cell: &'s OnceCell<PatternSet<'a>>, l: &'a List) -> &'s PatternSet<'a> {
-        let places = self.places;
-        cell.get_or_init(|| {
-            PatternSet::new(
-                l.iter()
-                    .flat_map(|pat| paths::expand_pattern_all(pat, places))
-                    .collect(),
-            )
-        })
+        cell.get_or_init(|| PatternSet::new(l.iter(), self.places))
     }
 
     fn protected(&self) -> &PatternSet<'a> {

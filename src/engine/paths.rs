@@ -460,6 +460,10 @@ fn overlap_from(pat: &[&str], g: &[&str]) -> bool {
             }
         }
         reach = next;
+        // No prefix of the glob's names is matched any more: nothing later can match.
+        if !reach.contains(&true) {
+            return false;
+        }
     }
     reach[g.len()]
 }

@@ -11,8 +11,9 @@
 //! patterns match one by one.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
-use super::paths::{component_match, glob_match, last_name, Resolved};
+use super::paths::{component_match, expand_pattern_all, glob_match, last_name, Places, Resolved};
 
 /// What a path must hold for one pattern to match it.
 #[derive(Debug, Clone, Copy)]
@@ -27,23 +28,49 @@ enum Need {
     Name(u64),
 }
 
-/// Path patterns (already expanded, see [`super::paths::expand_pattern`]) and what a
-/// path must hold to match each.
-#[derive(Debug, Default)]
+/// One pattern as the policy writes it, what a path must hold to match it, and its
+/// expansions (the places it names filled in), made on the first path that holds it.
+#[derive(Debug)]
+struct Entry<'a> {
+    raw: &'a str,
+    need: Need,
+    expanded: OnceCell<Vec<Cow<'a, str>>>,
+}
+
+/// Path patterns as the policy lists them, with what a path must hold to match each; a
+/// pattern's places (`~`, `{config}` …) are filled in only when a path could match it.
+#[derive(Debug)]
 pub struct PatternSet<'a> {
-    patterns: Vec<Cow<'a, str>>,
-    needs: Vec<Need>,
+    entries: Vec<Entry<'a>>,
+    places: &'a Places,
+    all: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> PatternSet<'a> {
-    pub fn new(patterns: Vec<Cow<'a, str>>) -> PatternSet<'a> {
-        let needs = patterns.iter().map(|p| need_of(p)).collect();
-        PatternSet { patterns, needs }
+    pub fn new(patterns: impl IntoIterator<Item = &'a str>, places: &'a Places) -> PatternSet<'a> {
+        let entries = patterns
+            .into_iter()
+            .map(|raw| Entry {
+                raw,
+                need: need_of(raw),
+                expanded: OnceCell::new(),
+            })
+            .collect();
+        PatternSet {
+            entries,
+            places,
+            all: OnceCell::new(),
+        }
     }
 
-    /// The patterns, in the list's order.
+    /// Every pattern, expanded, in the list's order.
     pub fn patterns(&self) -> &[Cow<'a, str>] {
-        &self.patterns
+        self.all.get_or_init(|| {
+            self.entries
+                .iter()
+                .flat_map(|e| self.expansions(e).iter().cloned())
+                .collect()
+        })
     }
 
     /// Whether some pattern matches some form of the path (as [`Resolved::matches`] would
@@ -56,38 +83,60 @@ impl<'a> PatternSet<'a> {
     pub fn matches_path(&self, path: &str) -> bool {
         let base = last_name(path);
         let mut bits = None;
-        self.patterns
-            .iter()
-            .zip(&self.needs)
-            .any(|(pat, need)| match *need {
-                Need::Anything => glob_match(pat, path),
-                Need::Last(s, e) => pat[s..e] == *base && glob_match(pat, path),
-                Need::LastLike(s, e) => component_match(&pat[s..e], base) && glob_match(pat, path),
-                Need::Name(bit) => {
-                    *bits.get_or_insert_with(|| name_bits(path)) & bit != 0 && glob_match(pat, path)
-                }
-            })
+        self.entries.iter().any(|e| {
+            let may = match e.need {
+                Need::Anything => true,
+                Need::Last(s, end) => e.raw[s..end] == *base,
+                Need::LastLike(s, end) => component_match(&e.raw[s..end], base),
+                Need::Name(bit) => *bits.get_or_insert_with(|| name_bits(path)) & bit != 0,
+            };
+            may && if names_no_place(e.raw) {
+                glob_match(e.raw, path)
+            } else {
+                self.expansions(e).iter().any(|p| glob_match(p, path))
+            }
+        })
+    }
+
+    fn expansions<'s>(&self, e: &'s Entry<'a>) -> &'s [Cow<'a, str>] {
+        e.expanded
+            .get_or_init(|| expand_pattern_all(e.raw, self.places).collect())
     }
 }
 
-/// What a path must hold to match `pattern`, following the cases of [`glob_match`]: a
-/// pattern whose last name is not `**` must match the path's last name; every other name
-/// of a pattern without wildcards must be one of the path's names.
+/// Whether a pattern is its own expansion (see [`super::paths::expand_pattern`]).
+fn names_no_place(raw: &str) -> bool {
+    !raw.starts_with('~') && !raw.as_bytes().contains(&b'{')
+}
+
+/// Whether a name of a pattern stays the same when its places are filled in and holds no
+/// wildcard: such a name must be a name of every path the pattern matches.
+fn plain(name: &str) -> bool {
+    !name.is_empty() && name != "~" && !name.bytes().any(|b| matches!(b, b'*' | b'?' | b'{'))
+}
+
+/// What a path must hold to match `pattern` (as the policy writes it), following the cases
+/// of [`glob_match`]: a pattern whose last name is not `**` must match the path's last
+/// name; every other name of a pattern without wildcards must be one of the path's names.
+/// Names that hold a place are not relied on, as they change when it is filled in.
 fn need_of(pattern: &str) -> Need {
-    let last_start = pattern.rfind('/').map_or(0, |i| i + 1);
+    let b = pattern.as_bytes();
+    let last_start = b.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1);
     let last = &pattern[last_start..];
-    if last != "**" && !last.is_empty() {
-        return if last.contains(['*', '?']) {
+    if last != "**" && !last.is_empty() && !last.starts_with('~') && !last.contains('{') {
+        return if last.bytes().any(|c| matches!(c, b'*' | b'?')) {
             Need::LastLike(last_start, pattern.len())
         } else {
             Need::Last(last_start, pattern.len())
         };
     }
+    if last != "**" {
+        return Need::Anything;
+    }
     // `~/.ssh/**`, `.git/modules/**/hooks/**`: the path holds the last plain name.
     pattern
-        .split('/')
-        .rev()
-        .find(|n| !n.is_empty() && !n.contains(['*', '?']))
+        .rsplit('/')
+        .find(|n| plain(n))
         .map_or(Need::Anything, |n| Need::Name(name_bit(n)))
 }
 
@@ -114,7 +163,15 @@ fn name_bits(path: &str) -> u64 {
 mod tests {
     use super::*;
 
+    static PLACES: std::sync::LazyLock<Places> =
+        std::sync::LazyLock::new(crate::engine::examples::example_places);
+
     const PATTERNS: &[&str] = &[
+        "~/.ssh/**",
+        "{config}/settings.json",
+        "{config}/**",
+        "{binary}",
+        "~",
         "/home/u/.ssh/**",
         ".env",
         "*.pem",
@@ -153,54 +210,47 @@ mod tests {
         "",
         "/p/src/main.rs",
         "/p/é/ü.pem",
+        "/home/user/.ssh/config",
+        "/home/user/.claude/settings.json",
+        "/home/user/.claude",
+        "/home/user/.local/bin/programmer-hook",
+        "/home/user",
     ];
 
     #[test]
     fn a_set_matches_what_its_patterns_match_one_by_one() {
         for pat in PATTERNS {
-            let set = PatternSet::new(vec![Cow::Borrowed(*pat)]);
+            let set = PatternSet::new([*pat], &PLACES);
             for path in PATHS {
-                assert_eq!(
-                    set.matches_path(path),
-                    glob_match(pat, path),
-                    "{pat} against {path}"
-                );
+                let one_by_one = expand_pattern_all(pat, &PLACES).any(|e| glob_match(&e, path));
+                assert_eq!(set.matches_path(path), one_by_one, "{pat} against {path}");
             }
         }
-        let all = PatternSet::new(PATTERNS.iter().map(|p| Cow::Borrowed(*p)).collect());
+        let all = PatternSet::new(PATTERNS.iter().copied(), &PLACES);
         for path in PATHS {
-            let one_by_one = PATTERNS.iter().any(|pat| glob_match(pat, path));
+            let one_by_one = all.patterns().iter().any(|pat| glob_match(pat, path));
             assert_eq!(all.matches_path(path), one_by_one, "{path}");
         }
     }
 
     /// The built-in secret, protected, runs-later and system lists, expanded as a call
     /// expands them.
-    fn builtin_sets() -> &'static [PatternSet<'static>] {
-        static SETS: std::sync::OnceLock<Vec<PatternSet<'static>>> = std::sync::OnceLock::new();
-        SETS.get_or_init(|| {
-            let policy = Box::leak(Box::new(
-                crate::engine::policy::Policy::builtin().expect("defaults load"),
-            ));
-            let places = Box::leak(Box::new(crate::engine::examples::example_places()));
-            let l = &policy.paths;
-            [
-                &l.sensitive,
-                &l.protected,
-                &l.runs_later,
-                &l.system,
-                &l.not_sensitive,
-            ]
-            .into_iter()
-            .map(|list| {
-                PatternSet::new(
-                    list.iter()
-                        .flat_map(|p| crate::engine::paths::expand_pattern_all(p, places))
-                        .collect(),
-                )
-            })
-            .collect()
-        })
+    fn builtin_sets() -> Vec<PatternSet<'static>> {
+        static POLICY: std::sync::LazyLock<crate::engine::policy::Policy> =
+            std::sync::LazyLock::new(|| {
+                crate::engine::policy::Policy::builtin().expect("defaults load")
+            });
+        let l = &POLICY.paths;
+        [
+            &l.sensitive,
+            &l.protected,
+            &l.runs_later,
+            &l.system,
+            &l.not_sensitive,
+        ]
+        .into_iter()
+        .map(|list| PatternSet::new(list.iter(), &PLACES))
+        .collect()
     }
 
     proptest::proptest! {
@@ -240,5 +290,9 @@ mod tests {
         );
         assert_eq!(need("a/*/**"), format!("Name({})", name_bit("a")));
         assert_eq!(need("/**"), "Anything");
+        assert_eq!(need("{binary}"), "Anything");
+        assert_eq!(need("~/.ssh/**"), format!("Name({})", name_bit(".ssh")));
+        assert_eq!(need("{state}/**"), "Anything");
+        assert_eq!(need("{config}/settings.json"), "Last(9, 22)");
     }
 }
