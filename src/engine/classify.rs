@@ -871,7 +871,9 @@ impl<'a> Matcher<'a> {
                 lists.protected().matches(p)
                     || p.forms().any(|f| {
                         paths::glob_overlaps_any(
-                            lists.protected().patterns().iter().map(|c| c.as_ref()),
+                            lists
+                                .protected()
+                                .expanded_where(|raw| paths::last_names_overlap(raw, f)),
                             f,
                         )
                     })
@@ -882,7 +884,10 @@ impl<'a> Matcher<'a> {
                 p.forms().any(|f| {
                     let skeleton = glob_skeleton(f);
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
-                    lists.sensitive().patterns().iter().any(|pat| {
+                    let mut candidates = lists
+                        .sensitive()
+                        .expanded_where(|raw| last_names_may_agree(last, raw));
+                    candidates.any(|pat| {
                         if !last_names_may_agree(last, pat) {
                             return false;
                         }

@@ -440,6 +440,13 @@ pub fn glob_overlaps_any<'p>(patterns: impl IntoIterator<Item = &'p str>, glob: 
     })
 }
 
+/// Whether the last name of `pattern` may agree with the last name of `glob`: false only
+/// where [`glob_overlaps`] is false for that reason alone, before anything is split.
+pub fn last_names_overlap(pattern: &str, glob: &str) -> bool {
+    let last = last_name(pattern);
+    last == "**" || components_overlap(last, &class_as_any(last_name(glob)))
+}
+
 /// Whether pattern names `pat` (`**` spans names) can match glob names `g` in full.
 fn overlap_from(pat: &[&str], g: &[&str]) -> bool {
     // reach[j]: pattern prefix so far can match the first j glob names.

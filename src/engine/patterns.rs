@@ -34,6 +34,8 @@ enum Need {
 struct Entry<'a> {
     raw: &'a str,
     need: Need,
+    /// The last name is the same once the places are filled in.
+    stable_last: bool,
     expanded: OnceCell<Vec<Cow<'a, str>>>,
 }
 
@@ -43,34 +45,39 @@ struct Entry<'a> {
 pub struct PatternSet<'a> {
     entries: Vec<Entry<'a>>,
     places: &'a Places,
-    all: OnceCell<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> PatternSet<'a> {
     pub fn new(patterns: impl IntoIterator<Item = &'a str>, places: &'a Places) -> PatternSet<'a> {
         let entries = patterns
             .into_iter()
-            .map(|raw| Entry {
-                raw,
-                need: need_of(raw),
-                expanded: OnceCell::new(),
+            .map(|raw| {
+                let need = need_of(raw);
+                Entry {
+                    raw,
+                    need,
+                    stable_last: !matches!(need, Need::Anything) || raw.ends_with("/**"),
+                    expanded: OnceCell::new(),
+                }
             })
             .collect();
-        PatternSet {
-            entries,
-            places,
-            all: OnceCell::new(),
-        }
+        PatternSet { entries, places }
     }
 
-    /// Every pattern, expanded, in the list's order.
-    pub fn patterns(&self) -> &[Cow<'a, str>] {
-        self.all.get_or_init(|| {
-            self.entries
-                .iter()
-                .flat_map(|e| self.expansions(e).iter().cloned())
-                .collect()
-        })
+    /// The expanded patterns `keep` does not turn away, told only the pattern as written
+    /// (its last name is the expanded one's: a pattern whose last name holds a place is
+    /// kept without asking). Only those are expanded.
+    pub fn expanded_where<'s, F>(
+        &'s self,
+        keep: F,
+    ) -> impl Iterator<Item = &'s str> + use<'s, 'a, F>
+    where
+        F: Fn(&str) -> bool + 's,
+    {
+        self.entries
+            .iter()
+            .filter(move |e| !e.stable_last || keep(e.raw))
+            .flat_map(|e| self.expansions(e).iter().map(|c| c.as_ref()))
     }
 
     /// Whether some pattern matches some form of the path (as [`Resolved::matches`] would
@@ -228,7 +235,9 @@ mod tests {
         }
         let all = PatternSet::new(PATTERNS.iter().copied(), &PLACES);
         for path in PATHS {
-            let one_by_one = all.patterns().iter().any(|pat| glob_match(pat, path));
+            let one_by_one = all
+                .expanded_where(|_| true)
+                .any(|pat| glob_match(pat, path));
             assert_eq!(all.matches_path(path), one_by_one, "{path}");
         }
     }
@@ -272,10 +281,45 @@ mod tests {
         ) {
             let path = format!("/{}", names.join("/"));
             for set in builtin_sets() {
-                let one_by_one = set.patterns().iter().any(|p| glob_match(p, &path));
+                let one_by_one = set.expanded_where(|_| true).any(|p| glob_match(p, &path));
                 proptest::prop_assert_eq!(set.matches_path(&path), one_by_one, "{}", path);
             }
         }
+    }
+
+    /// A glob is found to overlap the patterns kept for it by their last names exactly
+    /// when it overlaps some pattern.
+    #[test]
+    fn patterns_kept_by_last_name_are_all_a_glob_can_overlap() {
+        let globs = [
+            "/home/user/project/**/*.rs",
+            "/home/user/.ssh/*",
+            "/home/user/.claude/settings.jso?",
+            "/home/user/.claude/*",
+            "/home/user/*",
+            "/p/.env*",
+            "/p/.git/hooks/*",
+            "/p/[ab].pem",
+            "/etc/*",
+            "/home/user/.local/bin/programmer-*",
+            "/*",
+        ];
+        let mut overlapping = 0;
+        for set in builtin_sets() {
+            for g in globs {
+                let all = crate::engine::paths::glob_overlaps_any(set.expanded_where(|_| true), g);
+                let kept = crate::engine::paths::glob_overlaps_any(
+                    set.expanded_where(|raw| crate::engine::paths::last_names_overlap(raw, g)),
+                    g,
+                );
+                assert_eq!(kept, all, "{g}");
+                overlapping += usize::from(all);
+            }
+        }
+        assert!(
+            overlapping > 10,
+            "the globs overlap patterns: {overlapping}"
+        );
     }
 
     #[test]
