@@ -175,64 +175,62 @@ fn hide_tokens(word: &str, out_all: &mut String) {
 
 fn tokens_hidden(word: &str) -> String {
     let mut out = String::with_capacity(word.len());
-    let mut i = 0;
     let bytes = word.as_bytes();
-    while i < word.len() {
+    // `word[..copied]` is in `out`; the text between tokens is copied as it is.
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Only a word's start can begin a token, with the first letter of one (an ASCII
+        // byte, so `i` is where a character starts).
         let boundary = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        let rest = &word[i..];
-        // Only a word's start can begin a token, with the first letter of one.
-        if !boundary || !b"gxnAysreG".contains(&bytes[i]) {
-            let c = rest.chars().next().unwrap_or(' ');
-            out.push(c);
-            i += c.len_utf8();
-            continue;
-        }
-        let run = |from: usize| -> &str {
-            let r = &rest[from..];
-            &r[..r.find(|c: char| !token_char(c)).unwrap_or(r.len())]
-        };
-        let hit = boundary
-            .then(|| {
-                PREFIXES.iter().find_map(|(p, min, digit)| {
-                    if !rest.starts_with(p) {
-                        return None;
-                    }
-                    let t = run(p.len());
-                    (t.len() >= *min && (!digit || t.bytes().any(|b| b.is_ascii_digit())))
-                        .then_some(p.len() + t.len())
-                })
-            })
-            .flatten()
-            .or_else(|| {
-                // AWS access key ids: AKIA or ASIA and 16 upper-case letters or digits.
-                let aws = (rest.starts_with("AKIA") || rest.starts_with("ASIA"))
-                    && rest.len() >= 20
-                    && rest.as_bytes()[4..20]
-                        .iter()
-                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
-                (boundary && aws).then_some(20)
-            })
-            .or_else(|| {
-                // JSON web tokens: base64url JSON header, payload and signature.
-                if !rest.starts_with("eyJ") {
-                    return None;
-                }
-                let t = run(0);
-                (boundary && t.len() >= 20 && t.matches('.').count() >= 2).then_some(t.len())
-            });
-        match hit {
-            Some(len) => {
+        if boundary && b"gxnAysreG".contains(&bytes[i]) {
+            if let Some(len) = token_at(&word[i..]) {
+                out.push_str(&word[copied..i]);
                 out.push_str(HIDDEN);
                 i += len;
-            }
-            None => {
-                let c = rest.chars().next().unwrap_or(' ');
-                out.push(c);
-                i += c.len_utf8();
+                copied = i;
+                continue;
             }
         }
+        i += 1;
     }
+    out.push_str(&word[copied..]);
     out
+}
+
+/// The length of the token of a known issuer that `rest` starts with, if it does.
+fn token_at(rest: &str) -> Option<usize> {
+    let run = |from: usize| -> &str {
+        let r = &rest[from..];
+        &r[..r.find(|c: char| !token_char(c)).unwrap_or(r.len())]
+    };
+    PREFIXES
+        .iter()
+        .find_map(|(p, min, digit)| {
+            if !rest.starts_with(p) {
+                return None;
+            }
+            let t = run(p.len());
+            (t.len() >= *min && (!digit || t.bytes().any(|b| b.is_ascii_digit())))
+                .then_some(p.len() + t.len())
+        })
+        .or_else(|| {
+            // AWS access key ids: AKIA or ASIA and 16 upper-case letters or digits.
+            let aws = (rest.starts_with("AKIA") || rest.starts_with("ASIA"))
+                && rest.len() >= 20
+                && rest.as_bytes()[4..20]
+                    .iter()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+            aws.then_some(20)
+        })
+        .or_else(|| {
+            // JSON web tokens: base64url JSON header, payload and signature.
+            if !rest.starts_with("eyJ") {
+                return None;
+            }
+            let t = run(0);
+            (t.len() >= 20 && t.matches('.').count() >= 2).then_some(t.len())
+        })
 }
 
 /// Whether a word looks like a credential's value: long enough, of token characters, and
