@@ -1065,15 +1065,22 @@ fn last_names_may_agree(last: &str, pattern: &str) -> bool {
         return base == "**" && component_match(last, "x")
             || base != "**" && component_match(last, &base.replace("**", "x").replace('*', ""));
     }
-    let head = last.find('*').map_or(last, |i| &last[..i]);
-    let tail = last.rfind('*').map_or(last, |i| &last[i + 1..]);
+    // Compared as bytes, which is the same as comparing the characters (`*` is one byte,
+    // and no other character's encoding holds it).
+    let (l, b) = (last.as_bytes(), base.as_bytes());
+    let star = l.iter().position(|&c| c == b'*');
+    let head = star.map_or(l, |i| &l[..i]);
+    let tail = l
+        .iter()
+        .rposition(|&c| c == b'*')
+        .map_or(l, |i| &l[i + 1..]);
     // The sample's last name is the pattern's with its `*` left out.
-    let mut chars = base.chars().filter(|c| *c != '*');
-    let starts = head.chars().all(|h| chars.next() == Some(h));
-    let mut back = base.chars().rev().filter(|c| *c != '*');
-    let ends = tail.chars().rev().all(|t| back.next() == Some(t));
-    let length = base.chars().filter(|c| *c != '*').count();
-    starts && ends && (last.contains('*') || length == last.chars().count())
+    let mut bytes = b.iter().filter(|&&c| c != b'*');
+    let starts = head.iter().all(|h| bytes.next() == Some(h));
+    let mut back = b.iter().rev().filter(|&&c| c != b'*');
+    let ends = tail.iter().rev().all(|t| back.next() == Some(t));
+    let length = || b.iter().filter(|&&c| c != b'*').count();
+    starts && ends && (star.is_some() || length() == l.len())
 }
 
 /// A shell glob as a path pattern: `?`, `[…]` and `{…}` become `*`.

@@ -77,7 +77,14 @@ impl<'a> PatternSet<'a> {
         self.entries
             .iter()
             .filter(move |e| !e.stable_last || keep(e.raw))
-            .flat_map(|e| self.expansions(e).iter().map(|c| c.as_ref()))
+            .flat_map(|e| {
+                let direct = names_no_place(e.raw);
+                let expanded: &[Cow<'a, str>] = if direct { &[] } else { self.expansions(e) };
+                direct
+                    .then_some(e.raw)
+                    .into_iter()
+                    .chain(expanded.iter().map(|c| c.as_ref()))
+            })
     }
 
     /// Whether some pattern matches some form of the path (as [`Resolved::matches`] would
@@ -116,35 +123,50 @@ fn names_no_place(raw: &str) -> bool {
     !raw.starts_with('~') && !raw.as_bytes().contains(&b'{')
 }
 
-/// Whether a name of a pattern stays the same when its places are filled in and holds no
-/// wildcard: such a name must be a name of every path the pattern matches.
-fn plain(name: &str) -> bool {
-    !name.is_empty() && name != "~" && !name.bytes().any(|b| matches!(b, b'*' | b'?' | b'{'))
-}
-
 /// What a path must hold to match `pattern` (as the policy writes it), following the cases
 /// of [`glob_match`]: a pattern whose last name is not `**` must match the path's last
 /// name; every other name of a pattern without wildcards must be one of the path's names.
-/// Names that hold a place are not relied on, as they change when it is filled in.
+/// Names that hold a place are not relied on, as they change when it is filled in. One
+/// pass over the pattern's bytes from its end: this runs for every pattern of the lists a
+/// call uses.
 fn need_of(pattern: &str) -> Need {
     let b = pattern.as_bytes();
-    let last_start = b.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1);
-    let last = &pattern[last_start..];
-    if last != "**" && !last.is_empty() && !last.starts_with('~') && !last.contains('{') {
-        return if last.bytes().any(|c| matches!(c, b'*' | b'?')) {
-            Need::LastLike(last_start, pattern.len())
-        } else {
-            Need::Last(last_start, pattern.len())
-        };
+    let mut end = b.len();
+    let mut wild = false;
+    let mut place = false;
+    let mut last = true;
+    for i in (0..=b.len()).rev() {
+        let at_start = i == 0;
+        if !at_start && b[i - 1] != b'/' {
+            match b[i - 1] {
+                b'*' | b'?' => wild = true,
+                b'{' => place = true,
+                _ => {}
+            }
+            continue;
+        }
+        // `pattern[i..end]` is one name.
+        let name = &pattern[i..end];
+        let home = at_start && name.starts_with('~');
+        if last {
+            if name == "**" {
+                last = false;
+            } else if name.is_empty() || place || home {
+                return Need::Anything;
+            } else if wild {
+                return Need::LastLike(i, end);
+            } else {
+                return Need::Last(i, end);
+            }
+        } else if !name.is_empty() && !wild && !place && !home {
+            // `~/.ssh/**`, `.git/modules/**/hooks/**`: the path holds the last plain name.
+            return Need::Name(name_bit(name));
+        }
+        end = i.saturating_sub(1);
+        wild = false;
+        place = false;
     }
-    if last != "**" {
-        return Need::Anything;
-    }
-    // `~/.ssh/**`, `.git/modules/**/hooks/**`: the path holds the last plain name.
-    pattern
-        .rsplit('/')
-        .find(|n| plain(n))
-        .map_or(Need::Anything, |n| Need::Name(name_bit(n)))
+    Need::Anything
 }
 
 /// A bit standing for a name: equal names have equal bits.
@@ -338,5 +360,12 @@ mod tests {
         assert_eq!(need("~/.ssh/**"), format!("Name({})", name_bit(".ssh")));
         assert_eq!(need("{state}/**"), "Anything");
         assert_eq!(need("{config}/settings.json"), "Last(9, 22)");
+        assert_eq!(need("~"), "Anything");
+        assert_eq!(need("a/~b"), "Last(2, 4)");
+        assert_eq!(need("~/x/**/y/**"), format!("Name({})", name_bit("y")));
+        assert_eq!(need("~/x/*/**"), format!("Name({})", name_bit("x")));
+        assert_eq!(need(".git/modules/**/config"), "Last(16, 22)");
+        assert_eq!(need("/dev/sd*"), "LastLike(5, 8)");
+        assert_eq!(need("dir/"), "Anything");
     }
 }
