@@ -14,6 +14,9 @@ use std::path::Path;
 
 use toml::Value;
 
+#[path = "src/engine/patterns/need.rs"]
+mod need;
+
 #[path = "src/engine/policy/schema.rs"]
 #[allow(dead_code)]
 mod schema;
@@ -29,6 +32,7 @@ fn main() {
     let dir = Path::new("policy");
     println!("cargo:rerun-if-changed=policy");
     println!("cargo:rerun-if-changed=src/engine/policy/schema.rs");
+    println!("cargo:rerun-if-changed=src/engine/patterns/need.rs");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("policy/ folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -130,6 +134,18 @@ fn main() {
         }
         out.push_str("};\n");
     }
+    // What a path must hold to match each pattern of the joined path lists (see
+    // `engine::patterns`), with the list it was read from.
+    out.push_str("pub static BUILTIN_PATH_NEEDS: &[(&str, &[Need])] = &[\n");
+    for all in &path_lists {
+        let needs: Vec<String> = all
+            .split(SEP)
+            .skip(1)
+            .map(|p| format!("Need::{:?}", need::need_of(p)))
+            .collect();
+        writeln!(out, "    ({all:?}, &[{}]),", needs.join(", ")).expect("write");
+    }
+    out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("default_policy.rs");
     std::fs::write(dest, out).expect("write generated policy");
 }

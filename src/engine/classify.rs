@@ -221,7 +221,7 @@ impl<'a> ExpandedLists<'a> {
     }
 
     fn expanded<'s>(&self, cell: &'s OnceCell<PatternSet<'a>>, l: &'a List) -> &'s PatternSet<'a> {
-        cell.get_or_init(|| PatternSet::new(l.iter(), self.places))
+        cell.get_or_init(|| PatternSet::of_list(l, self.places))
     }
 
     fn protected(&self) -> &PatternSet<'a> {

@@ -20,11 +20,12 @@ pub struct BuiltinFile {
 
 mod generated {
     use super::*;
+    use crate::engine::patterns::Need;
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
 pub use generated::DEFAULT_FILES;
 pub(super) use generated::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX, BUILTIN_EFFECTS_INDEX};
-use generated::{BUILTIN_KINDS, BUILTIN_NAME_PATTERNS, BUILTIN_PATHLISTS};
+use generated::{BUILTIN_KINDS, BUILTIN_NAME_PATTERNS, BUILTIN_PATHLISTS, BUILTIN_PATH_NEEDS};
 
 /// The patterns of names alone (see [`schema::names_only`]) of the built-in `sensitive` and
 /// `protected` lists, found by `build.rs`, with those lists as they were joined.
@@ -32,6 +33,17 @@ pub struct NamePatterns {
     sensitive: &'static str,
     protected: &'static str,
     names: &'static [&'static str],
+}
+
+/// What a path must hold to match each pattern of `list` (see [`crate::engine::patterns`]),
+/// when it is one of the built-in path lists as `build.rs` joined them, which worked them
+/// out; `None` for a list a layer changed.
+pub fn builtin_path_needs(list: &List) -> Option<&'static [crate::engine::patterns::Need]> {
+    let stored = list.stored();
+    BUILTIN_PATH_NEEDS
+        .iter()
+        .find(|(text, _)| *text == stored)
+        .map(|(_, needs)| *needs)
 }
 
 impl Policy {

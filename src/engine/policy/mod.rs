@@ -24,7 +24,7 @@ mod rules;
 pub mod schema;
 pub mod validate;
 
-pub use builtin::{BuiltinFile, DEFAULT_FILES};
+pub use builtin::{builtin_path_needs, BuiltinFile, DEFAULT_FILES};
 pub use checks::duplicate_ids;
 pub use effects::{run_flag_name, Effects, FirstValue, Select};
 pub use file::{line_col, parse_file, Kinds, PathLists, PolicyFile, WorkflowSettings};

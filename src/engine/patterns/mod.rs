@@ -13,20 +13,13 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
-use super::paths::{component_match, expand_pattern_all, glob_match, last_name, Places, Resolved};
+mod need;
 
-/// What a path must hold for one pattern to match it.
-#[derive(Debug, Clone, Copy)]
-enum Need {
-    /// Nothing known: the pattern is walked for every path.
-    Anything,
-    /// The path's last name is this range of the pattern (a name without wildcards).
-    Last(usize, usize),
-    /// The path's last name matches this range of the pattern (a name with wildcards).
-    LastLike(usize, usize),
-    /// One of the path's names is a name of the pattern: its bit in a path's [`name_bits`].
-    Name(u64),
-}
+pub use need::Need;
+use need::{name_bit, need_of};
+
+use super::paths::{component_match, expand_pattern_all, glob_match, last_name, Places, Resolved};
+use super::policy::{builtin_path_needs, List};
 
 /// One pattern as the policy writes it, what a path must hold to match it, and its
 /// expansions (the places it names filled in), made on the first path that holds it.
@@ -49,16 +42,29 @@ pub struct PatternSet<'a> {
 
 impl<'a> PatternSet<'a> {
     pub fn new(patterns: impl IntoIterator<Item = &'a str>, places: &'a Places) -> PatternSet<'a> {
-        let entries = patterns
-            .into_iter()
-            .map(|raw| {
-                let need = need_of(raw);
-                Entry {
-                    raw,
-                    need,
-                    stable_last: !matches!(need, Need::Anything) || raw.ends_with("/**"),
-                    expanded: OnceCell::new(),
-                }
+        let entries = patterns.into_iter().map(|raw| (raw, need_of(raw)));
+        PatternSet::from_entries(entries, places)
+    }
+
+    /// The set of a policy's path list: the needs of a built-in list were worked out when
+    /// the binary was built, those of a list a layer changed are read here.
+    pub fn of_list(list: &'a List, places: &'a Places) -> PatternSet<'a> {
+        match builtin_path_needs(list) {
+            Some(needs) => PatternSet::from_entries(list.iter().zip(needs.iter().copied()), places),
+            None => PatternSet::new(list.iter(), places),
+        }
+    }
+
+    fn from_entries(
+        entries: impl Iterator<Item = (&'a str, Need)>,
+        places: &'a Places,
+    ) -> PatternSet<'a> {
+        let entries = entries
+            .map(|(raw, need)| Entry {
+                raw,
+                need,
+                stable_last: !matches!(need, Need::Anything) || raw.ends_with("/**"),
+                expanded: OnceCell::new(),
             })
             .collect();
         PatternSet { entries, places }
@@ -121,66 +127,6 @@ impl<'a> PatternSet<'a> {
 /// Whether a pattern is its own expansion (see [`super::paths::expand_pattern`]).
 fn names_no_place(raw: &str) -> bool {
     !raw.starts_with('~') && !raw.as_bytes().contains(&b'{')
-}
-
-/// What a path must hold to match `pattern` (as the policy writes it), following the cases
-/// of [`glob_match`]: a pattern whose last name is not `**` must match the path's last
-/// name; every other name of a pattern without wildcards must be one of the path's names.
-/// Names that hold a place are not relied on, as they change when it is filled in. One
-/// pass over the pattern's bytes from its end: this runs for every pattern of the lists a
-/// call uses.
-fn need_of(pattern: &str) -> Need {
-    let b = pattern.as_bytes();
-    let mut end = b.len();
-    let mut wild = false;
-    let mut place = false;
-    let mut last = true;
-    for i in (0..=b.len()).rev() {
-        let at_start = i == 0;
-        if !at_start && b[i - 1] != b'/' {
-            match b[i - 1] {
-                b'*' | b'?' => wild = true,
-                b'{' => place = true,
-                _ => {}
-            }
-            continue;
-        }
-        // `pattern[i..end]` is one name.
-        let name = &pattern[i..end];
-        let home = at_start && name.starts_with('~');
-        if last {
-            if name == "**" {
-                last = false;
-            } else if name.is_empty() || place || home {
-                return Need::Anything;
-            } else if wild {
-                return Need::LastLike(i, end);
-            } else {
-                return Need::Last(i, end);
-            }
-        } else if !name.is_empty() && !wild && !place && !home {
-            // `~/.ssh/**`, `.git/modules/**/hooks/**`: the path holds the last plain name.
-            return Need::Name(name_bit(name));
-        }
-        end = i.saturating_sub(1);
-        wild = false;
-        place = false;
-    }
-    Need::Anything
-}
-
-/// A bit standing for a name: equal names have equal bits.
-fn name_bit(name: &str) -> u64 {
-    let b = name.as_bytes();
-    let (first, last) = (
-        b.first().copied().unwrap_or(0),
-        b.last().copied().unwrap_or(0),
-    );
-    let h = (b.len() as u64)
-        .wrapping_mul(31)
-        .wrapping_add(u64::from(first).wrapping_mul(7))
-        .wrapping_add(u64::from(last));
-    1 << (h % 64)
 }
 
 /// The bits of all the names of a path.
@@ -342,6 +288,31 @@ mod tests {
             overlapping > 10,
             "the globs overlap patterns: {overlapping}"
         );
+    }
+
+    /// The needs `build.rs` worked out for the built-in lists are those read at run time,
+    /// and a list a layer changed has its needs read again.
+    #[test]
+    fn the_builtin_lists_needs_are_read_at_build_time() {
+        let policy = crate::engine::policy::Policy::builtin().expect("defaults load");
+        let l = &policy.paths;
+        for list in [
+            &l.sensitive,
+            &l.protected,
+            &l.runs_later,
+            &l.system,
+            &l.not_sensitive,
+        ] {
+            let built = builtin_path_needs(list).expect("a built-in list");
+            let read: Vec<Need> = list.iter().map(need_of).collect();
+            assert_eq!(built, read.as_slice());
+        }
+        let mut changed = l.sensitive.clone();
+        changed.push("*.vault");
+        assert!(builtin_path_needs(&changed).is_none());
+        let set = PatternSet::of_list(&changed, &PLACES);
+        assert!(set.matches_path("/p/x.vault"));
+        assert!(set.matches_path("/home/user/.ssh/id_ed25519"));
     }
 
     #[test]
