@@ -136,12 +136,12 @@ fn main() {
     }
     // What a path must hold to match each pattern of the joined path lists (see
     // `engine::patterns`), with the list it was read from.
-    out.push_str("pub static BUILTIN_PATH_NEEDS: &[(&str, &[Need])] = &[\n");
+    out.push_str("pub static BUILTIN_PATH_NEEDS: &[(&str, &[(&str, Need)])] = &[\n");
     for all in &path_lists {
         let needs: Vec<String> = all
             .split(SEP)
             .skip(1)
-            .map(|p| format!("Need::{:?}", need::need_of(p)))
+            .map(|p| format!("({p:?}, Need::{:?})", need::need_of(p)))
             .collect();
         writeln!(out, "    ({all:?}, &[{}]),", needs.join(", ")).expect("write");
     }

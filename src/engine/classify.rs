@@ -873,7 +873,7 @@ impl<'a> Matcher<'a> {
                         paths::glob_overlaps_any(
                             lists
                                 .protected()
-                                .expanded_where(|raw| paths::last_names_overlap(raw, f)),
+                                .expanded_where(|last| paths::last_names_overlap(last, f)),
                             f,
                         )
                     })
@@ -886,7 +886,7 @@ impl<'a> Matcher<'a> {
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
                     let mut candidates = lists
                         .sensitive()
-                        .expanded_where(|raw| last_names_may_agree(last, raw));
+                        .expanded_where(|name| last_names_may_agree(last, name));
                     candidates.any(|pat| {
                         if !last_names_may_agree(last, pat) {
                             return false;

@@ -40,6 +40,16 @@ pub struct PatternSet<'a> {
     places: &'a Places,
 }
 
+impl Entry<'_> {
+    /// The pattern's last name, where it is the same once the places are filled in.
+    fn last_name(&self) -> &str {
+        match self.need {
+            Need::Last(s, e) | Need::LastLike(s, e) => &self.raw[s..e],
+            _ => last_name(self.raw),
+        }
+    }
+}
+
 impl<'a> PatternSet<'a> {
     pub fn new(patterns: impl IntoIterator<Item = &'a str>, places: &'a Places) -> PatternSet<'a> {
         let entries = patterns.into_iter().map(|raw| (raw, need_of(raw)));
@@ -50,7 +60,7 @@ impl<'a> PatternSet<'a> {
     /// the binary was built, those of a list a layer changed are read here.
     pub fn of_list(list: &'a List, places: &'a Places) -> PatternSet<'a> {
         match builtin_path_needs(list) {
-            Some(needs) => PatternSet::from_entries(list.iter().zip(needs.iter().copied()), places),
+            Some(entries) => PatternSet::from_entries(entries.iter().copied(), places),
             None => PatternSet::new(list.iter(), places),
         }
     }
@@ -70,9 +80,9 @@ impl<'a> PatternSet<'a> {
         PatternSet { entries, places }
     }
 
-    /// The expanded patterns `keep` does not turn away, told only the pattern as written
-    /// (its last name is the expanded one's: a pattern whose last name holds a place is
-    /// kept without asking). Only those are expanded.
+    /// The expanded patterns `keep` does not turn away, told only the pattern's last name
+    /// (the expanded one's: a pattern whose last name holds a place is kept without
+    /// asking). Only those are expanded.
     pub fn expanded_where<'s, F>(
         &'s self,
         keep: F,
@@ -82,7 +92,7 @@ impl<'a> PatternSet<'a> {
     {
         self.entries
             .iter()
-            .filter(move |e| !e.stable_last || keep(e.raw))
+            .filter(move |e| !e.stable_last || keep(e.last_name()))
             .flat_map(|e| {
                 let direct = names_no_place(e.raw);
                 let expanded: &[Cow<'a, str>] = if direct { &[] } else { self.expansions(e) };
@@ -277,7 +287,7 @@ mod tests {
             for g in globs {
                 let all = crate::engine::paths::glob_overlaps_any(set.expanded_where(|_| true), g);
                 let kept = crate::engine::paths::glob_overlaps_any(
-                    set.expanded_where(|raw| crate::engine::paths::last_names_overlap(raw, g)),
+                    set.expanded_where(|last| crate::engine::paths::last_names_overlap(last, g)),
                     g,
                 );
                 assert_eq!(kept, all, "{g}");
@@ -304,7 +314,7 @@ mod tests {
             &l.not_sensitive,
         ] {
             let built = builtin_path_needs(list).expect("a built-in list");
-            let read: Vec<Need> = list.iter().map(need_of).collect();
+            let read: Vec<(&str, Need)> = list.iter().map(|p| (p, need_of(p))).collect();
             assert_eq!(built, read.as_slice());
         }
         let mut changed = l.sensitive.clone();

@@ -35,10 +35,12 @@ pub struct NamePatterns {
     names: &'static [&'static str],
 }
 
-/// What a path must hold to match each pattern of `list` (see [`crate::engine::patterns`]),
+/// Each pattern of `list` and what a path must hold to match it (see [`crate::engine::patterns`]),
 /// when it is one of the built-in path lists as `build.rs` joined them, which worked them
 /// out; `None` for a list a layer changed.
-pub fn builtin_path_needs(list: &List) -> Option<&'static [crate::engine::patterns::Need]> {
+pub fn builtin_path_needs(
+    list: &List,
+) -> Option<&'static [(&'static str, crate::engine::patterns::Need)]> {
     let stored = list.stored();
     BUILTIN_PATH_NEEDS
         .iter()
