@@ -78,76 +78,66 @@ pub const RULE_KEYS: &[&str] = &[
     "not_match",
 ];
 
-/// The keys of a command's effects that hold lists of words.
-pub const EFFECT_LISTS: &[&str] = &[
-    "flags",
-    "read_keys",
-    "write_keys",
-    "value_flags",
-    "read_flags",
-    "list_flags",
-    "write_flags",
-    "pattern_flags",
-    "in_place_flags",
-    "read_only_flags",
-    "git_actions",
-    "git_actions_unless",
-    "send_flags",
-    "run_flags",
-    "folder_flags",
-    "unknown_value_flags",
-    "command_flags",
-    "code_flags",
-    "script_flags",
-    "module_flags",
-    "library_flags",
-    "load_flags",
-    "loop_flags",
-    "no_code_flags",
-    "version_flags",
-    "inert_flags",
-    "attached_flags",
-    "number_flags",
-];
+/// Writes a table's keys once: the first constant is every key of the table, those it
+/// names and then those of each constant after it, which are groups of its keys (the keys
+/// that hold lists, say). A key added to a group is so a key of the table too.
+macro_rules! keys {
+    (
+        $(#[$doc:meta])* $all:ident = [$($key:literal),* $(,)?];
+        $($(#[$group_doc:meta])* $group:ident = [$($group_key:literal),* $(,)?];)*
+    ) => {
+        $(#[$doc])*
+        pub const $all: &[&str] = &[$($key,)* $($($group_key,)*)*];
+        $(
+            $(#[$group_doc])*
+            pub const $group: &[&str] = &[$($group_key),*];
+        )*
+    };
+}
 
-/// Every key a command's effects may have.
-pub const EFFECT_KEYS: &[&str] = &[
-    "reads",
-    "writes",
-    "names",
-    "into_folder",
-    "complete",
-    "operands",
-    "flags",
-    "read_keys",
-    "first_is",
-    "write_keys",
-    "value_flags",
-    "read_flags",
-    "list_flags",
-    "write_flags",
-    "pattern_flags",
-    "in_place_flags",
-    "read_only_flags",
-    "git_actions",
-    "git_actions_unless",
-    "send_flags",
-    "run_flags",
-    "folder_flags",
-    "unknown_value_flags",
-    "command_flags",
-    "code_flags",
-    "script_flags",
-    "module_flags",
-    "library_flags",
-    "load_flags",
-    "loop_flags",
-    "no_code_flags",
-    "version_flags",
-    "inert_flags",
-    "attached_flags",
-    "number_flags",
-];
+keys! {
+    /// Every key a command's effects may have.
+    EFFECT_KEYS = [
+        "reads",
+        "writes",
+        "names",
+        "into_folder",
+        "complete",
+        "operands",
+        "first_is",
+    ];
+    /// The keys of a command's effects that hold lists of words.
+    EFFECT_LISTS = [
+        "flags",
+        "read_keys",
+        "write_keys",
+        "value_flags",
+        "read_flags",
+        "list_flags",
+        "write_flags",
+        "pattern_flags",
+        "in_place_flags",
+        "read_only_flags",
+        "git_actions",
+        "git_actions_unless",
+        "send_flags",
+        "run_flags",
+        "folder_flags",
+        "unknown_value_flags",
+        "command_flags",
+        "code_flags",
+        "script_flags",
+        "module_flags",
+        "library_flags",
+        "load_flags",
+        "loop_flags",
+        "no_code_flags",
+        "version_flags",
+        "inert_flags",
+        "attached_flags",
+        "number_flags",
+    ];
+}
 
 /// The path lists (`[paths]`).
 pub const PATH_LISTS: &[&str] = &[

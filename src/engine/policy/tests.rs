@@ -16,6 +16,19 @@ fn keys(v: serde_json::Value) -> Vec<String> {
     k
 }
 
+/// The keys of an object whose value `is` says yes to.
+fn keys_holding(v: serde_json::Value, is: impl Fn(&serde_json::Value) -> bool) -> Vec<String> {
+    let mut k: Vec<String> = v
+        .as_object()
+        .expect("object")
+        .iter()
+        .filter(|(_, v)| is(v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    k.sort();
+    k
+}
+
 fn sorted(names: &[&str]) -> Vec<String> {
     let mut k: Vec<String> = names.iter().map(|s| s.to_string()).collect();
     k.sort();
@@ -97,6 +110,12 @@ fn serde_types_have_the_schema_keys() {
         number_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
+    // The keys that hold a list of words are `EFFECT_LISTS`, every one of them: `build.rs`
+    // writes only those as lists.
+    assert_eq!(
+        keys_holding(json(&effects), |v| v == &serde_json::json!(["x"])),
+        sorted(schema::EFFECT_LISTS)
+    );
     assert_eq!(
         keys(json(&PathLists::default())),
         sorted(schema::PATH_LISTS)
