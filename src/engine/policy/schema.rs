@@ -22,62 +22,6 @@ pub fn names_only(pattern: &str) -> bool {
 /// The tables of a policy file.
 pub const FILE_KEYS: &[&str] = &["paths", "kinds", "commands", "workflow", "rule"];
 
-/// The keys of a rule that hold lists of words.
-pub const RULE_LISTS: &[&str] = &[
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "args_is",
-    "args_only",
-];
-
-/// The keys of a rule that hold one text.
-pub const RULE_TEXTS: &[&str] = &[
-    "instead",
-    "line_regex",
-    "line_not_regex",
-    "signal",
-    "effect",
-];
-
-/// The keys of a rule that hold true or false (all false unless given).
-pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable", "contained"];
-
-/// Every key a rule may have.
-pub const RULE_KEYS: &[&str] = &[
-    "id",
-    "tier",
-    "reason",
-    "instead",
-    "fallback",
-    "disabled",
-    "relaxable",
-    "contained",
-    "effect",
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "line_regex",
-    "line_not_regex",
-    "args_is",
-    "args_only",
-    "max_positional",
-    "path_class",
-    "mount_source",
-    "access",
-    "signal",
-    "match",
-    "not_match",
-];
-
 /// Writes a table's keys once: the first constant is every key of the table, those it
 /// names and then those of each constant after it, which are groups of its keys (the keys
 /// that hold lists, say). A key added to a group is so a key of the table too.
@@ -93,6 +37,37 @@ macro_rules! keys {
             pub const $group: &[&str] = &[$($group_key),*];
         )*
     };
+}
+
+keys! {
+    /// Every key a rule may have.
+    RULE_KEYS = [
+        "id",
+        "tier",
+        "reason",
+        "max_positional",
+        "path_class",
+        "mount_source",
+        "access",
+        "match",
+        "not_match",
+    ];
+    /// The keys of a rule that hold lists of words.
+    RULE_LISTS = [
+        "tool",
+        "command",
+        "subcommand",
+        "flags_any",
+        "flags_none",
+        "args_any",
+        "args_none",
+        "args_is",
+        "args_only",
+    ];
+    /// The keys of a rule that hold one text.
+    RULE_TEXTS = ["instead", "line_regex", "line_not_regex", "signal", "effect"];
+    /// The keys of a rule that hold true or false (all false unless given).
+    RULE_FLAGS = ["fallback", "disabled", "relaxable", "contained"];
 }
 
 keys! {

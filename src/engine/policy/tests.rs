@@ -72,6 +72,16 @@ fn serde_types_have_the_schema_keys() {
     };
     let json = |v: &dyn erased::Ser| v.value();
     assert_eq!(keys(json(&rule)), sorted(schema::RULE_KEYS));
+    // Of a rule's keys, those that hold true or false are `RULE_FLAGS`, and those that
+    // hold one text are `RULE_TEXTS` beside its id and reason.
+    assert_eq!(
+        keys_holding(json(&rule), serde_json::Value::is_boolean),
+        sorted(schema::RULE_FLAGS)
+    );
+    assert_eq!(
+        keys_holding(json(&rule), |v| v == "x"),
+        sorted(&[schema::RULE_TEXTS, &["id", "reason"]].concat())
+    );
     let effects = Effects {
         reads: Some(Select::All),
         writes: Some(Select::Last),
