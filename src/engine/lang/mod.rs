@@ -7,7 +7,8 @@
 //! network use, the whole environment printed, and anything it cannot follow
 //! ([`Effect::Opaque`]: computed code, unknown modules, dynamic names). Each language is a
 //! pure function from source text to effects; `analyze` turns the effects into the same
-//! facts a shell command gives, so the same rules judge them.
+//! facts a shell command gives, so the same rules judge them. The four readers with a
+//! grammar share their two passes over the tree and their bounded evaluation ([`walker`]).
 //!
 //! What is known is only what the text says: string constants, their concatenation, the
 //! home folder (`os.path.expanduser("~")`, `Path.home()`, `os.homedir()`, `Dir.home`,
@@ -31,6 +32,7 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 mod syntax;
+pub(crate) mod walker;
 
 use std::time::Duration;
 
@@ -49,8 +51,6 @@ const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 const MAX_TREE_DEPTH: usize = 120;
 /// The most effects one snippet may list before it is judged as a whole.
 const MAX_EFFECTS: usize = 512;
-/// How deep the readers evaluate an expression: what lies deeper has no known value.
-pub(crate) const MAX_EVAL_DEPTH: usize = 24;
 /// The most values the walkers may compute for one snippet (a name is computed again
 /// where it is used, so chains of names could cost more than the text's size).
 const MAX_STEPS: usize = 100_000;

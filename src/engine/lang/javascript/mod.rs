@@ -10,9 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::Node;
-
+use super::walker::{judge, Evaluator};
 use super::{text, Judged, Lang, Syntax, SyntaxWalk, Text};
+use tree_sitter::Node;
 
 mod calls;
 mod values;
@@ -151,7 +151,7 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::JavaScript,
         |syntax| {
-            let mut w = Walker {
+            judge(Walker {
                 src,
                 out: Judged::default(),
                 bound: HashMap::new(),
@@ -159,11 +159,7 @@ pub fn analyze(src: &str) -> Judged {
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -280,56 +276,6 @@ impl<'t> Walker<'t> {
                     self.bind_pattern(c, None);
                 }
             }
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "variable_declarator" => self.collect_declarator(n),
-            "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.collect_assigned(l);
-                }
-            }
-            "update_expression" => {
-                if let Some(l) = self.field(n, "argument") {
-                    self.collect_assigned(l);
-                }
-            }
-            "import_statement" => self.collect_import(n),
-            "function_declaration"
-            | "class_declaration"
-            | "function_expression"
-            | "generator_function_declaration" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "arrow_function" | "method_definition" => {
-                if let Some(p) = self
-                    .field(n, "parameters")
-                    .or_else(|| self.field(n, "parameter"))
-                {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "catch_clause" => {
-                if let Some(p) = self.field(n, "parameter") {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "for_in_statement" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.bind_pattern(l, None);
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 

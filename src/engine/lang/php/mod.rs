@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
+use super::walker::judge;
 use tree_sitter::Node;
-
 mod calls;
 mod values;
 mod walk;
@@ -257,18 +257,14 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Php,
         |syntax| {
-            let mut w = Walker {
+            judge(Walker {
                 src,
                 out: Judged::default(),
                 assigned: HashMap::new(),
                 local: Vec::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -305,67 +301,6 @@ impl<'t> Walker<'t> {
         }
         for c in self.kids(n) {
             self.unknown_vars(c);
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "assignment_expression"
-            | "augmented_assignment_expression"
-            | "reference_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "variable_name" {
-                        let name = self.t(l).to_string();
-                        let v = (n.kind() == "assignment_expression")
-                            .then(|| self.field(n, "right"))
-                            .flatten();
-                        let e = self.assigned.entry(name).or_default();
-                        e.push(v);
-                        if v.is_none() {
-                            e.push(None);
-                        }
-                    }
-                }
-                // `$x[0] = …` changes what `$x` holds.
-                if let Some(base) = self
-                    .field(n, "left")
-                    .filter(|l| l.kind() == "subscript_expression")
-                    .and_then(|l| self.kids(l).into_iter().next())
-                    .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
-                {
-                    self.unknown_vars(base);
-                }
-                // `$y = &$x`: a change through `$y` changes `$x`.
-                if n.kind() == "reference_assignment_expression" {
-                    if let Some(r) = self.field(n, "right") {
-                        self.unknown_vars(r);
-                    }
-                }
-            }
-            // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
-            "by_ref" => self.unknown_vars(n),
-            "reference_modifier" => self
-                .out
-                .opaque("defines a function that changes its caller's variables (`&$v`)"),
-            "function_definition" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.push(self.t(name).to_ascii_lowercase());
-                }
-            }
-            "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"
-            | "variadic_parameter" => {
-                for c in self.kids(n) {
-                    if c.kind() == "variable_name" {
-                        let e = self.assigned.entry(self.t(c).to_string()).or_default();
-                        e.push(None);
-                        e.push(None);
-                    }
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 

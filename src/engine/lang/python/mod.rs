@@ -8,9 +8,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::Node;
-
+use super::walker::judge;
 use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use tree_sitter::Node;
 
 mod calls;
 mod values;
@@ -286,7 +286,7 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Python,
         |syntax| {
-            let mut w = Walker {
+            judge(Walker {
                 src,
                 out: Judged::default(),
                 modules: HashMap::new(),
@@ -294,13 +294,9 @@ pub fn analyze(src: &str) -> Judged {
                 assigned: HashMap::new(),
                 loops: HashMap::new(),
                 local: HashSet::new(),
-                eval_depth: 0,
+                depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -320,7 +316,7 @@ struct Walker<'t> {
     loops: HashMap<String, Node<'t>>,
     /// Functions and classes the snippet defines.
     local: HashSet<String>,
-    eval_depth: usize,
+    depth: usize,
 }
 
 impl<'t> SyntaxWalk<'t> for Walker<'t> {
@@ -435,59 +431,6 @@ impl<'t> Walker<'t> {
         }
         for c in self.kids(n) {
             self.bind_all_unknown(c);
-        }
-    }
-
-    /// First pass: imports, definitions and assignments.
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "import_statement" => self.collect_import(n),
-            "import_from_statement" => self.collect_import_from(n),
-            "function_definition" | "class_definition" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_params(p);
-                }
-            }
-            "lambda" => {
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_params(p);
-                }
-            }
-            "assignment" => {
-                if let Some(left) = self.field(n, "left") {
-                    if left.kind() == "identifier" {
-                        let name = self.t(left).to_string();
-                        self.assign(&name, self.field(n, "right"));
-                    } else {
-                        self.bind_unknown(left);
-                    }
-                }
-            }
-            "augmented_assignment" | "named_expression" => {
-                if let Some(left) = self.field(n, "left").or_else(|| self.field(n, "name")) {
-                    self.bind_unknown(left);
-                }
-            }
-            "for_statement" | "for_in_clause" => self.collect_loop(n),
-            "as_pattern" => {
-                if let Some(a) = self.field(n, "alias") {
-                    self.bind_unknown(a);
-                }
-            }
-            // `case x:` binds `x` to what is matched, and so may any name in a pattern.
-            "case_pattern" => self.bind_all_unknown(n),
-            "global_statement" | "nonlocal_statement" => {
-                for c in self.kids(n) {
-                    self.bind_unknown(c);
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 

@@ -9,9 +9,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::Node;
-
+use super::walker::judge;
 use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use tree_sitter::Node;
 
 mod calls;
 mod values;
@@ -178,18 +178,14 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Ruby,
         |syntax| {
-            let mut w = Walker {
+            judge(Walker {
                 src,
                 out: Judged::default(),
                 assigned: HashMap::new(),
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -251,58 +247,6 @@ impl<'t> Walker<'t> {
         }
         for c in self.kids(n) {
             self.unknown_binding(c);
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "identifier" {
-                        let name = self.t(l).to_string();
-                        let r = self.field(n, "right");
-                        self.assigned.entry(name).or_default().push(r);
-                    } else {
-                        self.unknown_binding(l);
-                    }
-                }
-            }
-            "operator_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.unknown_binding(l);
-                }
-            }
-            "method" | "singleton_method" | "class" | "module" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.unknown_binding(p);
-                }
-            }
-            "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
-            "for" => {
-                if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
-                }
-            }
-            "rescue" => {
-                if let Some(v) = self.field(n, "variable") {
-                    self.unknown_binding(v);
-                }
-            }
-            // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
-            "in_clause" | "match_pattern" | "test_pattern" => {
-                if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
-                }
-            }
-            "binary" => self.collect_binary(n),
-            "call" => self.collect_mutation(n),
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 
