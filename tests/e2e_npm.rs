@@ -9,6 +9,7 @@
 
 #[path = "e2e/harness.rs"]
 mod harness;
+mod support;
 
 use anyhow::{bail, Context, Result};
 use harness::*;
@@ -17,6 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+use support::launcher::is_native;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -88,10 +90,6 @@ fn npm_install(e2e: &E2e, prefix: &Path, extra: &[&str], tarballs: &[PathBuf]) -
         started.elapsed()
     );
     Ok(())
-}
-
-fn is_native(path: &Path) -> bool {
-    fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF") || b.starts_with(&[0xcf, 0xfa]))
 }
 
 fn text(out: &std::process::Output) -> String {

@@ -1,5 +1,6 @@
 //! What the test binaries share, included by each as `mod support;`: [`home`] a scratch
-//! home with a registered project, [`scratch`] folders removed when the binary exits,
+//! home with a registered project, [`launcher`] what a launcher left in its place after its
+//! first run, [`scratch`] folders removed when the binary exits,
 //! [`sessions`] hook calls through the real binary in a default and an `auto` session,
 //! [`table`] the check of the decision tables (one line per case).
 //!
@@ -8,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod home;
+pub mod launcher;
 pub mod scratch;
 pub mod sessions;
 pub mod table;
