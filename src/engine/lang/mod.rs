@@ -363,18 +363,6 @@ pub(crate) fn read(
     }
 }
 
-/// The node a name is given when the snippet assigns it once, with a value the reader
-/// kept; `None` when it is assigned more than once, without a kept value, or not at all.
-pub(crate) fn assigned_once<'t>(
-    assigned: &std::collections::HashMap<String, Vec<Option<Node<'t>>>>,
-    name: &str,
-) -> Option<Node<'t>> {
-    match assigned.get(name).map(Vec::as_slice) {
-        Some([Some(v)]) => Some(*v),
-        _ => None,
-    }
-}
-
 fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String> {
     if src.len() > MAX_CODE_BYTES {
         return Err(format!(

@@ -1,5 +1,6 @@
 //! What the four readers with a grammar (Python, JavaScript, Ruby, PHP) share: two passes
-//! over the syntax tree and a bounded evaluation.
+//! over the syntax tree, the values the first finds names given ([`Assigned`]), and a
+//! bounded evaluation.
 //!
 //! Each reader is a `Walker` of its own, with the names its language binds. It reads a
 //! snippet in two passes from the root: [`Reader::collect`] notes the names the snippet
@@ -8,6 +9,8 @@
 //! is [`Evaluator::eval`]: the language's [`Evaluator::eval_inner`], within
 //! [`MAX_EVAL_DEPTH`] and the snippet's budget of steps, beyond which a value is unknown.
 //! The languages supply only what differs: what each node means and what a value holds.
+
+use std::collections::HashMap;
 
 use tree_sitter::Node;
 
@@ -52,6 +55,40 @@ pub(crate) trait Evaluator<'t>: Reader<'t> {
         let v = self.eval_inner(n);
         *self.depth() -= 1;
         v
+    }
+}
+
+/// The values the first pass finds the snippet's names given: a name given one value the
+/// reader kept has that value ([`Assigned::once`]); a name given several, or bound without
+/// a value it can follow (a parameter, a loop's variable, a name in a pattern), has none.
+#[derive(Default)]
+pub(crate) struct Assigned<'t>(HashMap<String, Vec<Option<Node<'t>>>>);
+
+impl<'t> Assigned<'t> {
+    /// `name` given `value` (`None`: a value not kept).
+    pub(crate) fn give(&mut self, name: impl Into<String>, value: Option<Node<'t>>) {
+        self.0.entry(name.into()).or_default().push(value);
+    }
+    /// `name` bound with no one value, whatever else it is given.
+    pub(crate) fn unknown(&mut self, name: impl Into<String>) {
+        let given = self.0.entry(name.into()).or_default();
+        given.push(None);
+        given.push(None);
+    }
+    /// The node `name` is given, when it is given one value and the reader kept it.
+    pub(crate) fn once(&self, name: &str) -> Option<Node<'t>> {
+        match self.0.get(name).map(Vec::as_slice) {
+            Some([Some(v)]) => Some(*v),
+            _ => None,
+        }
+    }
+    /// Whether `name` is only bound once with no one value ([`Assigned::unknown`] once).
+    pub(crate) fn only_unknown(&self, name: &str) -> bool {
+        self.0.get(name).is_some_and(|given| given.len() == 2)
+    }
+    /// Whether the snippet binds `name` at all.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
     }
 }
 

@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::walker::{judge, Evaluator};
+use super::walker::{judge, Assigned, Evaluator};
 use super::{text, Judged, Lang, Syntax, SyntaxWalk, Text};
 use tree_sitter::Node;
 
@@ -155,7 +155,7 @@ pub fn analyze(src: &str) -> Judged {
                 src,
                 out: Judged::default(),
                 bound: HashMap::new(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
@@ -173,7 +173,7 @@ struct Walker<'t> {
     /// `execSync` → "child_process.execSync").
     bound: HashMap<String, String>,
     /// Name → the values given to it (one value known: its value).
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Functions, classes and parameters of the snippet.
     local: HashSet<String>,
     depth: usize,
@@ -201,7 +201,7 @@ impl<'t> Walker<'t> {
     }
 
     fn assign(&mut self, name: &str, v: Option<Node<'t>>) {
-        self.assigned.entry(name.to_string()).or_default().push(v);
+        self.assigned.give(name, v);
     }
 
     /// The module a `require("x")` call (or `require("x").y`) names.
@@ -236,10 +236,7 @@ impl<'t> Walker<'t> {
                     Some(m) => {
                         self.bound.insert(name, m.to_string());
                     }
-                    None => {
-                        self.assign(&name, None);
-                        self.assign(&name, None);
-                    }
+                    None => self.assigned.unknown(name),
                 }
             }
             "object_pattern" => {
@@ -251,10 +248,7 @@ impl<'t> Walker<'t> {
                                 Some(m) => {
                                     self.bound.insert(name.clone(), format!("{m}.{name}"));
                                 }
-                                None => {
-                                    self.assign(&name, None);
-                                    self.assign(&name, None);
-                                }
+                                None => self.assigned.unknown(name),
                             }
                         }
                         "pair_pattern" => {
@@ -385,7 +379,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return None;
                 }
                 if let Some(b) = self.bound.get(name) {

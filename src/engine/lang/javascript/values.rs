@@ -78,7 +78,7 @@ impl<'t> Walker<'t> {
         if name == "__dirname" {
             return JsValue::Str(Text::lit("."));
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => JsValue::Other,
         }

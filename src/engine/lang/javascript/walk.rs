@@ -206,7 +206,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains_key(name) {
+        if self.local.contains(name) || self.assigned.contains(name) {
             return;
         }
         if DYNAMIC.contains(&name) {
@@ -353,7 +353,7 @@ impl<'t> Walker<'t> {
                 let name = self.t(c);
                 if !(c.kind() == "identifier" && self.local.contains(name)) {
                     self.walk(c);
-                    if c.kind() == "identifier" && !self.assigned.contains_key(name) {
+                    if c.kind() == "identifier" && !self.assigned.contains(name) {
                         self.out
                             .opaque(format!("creates `{name}`, which is not known"));
                     }

@@ -7,10 +7,10 @@
 //! calls of a name held in a variable, methods and static calls of classes not known, and
 //! any function not listed are opaque.
 
-use std::collections::HashMap;
-
-use super::walker::judge;
 use tree_sitter::Node;
+
+use super::walker::{judge, Assigned};
+
 mod calls;
 mod values;
 mod walk;
@@ -260,7 +260,7 @@ pub fn analyze(src: &str) -> Judged {
             judge(Walker {
                 src,
                 out: Judged::default(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: Vec::new(),
                 depth: 0,
                 syntax,
@@ -274,7 +274,7 @@ struct Walker<'t> {
     syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Functions the snippet defines.
     local: Vec<String>,
     depth: usize,
@@ -294,9 +294,7 @@ impl<'t> Walker<'t> {
     /// Every variable in `n`, as having no one value.
     fn unknown_vars(&mut self, n: Node<'t>) {
         if n.kind() == "variable_name" {
-            let e = self.assigned.entry(self.t(n).to_string()).or_default();
-            e.push(None);
-            e.push(None);
+            self.assigned.unknown(self.t(n));
             return;
         }
         for c in self.kids(n) {

@@ -24,7 +24,7 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 .unwrap_or(Value::Other),
             "variable_name" => {
                 let name = self.t(n).to_string();
-                match crate::engine::lang::assigned_once(&self.assigned, &name) {
+                match self.assigned.once(&name) {
                     Some(v) => self.eval(v),
                     None => Value::Other,
                 }

@@ -23,10 +23,9 @@ impl<'t> Reader<'t> for Walker<'t> {
                         let v = (n.kind() == "assignment_expression")
                             .then(|| self.field(n, "right"))
                             .flatten();
-                        let e = self.assigned.entry(name).or_default();
-                        e.push(v);
-                        if v.is_none() {
-                            e.push(None);
+                        match v {
+                            Some(_) => self.assigned.give(name, v),
+                            None => self.assigned.unknown(name),
                         }
                     }
                 }
@@ -60,9 +59,7 @@ impl<'t> Reader<'t> for Walker<'t> {
             | "variadic_parameter" => {
                 for c in self.kids(n) {
                     if c.kind() == "variable_name" {
-                        let e = self.assigned.entry(self.t(c).to_string()).or_default();
-                        e.push(None);
-                        e.push(None);
+                        self.assigned.unknown(self.t(c));
                     }
                 }
             }

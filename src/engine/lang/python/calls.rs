@@ -164,7 +164,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return;
                 }
                 self.builtin_call(name, &args);

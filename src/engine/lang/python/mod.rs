@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::walker::judge;
+use super::walker::{judge, Assigned};
 use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
 
@@ -291,7 +291,7 @@ pub fn analyze(src: &str) -> Judged {
                 out: Judged::default(),
                 modules: HashMap::new(),
                 names: HashMap::new(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 loops: HashMap::new(),
                 local: HashSet::new(),
                 depth: 0,
@@ -311,7 +311,7 @@ struct Walker<'t> {
     /// Local name → full name (`from shutil import rmtree as r`: `r` → `shutil.rmtree`).
     names: HashMap<String, String>,
     /// Name → the expressions assigned to it (a name assigned once has a known value).
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Loop variable → what it loops over.
     loops: HashMap<String, Node<'t>>,
     /// Functions and classes the snippet defines.
@@ -395,18 +395,14 @@ impl<'t> Walker<'t> {
     }
 
     fn assign(&mut self, name: &str, value: Option<Node<'t>>) {
-        self.assigned
-            .entry(name.to_string())
-            .or_default()
-            .push(value);
+        self.assigned.give(name, value);
     }
 
     /// Every name a pattern binds, as unknown.
     fn bind_unknown(&mut self, pattern: Node<'t>) {
         if pattern.kind() == "identifier" {
             let name = self.t(pattern).to_string();
-            self.assign(&name, None);
-            self.assign(&name, None);
+            self.assigned.unknown(name);
             return;
         }
         for c in self.kids(pattern) {
@@ -497,8 +493,7 @@ impl<'t> Walker<'t> {
                         self.assign(&name, None);
                     }
                 }
-                self.assign(&name, None);
-                self.assign(&name, None);
+                self.assigned.unknown(name);
             } else {
                 self.bind_unknown(left);
             }
@@ -525,7 +520,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return None;
                 }
                 self.modules

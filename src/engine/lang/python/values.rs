@@ -55,11 +55,11 @@ impl<'t> Walker<'t> {
             return Value::Other;
         }
         if let Some(r) = self.loops.get(&name).copied() {
-            if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
+            if self.assigned.only_unknown(&name) {
                 return self.loop_value(r);
             }
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => Value::Other,
         }

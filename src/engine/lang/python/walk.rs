@@ -211,7 +211,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains_key(name) {
+        if self.local.contains(name) || self.assigned.contains(name) {
             return;
         }
         if DYNAMIC.contains(&name) {

@@ -7,9 +7,9 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use super::walker::judge;
+use super::walker::{judge, Assigned};
 use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
 
@@ -181,7 +181,7 @@ pub fn analyze(src: &str) -> Judged {
             judge(Walker {
                 src,
                 out: Judged::default(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
@@ -195,7 +195,7 @@ struct Walker<'t> {
     syntax: &'t Syntax<'t>,
     src: &'t str,
     out: Judged,
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Methods and classes the snippet defines.
     local: HashSet<String>,
     depth: usize,
@@ -240,9 +240,7 @@ impl<'t> Walker<'t> {
     fn unknown_binding(&mut self, n: Node<'t>) {
         if n.kind() == "identifier" {
             let name = self.t(n).to_string();
-            let e = self.assigned.entry(name).or_default();
-            e.push(None);
-            e.push(None);
+            self.assigned.unknown(name);
             return;
         }
         for c in self.kids(n) {
@@ -264,9 +262,7 @@ impl<'t> Walker<'t> {
                         .chars()
                         .take_while(|c| c.is_alphanumeric() || *c == '_')
                         .collect();
-                    let e = self.assigned.entry(name).or_default();
-                    e.push(None);
-                    e.push(None);
+                    self.assigned.unknown(name);
                 }
             }
             _ => {}

@@ -75,7 +75,7 @@ impl<'t> Walker<'t> {
         if name == "__dir__" {
             return Value::Str(Text::lit("."));
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => Value::Other,
         }

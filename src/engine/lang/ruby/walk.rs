@@ -20,7 +20,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                     if l.kind() == "identifier" {
                         let name = self.t(l).to_string();
                         let r = self.field(n, "right");
-                        self.assigned.entry(name).or_default().push(r);
+                        self.assigned.give(name, r);
                     } else {
                         self.unknown_binding(l);
                     }
@@ -140,7 +140,7 @@ impl<'t> Walker<'t> {
     /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
     pub(super) fn bare(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.assigned.contains_key(name) || self.local.contains(name) {
+        if self.assigned.contains(name) || self.local.contains(name) {
             return;
         }
         // Parameters of blocks and methods are bound in `collect`.
