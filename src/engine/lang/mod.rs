@@ -391,6 +391,15 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
     Ok(tree)
 }
 
+/// Whether the dotted name `q` is one of `list` or a member of one (`os.path.join` of
+/// `os.path`).
+pub(crate) fn in_list(q: &str, list: &[&str]) -> bool {
+    list.iter().any(|m| {
+        q.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    })
+}
+
 /// The text of a node.
 pub(crate) fn text<'a>(src: &'a str, n: Node) -> &'a str {
     src.get(n.byte_range()).unwrap_or("")

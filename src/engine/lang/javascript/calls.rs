@@ -119,14 +119,15 @@ fn plain_global(q: &str) -> bool {
                 .next()
                 .unwrap_or(""),
         )
-        && ![
-            "global.require",
-            "global.module",
-            "global.exports",
-            "global.arguments",
-        ]
-        .iter()
-        .any(|g| q == *g || q.starts_with(&format!("{g}.")))
+        && !in_list(
+            q,
+            &[
+                "global.require",
+                "global.module",
+                "global.exports",
+                "global.arguments",
+            ],
+        )
 }
 
 impl<'t> Walker<'t> {

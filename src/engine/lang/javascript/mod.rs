@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::walker::{judge, Assigned, Evaluator};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::{in_list, text, Judged, Lang, Syntax, SyntaxWalk, Text};
 use tree_sitter::Node;
 
 mod calls;
@@ -188,11 +188,6 @@ impl<'t> SyntaxWalk<'t> for Walker<'t> {
 /// The module a `require`/`import` source names (`node:fs` is `fs`).
 fn module_name(s: &str) -> &str {
     s.strip_prefix("node:").unwrap_or(s)
-}
-
-fn in_list(q: &str, list: &[&str]) -> bool {
-    list.iter()
-        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
 }
 
 impl<'t> Walker<'t> {

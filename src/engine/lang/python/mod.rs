@@ -333,9 +333,7 @@ fn module_known(m: &str) -> bool {
 }
 
 fn is_network(q: &str) -> bool {
-    NETWORK
-        .iter()
-        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
+    super::in_list(q, NETWORK)
 }
 
 fn is_pure(q: &str) -> bool {
