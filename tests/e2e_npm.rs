@@ -7,17 +7,15 @@
 //! state; the package with no binary for the machine, which writes nothing; and npm's own
 //! postinstall, which puts the binary in place too.
 
-#[path = "e2e/harness.rs"]
-mod harness;
 mod support;
 
 use anyhow::{bail, Context, Result};
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+use support::e2e::*;
 use support::launcher::is_native;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");

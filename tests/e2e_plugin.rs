@@ -8,16 +8,14 @@
 //! `doctor` on the install, every call blocked once the plugin has no binary for the
 //! machine, and an uninstall that keeps the state.
 
-#[path = "e2e/harness.rs"]
-mod harness;
 mod support;
 
 use anyhow::{Context, Result};
-use harness::*;
 use programmer_hook::setup::plugin::platform;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
+use support::e2e::*;
 use support::launcher::is_native;
 
 const MARKETPLACE: &str = "programmer-hook";
