@@ -357,7 +357,7 @@ pub(crate) fn read(
         Ok(t) => t,
         Err(why) => return refused(why),
     };
-    match Syntax::index(&tree, MAX_TREE_DEPTH) {
+    match Syntax::index(&tree, src, MAX_TREE_DEPTH) {
         Ok(syntax) => judge(&syntax),
         Err(syntax::TooDeep) => refused(format!("the {} code nests too deeply", lang.name())),
     }

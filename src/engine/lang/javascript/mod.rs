@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::walker::{judge, Assigned, Evaluator};
-use super::{in_list, text, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::{in_list, Judged, Lang, Syntax, SyntaxWalk, Text};
 use tree_sitter::Node;
 
 mod calls;
@@ -152,7 +152,6 @@ pub fn analyze(src: &str) -> Judged {
         Lang::JavaScript,
         |syntax| {
             judge(Walker {
-                src,
                 out: Judged::default(),
                 bound: HashMap::new(),
                 assigned: Assigned::default(),
@@ -167,7 +166,6 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     /// Local name → the module or member it is bound to (`cp` → "child_process",
     /// `execSync` → "child_process.execSync").
@@ -191,10 +189,6 @@ fn module_name(s: &str) -> &str {
 }
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn assign(&mut self, name: &str, v: Option<Node<'t>>) {
         self.assigned.give(name, v);
     }

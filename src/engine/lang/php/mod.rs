@@ -16,7 +16,7 @@ mod values;
 mod walk;
 
 use super::path_calls::{delete, read, write, PathCall};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -258,7 +258,6 @@ pub fn analyze(src: &str) -> Judged {
         Lang::Php,
         |syntax| {
             judge(Walker {
-                src,
                 out: Judged::default(),
                 assigned: Assigned::default(),
                 local: Vec::new(),
@@ -272,7 +271,6 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     assigned: Assigned<'t>,
     /// Functions the snippet defines.
@@ -287,10 +285,6 @@ impl<'t> SyntaxWalk<'t> for Walker<'t> {
 }
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     /// Every variable in `n`, as having no one value.
     fn unknown_vars(&mut self, n: Node<'t>) {
         if n.kind() == "variable_name" {

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::walker::{judge, Assigned};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
 
 mod calls;
@@ -287,7 +287,6 @@ pub fn analyze(src: &str) -> Judged {
         Lang::Python,
         |syntax| {
             judge(Walker {
-                src,
                 out: Judged::default(),
                 modules: HashMap::new(),
                 names: HashMap::new(),
@@ -304,7 +303,6 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     /// Local name → module (`import os.path as p` binds `p` to `os.path`).
     modules: HashMap<String, String>,
@@ -388,10 +386,6 @@ fn plain_members(rest: &str) -> bool {
 }
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn assign(&mut self, name: &str, value: Option<Node<'t>>) {
         self.assigned.give(name, value);
     }

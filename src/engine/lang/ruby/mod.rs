@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use super::walker::{judge, Assigned};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
 
 mod calls;
@@ -179,7 +179,6 @@ pub fn analyze(src: &str) -> Judged {
         Lang::Ruby,
         |syntax| {
             judge(Walker {
-                src,
                 out: Judged::default(),
                 assigned: Assigned::default(),
                 local: HashSet::new(),
@@ -193,7 +192,6 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     assigned: Assigned<'t>,
     /// Methods and classes the snippet defines.
@@ -233,10 +231,6 @@ const MUTATORS: &[&str] = &[
 ];
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn unknown_binding(&mut self, n: Node<'t>) {
         if n.kind() == "identifier" {
             let name = self.t(n).to_string();
