@@ -17,7 +17,6 @@ mod support;
 use support::sessions;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::PathBuf;
 
 use programmer_hook::engine::examples::run_example;
@@ -43,11 +42,9 @@ fn corpus_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!! SKIPPED: peer conformance: no peer cases at {} !!!!!\n\
-         !!!!! (set PEER_CONFORMANCE_DIR to a folder of *.jsonl cases) !!!!!\n",
-        dir.display()
+    support::skip::skipped(
+        &format!("peer conformance: no peer cases at {}", dir.display()),
+        Some("set PEER_CONFORMANCE_DIR to a folder of *.jsonl cases"),
     );
     None
 }

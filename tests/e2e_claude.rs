@@ -1,13 +1,12 @@
 //! The e2e harness itself, with a trivial shell-script hook (see
-//! `tests/e2e/harness.rs` and `tests/e2e/README.md`).
+//! `tests/support/e2e.rs` and `tests/e2e/README.md`).
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::Result;
-use harness::*;
 use serde_json::json;
 use std::process::Command;
+use support::e2e::*;
 
 /// The harness itself, with a trivial shell-script hook: a Bash call whose
 /// command contains "forbidden" is denied, others run, in the main thread

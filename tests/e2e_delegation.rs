@@ -8,14 +8,13 @@
 //! The sessions run in autonomy `auto`, because `-p` turns every `ask` into a denial: so
 //! every refusal seen here is a deny, by the rule checked.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::Result;
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::sync::{Arc, Mutex};
+use support::e2e::*;
 
 const GREET: &str = "#!/bin/sh\necho \"hello\"\n";
 const TEST_SH: &str = "#!/bin/sh\nsh greet.sh | grep -qx hello\n";

@@ -7,16 +7,16 @@
 //! state; the package with no binary for the machine, which writes nothing; and npm's own
 //! postinstall, which puts the binary in place too.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::{bail, Context, Result};
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+use support::e2e::*;
+use support::launcher::is_native;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -88,10 +88,6 @@ fn npm_install(e2e: &E2e, prefix: &Path, extra: &[&str], tarballs: &[PathBuf]) -
         started.elapsed()
     );
     Ok(())
-}
-
-fn is_native(path: &Path) -> bool {
-    fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF") || b.starts_with(&[0xcf, 0xfa]))
 }
 
 fn text(out: &std::process::Output) -> String {

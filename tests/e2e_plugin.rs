@@ -8,21 +8,18 @@
 //! `doctor` on the install, every call blocked once the plugin has no binary for the
 //! machine, and an uninstall that keeps the state.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::{Context, Result};
-use harness::*;
+use programmer_hook::setup::plugin::platform;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
+use support::e2e::*;
+use support::launcher::is_native;
 
 const MARKETPLACE: &str = "programmer-hook";
 const PLUGIN_ID: &str = "programmer@programmer-hook";
-
-fn platform() -> String {
-    format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
-}
 
 /// `scripts/package-plugin.sh --binary <the built binary> DIR`.
 fn package(e2e: &E2e) -> Result<PathBuf> {
@@ -76,10 +73,6 @@ fn reset_launchers(roots: &[PathBuf]) -> Result<()> {
         fs::rename(&tmp, root.join("bin/programmer-hook"))?;
     }
     Ok(())
-}
-
-fn is_native(path: &Path) -> bool {
-    fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF") || b.starts_with(&[0xcf, 0xfa]))
 }
 
 /// Moves this platform's binary out of each plugin folder (to `away/N`), or back.

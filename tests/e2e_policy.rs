@@ -10,14 +10,13 @@
 //! Confirm would run there, so its refusal proves the Forbidden tier. Each
 //! denial is also checked to be a `deny` naming its rule, not an `ask`.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::Result;
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use support::e2e::*;
 
 fn scenario(turns: Vec<Value>) -> Value {
     json!({"threads": [{"name": "main", "turns": turns}]})

@@ -1,4 +1,4 @@
-//! Contained autonomy in the real client (see `tests/e2e/harness.rs`): with Claude Code's
+//! Contained autonomy in the real client (see `tests/support/e2e.rs`): with Claude Code's
 //! sandbox turned on by `./install.sh --sandbox`, an `auto` session runs a program the hook
 //! cannot read (a Perl script the model wrote) without asking, and the sandbox keeps it in
 //! the project. The same call asking to leave the sandbox, the same call with the sandbox
@@ -8,15 +8,15 @@
 //! bubblewrap cannot run (some containers forbid user namespaces), the test prints a loud
 //! SKIPPED line saying what failed, and fails under `$CI`.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::Result;
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::Path;
 use std::process::Command;
+use support::e2e::*;
+use support::skip::{fail_under_ci, skipped};
 
 /// What the Perl script does: appends to `runs.log` in the project, writes a file in the
 /// home folder and deletes one there.
@@ -107,20 +107,8 @@ fn sandbox_unavailable() -> Option<String> {
 
 fn skip_or_fail(why: &str) {
     let msg = format!("Claude Code's sandbox cannot run on this machine: {why}");
-    if std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false")) {
-        panic!("\n\n!!!!! E2E FAILURE: {msg} (CI is set, so this is an error) !!!!!\n");
-    }
-    skipped(&msg);
-}
-
-/// A loud SKIPPED line, straight to the process's stderr (which libtest does not capture,
-/// so it is seen on a passing run too).
-fn skipped(msg: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!! SKIPPED: e2e_sandbox: {msg} !!!!!\n"
-    );
+    fail_under_ci(&msg);
+    skipped(&format!("e2e_sandbox: {msg}"), None);
 }
 
 /// The home folder's files the script aims at, as they must stay.
@@ -147,7 +135,10 @@ fn unreadable_project_code_runs_unasked_only_inside_the_sandbox() -> Result<()> 
     // The sandbox this drives is Linux's (bubblewrap); elsewhere there is nothing to run,
     // under CI or not.
     if !cfg!(target_os = "linux") {
-        skipped("this test drives Claude Code's Linux sandbox (bubblewrap), and this machine is not Linux");
+        skipped(
+            "e2e_sandbox: this test drives Claude Code's Linux sandbox (bubblewrap), and this machine is not Linux",
+            None,
+        );
         return Ok(());
     }
     if let Some(why) = sandbox_unavailable() {

@@ -14,13 +14,12 @@
 //! product is installed with `--sandbox`, so every Bash call runs in Claude
 //! Code's sandbox, where `auto` also runs the project's test script.
 
-#[path = "e2e/harness.rs"]
-mod harness;
+mod support;
 
 use anyhow::Result;
-use harness::*;
 use serde_json::{json, Value};
 use std::fs;
+use support::e2e::*;
 
 const GREET: &str = "#!/bin/sh\necho \"hello\"\n";
 const TEST_SH: &str = "#!/bin/sh\n# the project's tests\nif sh greet.sh | grep -qx hello; then\n  echo \"1 test passed\"\nelse\n  echo \"FAILED: greet.sh does not say hello\"\n  exit 1\nfi\n";

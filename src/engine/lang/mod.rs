@@ -7,7 +7,8 @@
 //! network use, the whole environment printed, and anything it cannot follow
 //! ([`Effect::Opaque`]: computed code, unknown modules, dynamic names). Each language is a
 //! pure function from source text to effects; `analyze` turns the effects into the same
-//! facts a shell command gives, so the same rules judge them.
+//! facts a shell command gives, so the same rules judge them. The four readers with a
+//! grammar share their two passes over the tree and their bounded evaluation ([`walker`]).
 //!
 //! What is known is only what the text says: string constants, their concatenation, the
 //! home folder (`os.path.expanduser("~")`, `Path.home()`, `os.homedir()`, `Dir.home`,
@@ -31,6 +32,7 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 mod syntax;
+pub(crate) mod walker;
 
 use std::time::Duration;
 
@@ -49,8 +51,6 @@ const MAX_PARSE_TIME: Duration = Duration::from_millis(100);
 const MAX_TREE_DEPTH: usize = 120;
 /// The most effects one snippet may list before it is judged as a whole.
 const MAX_EFFECTS: usize = 512;
-/// How deep the readers evaluate an expression: what lies deeper has no known value.
-pub(crate) const MAX_EVAL_DEPTH: usize = 24;
 /// The most values the walkers may compute for one snippet (a name is computed again
 /// where it is used, so chains of names could cost more than the text's size).
 const MAX_STEPS: usize = 100_000;
@@ -357,21 +357,9 @@ pub(crate) fn read(
         Ok(t) => t,
         Err(why) => return refused(why),
     };
-    match Syntax::index(&tree, MAX_TREE_DEPTH) {
+    match Syntax::index(&tree, src, MAX_TREE_DEPTH) {
         Ok(syntax) => judge(&syntax),
         Err(syntax::TooDeep) => refused(format!("the {} code nests too deeply", lang.name())),
-    }
-}
-
-/// The node a name is given when the snippet assigns it once, with a value the reader
-/// kept; `None` when it is assigned more than once, without a kept value, or not at all.
-pub(crate) fn assigned_once<'t>(
-    assigned: &std::collections::HashMap<String, Vec<Option<Node<'t>>>>,
-    name: &str,
-) -> Option<Node<'t>> {
-    match assigned.get(name).map(Vec::as_slice) {
-        Some([Some(v)]) => Some(*v),
-        _ => None,
     }
 }
 
@@ -401,6 +389,15 @@ fn parse_tree(language: Language, src: &str, lang: Lang) -> Result<Tree, String>
         return Err(format!("the code is not valid {}", lang.name()));
     }
     Ok(tree)
+}
+
+/// Whether the dotted name `q` is one of `list` or a member of one (`os.path.join` of
+/// `os.path`).
+pub(crate) fn in_list(q: &str, list: &[&str]) -> bool {
+    list.iter().any(|m| {
+        q.strip_prefix(m)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    })
 }
 
 /// The text of a node.

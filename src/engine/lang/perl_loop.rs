@@ -142,8 +142,8 @@ impl Parser<'_> {
     fn value(&mut self) -> bool {
         match self.peek() {
             Some(b'$') => self.variable(),
-            Some(b'"') => self.quoted(b'"', true),
-            Some(b'\'') => self.quoted(b'\'', false),
+            Some(b'"') => self.quoted(Sigils::Interpolated),
+            Some(b'\'') => self.quoted(Sigils::Plain),
             Some(c) if c.is_ascii_digit() => self.number(),
             _ => false,
         }
@@ -175,27 +175,14 @@ impl Parser<'_> {
         self.number()
     }
 
-    /// A string; `interpolates` for `"…"`, whose `$` must be a variable of [`variable`] and
-    /// which may hold no `@`.
-    fn quoted(&mut self, quote: u8, interpolates: bool) -> bool {
+    /// A string in the quotes it starts with: `"…"`, whose `$` must be a variable of
+    /// [`Parser::variable`] and which may hold no `@`, or `'…'`.
+    fn quoted(&mut self, sigils: Sigils) -> bool {
+        let Some(quote) = self.peek() else {
+            return false;
+        };
         self.at += 1;
-        while let Some(c) = self.peek() {
-            match c {
-                _ if c == quote => {
-                    self.at += 1;
-                    return true;
-                }
-                b'\\' => self.at += 2,
-                b'$' if interpolates => {
-                    if !self.variable() {
-                        return false;
-                    }
-                }
-                b'@' if interpolates => return false,
-                _ => self.at += 1,
-            }
-        }
-        false
+        self.until(quote, sigils)
     }
 
     /// Terms joined by `&&`, `||`, `and`, `or`.
@@ -264,20 +251,12 @@ impl Parser<'_> {
         let start = self.at;
         let delim = if self.eat(b"/") {
             b'/'
-        } else if self.s[self.at..].starts_with(b"m")
-            && self
-                .s
-                .get(self.at + 1)
-                .is_some_and(|c| b"/{!#|".contains(c))
-        {
-            self.at += 1;
-            let d = self.s[self.at];
-            self.at += 1;
-            d
+        } else if self.keyword_delim(b"m") {
+            self.s[self.at - 1]
         } else {
             return false;
         };
-        if !self.pattern(closing(delim)) || !self.flags(b"imsxgcn") {
+        if !self.until(closing(delim), Sigils::Regex) || !self.flags(b"imsxgcn") {
             self.at = start;
             return false;
         }
@@ -287,12 +266,12 @@ impl Parser<'_> {
     /// `s<d>RE<d>REPLACEMENT<d>flags` (no `e`: the replacement stays text).
     fn substitution(&mut self) -> bool {
         let start = self.at;
-        if !self.keyword_delim(b's') {
+        if !self.keyword_delim(b"s") {
             return false;
         }
         let open = self.s[self.at - 1];
         let close = closing(open);
-        let ok = self.pattern(close)
+        let ok = self.until(close, Sigils::Regex)
             && {
                 if close != open {
                     // `s{a}{b}`
@@ -305,7 +284,7 @@ impl Parser<'_> {
                     true
                 }
             }
-            && self.replacement(close)
+            && self.until(close, Sigils::Interpolated)
             && self.flags(b"imsxgr");
         if !ok {
             self.at = start;
@@ -316,7 +295,7 @@ impl Parser<'_> {
     /// `tr<d>A<d>B<d>flags`, `y<d>A<d>B<d>flags`.
     fn transliteration(&mut self) -> bool {
         let start = self.at;
-        if !(self.keyword_delim_word(b"tr") || self.keyword_delim(b'y')) {
+        if !(self.keyword_delim(b"tr") || self.keyword_delim(b"y")) {
             return false;
         }
         let d = self.s[self.at - 1];
@@ -324,29 +303,17 @@ impl Parser<'_> {
             self.at = start;
             return false;
         }
-        let ok = self.plain_until(b'/') && self.plain_until(b'/') && self.flags(b"cdsr");
+        let ok = self.until(b'/', Sigils::Refused)
+            && self.until(b'/', Sigils::Refused)
+            && self.flags(b"cdsr");
         if !ok {
             self.at = start;
         }
         ok
     }
 
-    /// The letter `k` followed by a delimiter (which is consumed).
-    fn keyword_delim(&mut self, k: u8) -> bool {
-        if self.peek() == Some(k)
-            && self
-                .s
-                .get(self.at + 1)
-                .is_some_and(|c| b"/{!#|".contains(c))
-        {
-            self.at += 2;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn keyword_delim_word(&mut self, k: &[u8]) -> bool {
+    /// The word `k` followed by a delimiter (which is consumed).
+    fn keyword_delim(&mut self, k: &[u8]) -> bool {
         if self.s[self.at..].starts_with(k)
             && self
                 .s
@@ -360,9 +327,8 @@ impl Parser<'_> {
         }
     }
 
-    /// A regex body up to `close`: no code (`(?{…})`, `(??{…})`, `(*{…})`), no `@`, and a
-    /// `$` only as an anchor.
-    fn pattern(&mut self, close: u8) -> bool {
+    /// Text up to `close` (which is consumed), its `$` and `@` read as `sigils` says.
+    fn until(&mut self, close: u8, sigils: Sigils) -> bool {
         while let Some(c) = self.peek() {
             match c {
                 _ if c == close => {
@@ -370,57 +336,30 @@ impl Parser<'_> {
                     return true;
                 }
                 b'\\' => self.at += 2,
+                b'$' | b'@' if sigils == Sigils::Plain => self.at += 1,
                 b'@' => return false,
-                b'$' => {
-                    let next = self.s.get(self.at + 1).copied();
-                    if !next.is_none_or(|n| n == close || b")|".contains(&n)) {
-                        return false;
+                b'$' => match sigils {
+                    Sigils::Interpolated => {
+                        if !self.variable() {
+                            return false;
+                        }
                     }
-                    self.at += 1;
-                }
-                b'(' if self.s[self.at..].starts_with(b"(?{")
-                    || self.s[self.at..].starts_with(b"(??{")
-                    || self.s[self.at..].starts_with(b"(*{") =>
+                    Sigils::Regex => {
+                        let next = self.s.get(self.at + 1).copied();
+                        if !next.is_none_or(|n| n == close || b")|".contains(&n)) {
+                            return false;
+                        }
+                        self.at += 1;
+                    }
+                    Sigils::Plain | Sigils::Refused => return false,
+                },
+                b'(' if sigils == Sigils::Regex
+                    && (self.s[self.at..].starts_with(b"(?{")
+                        || self.s[self.at..].starts_with(b"(??{")
+                        || self.s[self.at..].starts_with(b"(*{")) =>
                 {
                     return false
                 }
-                _ => self.at += 1,
-            }
-        }
-        false
-    }
-
-    /// A replacement up to `close`: text with match variables, no `@`.
-    fn replacement(&mut self, close: u8) -> bool {
-        while let Some(c) = self.peek() {
-            match c {
-                _ if c == close => {
-                    self.at += 1;
-                    return true;
-                }
-                b'\\' => self.at += 2,
-                b'@' => return false,
-                b'$' => {
-                    if !self.variable() {
-                        return false;
-                    }
-                }
-                _ => self.at += 1,
-            }
-        }
-        false
-    }
-
-    /// Text up to `close` with no variables at all.
-    fn plain_until(&mut self, close: u8) -> bool {
-        while let Some(c) = self.peek() {
-            match c {
-                _ if c == close => {
-                    self.at += 1;
-                    return true;
-                }
-                b'\\' => self.at += 2,
-                b'$' | b'@' => return false,
                 _ => self.at += 1,
             }
         }
@@ -436,6 +375,19 @@ impl Parser<'_> {
         }
         true
     }
+}
+
+/// What a `$` or an `@` may be in the text of a string, a regex or a replacement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sigils {
+    /// Plain characters (`'…'`).
+    Plain,
+    /// `$` a variable of [`Parser::variable`], no `@` (`"…"`, a replacement).
+    Interpolated,
+    /// `$` only as an anchor, no `@`, and no code (`(?{…})`, `(??{…})`, `(*{…})`): a regex.
+    Regex,
+    /// Neither (the two lists of `tr///`).
+    Refused,
 }
 
 /// The closing delimiter of a bracketing one.
@@ -473,6 +425,7 @@ mod tests {
             "print if /x/; system 'ls'", "$x = 1", "print for glob '*'", "s/x/$ENV{HOME}/",
             "print if /x/ or die", "exec 'ls'", "print qx(ls)", "print <STDIN>", "tr/a/$x/",
             "print \"${\\ `id`}\"", "print \"@{[ `id` ]}\"", "print \"$1\\n\" while /x/",
+            "print \"\\", "print if /\\", "s/x/\\", "tr/a/\\", "print 'x", "s{a}{b",
         ] {
             assert!(!is_print_loop(bad), "{bad}");
         }

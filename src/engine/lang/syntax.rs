@@ -1,5 +1,5 @@
 //! The syntax tree of a snippet, walked once: every visible node's named children and
-//! parent, and the tree's depth.
+//! parent, and the tree's depth; and the snippet's text, for the text of a node.
 //!
 //! The readers visit a node's named children at least twice (the pass that collects names,
 //! then the one that judges), and some ask for a node's parent. Tree-sitter answers both
@@ -25,6 +25,8 @@ const NONE: u32 = u32::MAX;
 /// A tree's nodes, each with its parent and its named children.
 pub(crate) struct Syntax<'t> {
     root: Node<'t>,
+    /// The text the tree was parsed from.
+    src: &'t str,
     /// Every visible node, in the order a walk from the root meets them.
     nodes: Vec<Node<'t>>,
     /// For each node: its parent's index (or [`NONE`]), and where its named children
@@ -51,9 +53,13 @@ struct Links {
 pub(crate) struct TooDeep;
 
 impl<'t> Syntax<'t> {
-    /// Walks `tree` once; refused when it is deeper than `max_depth` (the depth counted as
-    /// a cursor counts it: the root's children are at depth 1).
-    pub(crate) fn index(tree: &'t Tree, max_depth: usize) -> Result<Syntax<'t>, TooDeep> {
+    /// Walks `tree`, parsed from `src`, once; refused when it is deeper than `max_depth`
+    /// (the depth counted as a cursor counts it: the root's children are at depth 1).
+    pub(crate) fn index(
+        tree: &'t Tree,
+        src: &'t str,
+        max_depth: usize,
+    ) -> Result<Syntax<'t>, TooDeep> {
         let root = tree.root_node();
         // Tree-sitter keeps the count of visible nodes: the tables are made once, full size.
         let count = root.descendant_count();
@@ -92,7 +98,7 @@ impl<'t> Syntax<'t> {
                     break;
                 }
                 if !cursor.goto_parent() {
-                    return Ok(Syntax::link(root, nodes, links, index));
+                    return Ok(Syntax::link(root, src, nodes, links, index));
                 }
                 path.pop();
             }
@@ -103,6 +109,7 @@ impl<'t> Syntax<'t> {
     /// `links` holds each node's parent and its count of named children.
     fn link(
         root: Node<'t>,
+        src: &'t str,
         nodes: Vec<Node<'t>>,
         mut links: Vec<Links>,
         index: ById<u32>,
@@ -125,6 +132,7 @@ impl<'t> Syntax<'t> {
         }
         Syntax {
             root,
+            src,
             nodes,
             links,
             kids,
@@ -136,6 +144,11 @@ impl<'t> Syntax<'t> {
 
     pub(crate) fn root(&self) -> Node<'t> {
         self.root
+    }
+
+    /// The text of `n`.
+    pub(crate) fn text(&self, n: Node) -> &'t str {
+        super::text(self.src, n)
     }
 
     fn links(&self, n: Node) -> Option<Links> {
@@ -201,6 +214,10 @@ pub(crate) trait SyntaxWalk<'t> {
     /// The parent of `n`.
     fn parent(&self, n: Node<'t>) -> Option<Node<'t>> {
         self.syntax().parent(n)
+    }
+    /// The text of `n`.
+    fn t(&self, n: Node) -> &'t str {
+        self.syntax().text(n)
     }
 }
 
@@ -321,7 +338,7 @@ mod tests {
         ];
         for (language, src) in cases {
             let tree = parse(language, src);
-            let Ok(syntax) = Syntax::index(&tree, 100) else {
+            let Ok(syntax) = Syntax::index(&tree, src, 100) else {
                 panic!("too deep: {src}");
             };
             let mut seen = 0;
@@ -354,7 +371,8 @@ mod tests {
     /// is not.
     #[test]
     fn depth_is_bounded() {
-        let tree = parse(tree_sitter_python::LANGUAGE.into(), "print(((1)))\n");
+        let src = "print(((1)))\n";
+        let tree = parse(tree_sitter_python::LANGUAGE.into(), src);
         let mut cursor = tree.root_node().walk();
         let (mut d, mut depth) = (0, 0);
         'walk: loop {
@@ -370,14 +388,15 @@ mod tests {
                 d -= 1;
             }
         }
-        assert!(Syntax::index(&tree, depth).is_ok());
-        assert!(Syntax::index(&tree, depth - 1).is_err());
+        assert!(Syntax::index(&tree, src, depth).is_ok());
+        assert!(Syntax::index(&tree, src, depth - 1).is_err());
     }
 
     #[test]
     fn fields_are_found_by_name() {
-        let tree = parse(tree_sitter_python::LANGUAGE.into(), "x = open('a')\n");
-        let Ok(syntax) = Syntax::index(&tree, 100) else {
+        let src = "x = open('a')\n";
+        let tree = parse(tree_sitter_python::LANGUAGE.into(), src);
+        let Ok(syntax) = Syntax::index(&tree, src, 100) else {
             panic!("too deep");
         };
         let mut cursor = tree.root_node().walk();

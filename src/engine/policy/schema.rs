@@ -22,132 +22,97 @@ pub fn names_only(pattern: &str) -> bool {
 /// The tables of a policy file.
 pub const FILE_KEYS: &[&str] = &["paths", "kinds", "commands", "workflow", "rule"];
 
-/// The keys of a rule that hold lists of words.
-pub const RULE_LISTS: &[&str] = &[
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "args_is",
-    "args_only",
-];
+/// Writes a table's keys once: the first constant is every key of the table, those it
+/// names and then those of each constant after it, which are groups of its keys (the keys
+/// that hold lists, say). A key added to a group is so a key of the table too.
+macro_rules! keys {
+    (
+        $(#[$doc:meta])* $all:ident = [$($key:literal),* $(,)?];
+        $($(#[$group_doc:meta])* $group:ident = [$($group_key:literal),* $(,)?];)*
+    ) => {
+        $(#[$doc])*
+        pub const $all: &[&str] = &[$($key,)* $($($group_key,)*)*];
+        $(
+            $(#[$group_doc])*
+            pub const $group: &[&str] = &[$($group_key),*];
+        )*
+    };
+}
 
-/// The keys of a rule that hold one text.
-pub const RULE_TEXTS: &[&str] = &[
-    "instead",
-    "line_regex",
-    "line_not_regex",
-    "signal",
-    "effect",
-];
+keys! {
+    /// Every key a rule may have.
+    RULE_KEYS = [
+        "id",
+        "tier",
+        "reason",
+        "max_positional",
+        "path_class",
+        "mount_source",
+        "access",
+        "match",
+        "not_match",
+    ];
+    /// The keys of a rule that hold lists of words.
+    RULE_LISTS = [
+        "tool",
+        "command",
+        "subcommand",
+        "flags_any",
+        "flags_none",
+        "args_any",
+        "args_none",
+        "args_is",
+        "args_only",
+    ];
+    /// The keys of a rule that hold one text.
+    RULE_TEXTS = ["instead", "line_regex", "line_not_regex", "signal", "effect"];
+    /// The keys of a rule that hold true or false (all false unless given).
+    RULE_FLAGS = ["fallback", "disabled", "relaxable", "contained"];
+}
 
-/// The keys of a rule that hold true or false (all false unless given).
-pub const RULE_FLAGS: &[&str] = &["fallback", "disabled", "relaxable", "contained"];
-
-/// Every key a rule may have.
-pub const RULE_KEYS: &[&str] = &[
-    "id",
-    "tier",
-    "reason",
-    "instead",
-    "fallback",
-    "disabled",
-    "relaxable",
-    "contained",
-    "effect",
-    "tool",
-    "command",
-    "subcommand",
-    "flags_any",
-    "flags_none",
-    "args_any",
-    "args_none",
-    "line_regex",
-    "line_not_regex",
-    "args_is",
-    "args_only",
-    "max_positional",
-    "path_class",
-    "mount_source",
-    "access",
-    "signal",
-    "match",
-    "not_match",
-];
-
-/// The keys of a command's effects that hold lists of words.
-pub const EFFECT_LISTS: &[&str] = &[
-    "flags",
-    "read_keys",
-    "write_keys",
-    "value_flags",
-    "read_flags",
-    "list_flags",
-    "write_flags",
-    "pattern_flags",
-    "in_place_flags",
-    "read_only_flags",
-    "git_actions",
-    "git_actions_unless",
-    "send_flags",
-    "run_flags",
-    "folder_flags",
-    "unknown_value_flags",
-    "command_flags",
-    "code_flags",
-    "script_flags",
-    "module_flags",
-    "library_flags",
-    "load_flags",
-    "loop_flags",
-    "no_code_flags",
-    "version_flags",
-    "inert_flags",
-    "attached_flags",
-    "number_flags",
-];
-
-/// Every key a command's effects may have.
-pub const EFFECT_KEYS: &[&str] = &[
-    "reads",
-    "writes",
-    "names",
-    "into_folder",
-    "complete",
-    "operands",
-    "flags",
-    "read_keys",
-    "first_is",
-    "write_keys",
-    "value_flags",
-    "read_flags",
-    "list_flags",
-    "write_flags",
-    "pattern_flags",
-    "in_place_flags",
-    "read_only_flags",
-    "git_actions",
-    "git_actions_unless",
-    "send_flags",
-    "run_flags",
-    "folder_flags",
-    "unknown_value_flags",
-    "command_flags",
-    "code_flags",
-    "script_flags",
-    "module_flags",
-    "library_flags",
-    "load_flags",
-    "loop_flags",
-    "no_code_flags",
-    "version_flags",
-    "inert_flags",
-    "attached_flags",
-    "number_flags",
-];
+keys! {
+    /// Every key a command's effects may have.
+    EFFECT_KEYS = [
+        "reads",
+        "writes",
+        "names",
+        "into_folder",
+        "complete",
+        "operands",
+        "first_is",
+    ];
+    /// The keys of a command's effects that hold lists of words.
+    EFFECT_LISTS = [
+        "flags",
+        "read_keys",
+        "write_keys",
+        "value_flags",
+        "read_flags",
+        "list_flags",
+        "write_flags",
+        "pattern_flags",
+        "in_place_flags",
+        "read_only_flags",
+        "git_actions",
+        "git_actions_unless",
+        "send_flags",
+        "run_flags",
+        "folder_flags",
+        "unknown_value_flags",
+        "command_flags",
+        "code_flags",
+        "script_flags",
+        "module_flags",
+        "library_flags",
+        "load_flags",
+        "loop_flags",
+        "no_code_flags",
+        "version_flags",
+        "inert_flags",
+        "attached_flags",
+        "number_flags",
+    ];
+}
 
 /// The path lists (`[paths]`).
 pub const PATH_LISTS: &[&str] = &[

@@ -16,6 +16,19 @@ fn keys(v: serde_json::Value) -> Vec<String> {
     k
 }
 
+/// The keys of an object whose value `is` says yes to.
+fn keys_holding(v: serde_json::Value, is: impl Fn(&serde_json::Value) -> bool) -> Vec<String> {
+    let mut k: Vec<String> = v
+        .as_object()
+        .expect("object")
+        .iter()
+        .filter(|(_, v)| is(v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    k.sort();
+    k
+}
+
 fn sorted(names: &[&str]) -> Vec<String> {
     let mut k: Vec<String> = names.iter().map(|s| s.to_string()).collect();
     k.sort();
@@ -59,6 +72,16 @@ fn serde_types_have_the_schema_keys() {
     };
     let json = |v: &dyn erased::Ser| v.value();
     assert_eq!(keys(json(&rule)), sorted(schema::RULE_KEYS));
+    // Of a rule's keys, those that hold true or false are `RULE_FLAGS`, and those that
+    // hold one text are `RULE_TEXTS` beside its id and reason.
+    assert_eq!(
+        keys_holding(json(&rule), serde_json::Value::is_boolean),
+        sorted(schema::RULE_FLAGS)
+    );
+    assert_eq!(
+        keys_holding(json(&rule), |v| v == "x"),
+        sorted(&[schema::RULE_TEXTS, &["id", "reason"]].concat())
+    );
     let effects = Effects {
         reads: Some(Select::All),
         writes: Some(Select::Last),
@@ -97,6 +120,12 @@ fn serde_types_have_the_schema_keys() {
         number_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
+    // The keys that hold a list of words are `EFFECT_LISTS`, every one of them: `build.rs`
+    // writes only those as lists.
+    assert_eq!(
+        keys_holding(json(&effects), |v| v == &serde_json::json!(["x"])),
+        sorted(schema::EFFECT_LISTS)
+    );
     assert_eq!(
         keys(json(&PathLists::default())),
         sorted(schema::PATH_LISTS)

@@ -1,12 +1,12 @@
 //! What JavaScript calls do: functions of the core modules (`fs`, `child_process`, the
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
-
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
+use tree_sitter::Node;
 
 /// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given.
 const FS_PATH_CALLS: &[PathCall<&str>] = &[
@@ -119,14 +119,15 @@ fn plain_global(q: &str) -> bool {
                 .next()
                 .unwrap_or(""),
         )
-        && ![
-            "global.require",
-            "global.module",
-            "global.exports",
-            "global.arguments",
-        ]
-        .iter()
-        .any(|g| q == *g || q.starts_with(&format!("{g}.")))
+        && !in_list(
+            q,
+            &[
+                "global.require",
+                "global.module",
+                "global.exports",
+                "global.arguments",
+            ],
+        )
 }
 
 impl<'t> Walker<'t> {
@@ -164,7 +165,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if !(self.local.contains(name) || self.assigned.contains_key(name)) {
+                if !(self.local.contains(name) || self.assigned.contains(name)) {
                     self.out
                         .opaque(format!("calls `{name}`, which is not known"));
                 }

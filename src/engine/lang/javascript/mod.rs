@@ -10,9 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::walker::{judge, Assigned, Evaluator};
+use super::{in_list, Judged, Lang, Syntax, SyntaxWalk, Text};
 use tree_sitter::Node;
-
-use super::{text, Judged, Lang, Syntax, SyntaxWalk, Text};
 
 mod calls;
 mod values;
@@ -151,19 +151,14 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::JavaScript,
         |syntax| {
-            let mut w = Walker {
-                src,
+            judge(Walker {
                 out: Judged::default(),
                 bound: HashMap::new(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -171,13 +166,12 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     /// Local name → the module or member it is bound to (`cp` → "child_process",
     /// `execSync` → "child_process.execSync").
     bound: HashMap<String, String>,
     /// Name → the values given to it (one value known: its value).
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Functions, classes and parameters of the snippet.
     local: HashSet<String>,
     depth: usize,
@@ -194,18 +188,9 @@ fn module_name(s: &str) -> &str {
     s.strip_prefix("node:").unwrap_or(s)
 }
 
-fn in_list(q: &str, list: &[&str]) -> bool {
-    list.iter()
-        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
-}
-
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn assign(&mut self, name: &str, v: Option<Node<'t>>) {
-        self.assigned.entry(name.to_string()).or_default().push(v);
+        self.assigned.give(name, v);
     }
 
     /// The module a `require("x")` call (or `require("x").y`) names.
@@ -240,10 +225,7 @@ impl<'t> Walker<'t> {
                     Some(m) => {
                         self.bound.insert(name, m.to_string());
                     }
-                    None => {
-                        self.assign(&name, None);
-                        self.assign(&name, None);
-                    }
+                    None => self.assigned.unknown(name),
                 }
             }
             "object_pattern" => {
@@ -255,10 +237,7 @@ impl<'t> Walker<'t> {
                                 Some(m) => {
                                     self.bound.insert(name.clone(), format!("{m}.{name}"));
                                 }
-                                None => {
-                                    self.assign(&name, None);
-                                    self.assign(&name, None);
-                                }
+                                None => self.assigned.unknown(name),
                             }
                         }
                         "pair_pattern" => {
@@ -280,56 +259,6 @@ impl<'t> Walker<'t> {
                     self.bind_pattern(c, None);
                 }
             }
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "variable_declarator" => self.collect_declarator(n),
-            "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.collect_assigned(l);
-                }
-            }
-            "update_expression" => {
-                if let Some(l) = self.field(n, "argument") {
-                    self.collect_assigned(l);
-                }
-            }
-            "import_statement" => self.collect_import(n),
-            "function_declaration"
-            | "class_declaration"
-            | "function_expression"
-            | "generator_function_declaration" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "arrow_function" | "method_definition" => {
-                if let Some(p) = self
-                    .field(n, "parameters")
-                    .or_else(|| self.field(n, "parameter"))
-                {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "catch_clause" => {
-                if let Some(p) = self.field(n, "parameter") {
-                    self.bind_pattern(p, None);
-                }
-            }
-            "for_in_statement" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.bind_pattern(l, None);
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 
@@ -439,7 +368,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return None;
                 }
                 if let Some(b) = self.bound.get(name) {

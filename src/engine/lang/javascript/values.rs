@@ -1,24 +1,21 @@
 //! JavaScript values: what an expression computes as far as the text tells it (strings,
 //! template literals, `path` and `os` results, arrays and objects of options).
 
+use super::{JsValue, Walker};
+use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{env_value, Text};
 use tree_sitter::Node;
 
-use super::{JsValue, Walker};
-use crate::engine::lang::{env_value, Text, MAX_EVAL_DEPTH};
+impl<'t> Evaluator<'t> for Walker<'t> {
+    type Value = JsValue;
+    const UNKNOWN: JsValue = JsValue::Other;
 
-impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> JsValue {
-        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
-            return JsValue::Other;
-        }
-        self.depth += 1;
-        let v = self.eval_inner(n);
-        self.depth -= 1;
-        v
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
+    fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
         match n.kind() {
             "string" => match self.string_value(n) {
                 Some(s) => JsValue::Str(Text::lit(s)),
@@ -41,7 +38,9 @@ impl<'t> Walker<'t> {
             _ => JsValue::Other,
         }
     }
+}
 
+impl<'t> Walker<'t> {
     /// A template literal: its text, with the substitutions filled in where known.
     fn template(&mut self, n: Node<'t>) -> JsValue {
         let mut t = Text::default();
@@ -79,7 +78,7 @@ impl<'t> Walker<'t> {
         if name == "__dirname" {
             return JsValue::Str(Text::lit("."));
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => JsValue::Other,
         }

@@ -1,14 +1,69 @@
-//! The second pass over a JavaScript snippet: every node judged, `require` and `import`
-//! checked, modules and globals used as values (not called) made opaque or listed.
-
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
+//! The two passes over a JavaScript snippet (see `walker`): the names bound to modules
+//! and values collected, then every node judged, `require` and `import` checked, modules
+//! and globals used as values (not called) made opaque or listed.
 
 use super::{in_list, module_name, JsValue, Walker, DYNAMIC, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::{Effect, Text};
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{Effect, Judged, Text};
+use tree_sitter::Node;
 
-impl<'t> Walker<'t> {
-    pub(super) fn walk(&mut self, n: Node<'t>) {
+impl<'t> Reader<'t> for Walker<'t> {
+    fn out(&mut self) -> &mut Judged {
+        &mut self.out
+    }
+
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "variable_declarator" => self.collect_declarator(n),
+            "assignment_expression" | "augmented_assignment_expression" => {
+                if let Some(l) = self.field(n, "left") {
+                    self.collect_assigned(l);
+                }
+            }
+            "update_expression" => {
+                if let Some(l) = self.field(n, "argument") {
+                    self.collect_assigned(l);
+                }
+            }
+            "import_statement" => self.collect_import(n),
+            "function_declaration"
+            | "class_declaration"
+            | "function_expression"
+            | "generator_function_declaration" => {
+                if let Some(name) = self.field(n, "name") {
+                    self.local.insert(self.t(name).to_string());
+                }
+                if let Some(p) = self.field(n, "parameters") {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "arrow_function" | "method_definition" => {
+                if let Some(p) = self
+                    .field(n, "parameters")
+                    .or_else(|| self.field(n, "parameter"))
+                {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "catch_clause" => {
+                if let Some(p) = self.field(n, "parameter") {
+                    self.bind_pattern(p, None);
+                }
+            }
+            "for_in_statement" => {
+                if let Some(l) = self.field(n, "left") {
+                    self.bind_pattern(l, None);
+                }
+            }
+            _ => {}
+        }
+        for c in self.kids(n) {
+            self.collect(c);
+        }
+    }
+
+    fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" | "hash_bang_line" => {}
             "import_statement" => {
@@ -83,7 +138,9 @@ impl<'t> Walker<'t> {
             _ => self.children(n),
         }
     }
+}
 
+impl<'t> Walker<'t> {
     /// `a[k]`: `process.env[k]` read or changed, anything else walked.
     fn walk_subscript(&mut self, n: Node<'t>) {
         if let Some(o) = self.field(n, "object") {
@@ -121,12 +178,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in self.kids(n) {
-            self.walk(c);
-        }
-    }
-
     pub(super) fn import(&mut self, m: &str) {
         let known = in_list(m, PURE)
             || in_list(m, NETWORK)
@@ -155,7 +206,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains_key(name) {
+        if self.local.contains(name) || self.assigned.contains(name) {
             return;
         }
         if DYNAMIC.contains(&name) {
@@ -302,7 +353,7 @@ impl<'t> Walker<'t> {
                 let name = self.t(c);
                 if !(c.kind() == "identifier" && self.local.contains(name)) {
                     self.walk(c);
-                    if c.kind() == "identifier" && !self.assigned.contains_key(name) {
+                    if c.kind() == "identifier" && !self.assigned.contains(name) {
                         self.out
                             .opaque(format!("creates `{name}`, which is not known"));
                     }

@@ -1,11 +1,11 @@
 //! What PHP function calls do: the ones that run commands, read, write or delete files,
 //! talk to the network, and the many that only compute; callbacks given by name.
 
-use tree_sitter::Node;
-
 use super::{Walker, DYNAMIC, PATH_CALLS, PURE};
 use crate::engine::lang::path_calls::{self, Arg};
+use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
+use tree_sitter::Node;
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {

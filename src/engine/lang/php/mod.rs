@@ -7,16 +7,16 @@
 //! calls of a name held in a variable, methods and static calls of classes not known, and
 //! any function not listed are opaque.
 
-use std::collections::HashMap;
-
 use tree_sitter::Node;
+
+use super::walker::{judge, Assigned};
 
 mod calls;
 mod values;
 mod walk;
 
 use super::path_calls::{delete, read, write, PathCall};
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -257,18 +257,13 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Php,
         |syntax| {
-            let mut w = Walker {
-                src,
+            judge(Walker {
                 out: Judged::default(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: Vec::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -276,9 +271,8 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Functions the snippet defines.
     local: Vec<String>,
     depth: usize,
@@ -291,81 +285,14 @@ impl<'t> SyntaxWalk<'t> for Walker<'t> {
 }
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     /// Every variable in `n`, as having no one value.
     fn unknown_vars(&mut self, n: Node<'t>) {
         if n.kind() == "variable_name" {
-            let e = self.assigned.entry(self.t(n).to_string()).or_default();
-            e.push(None);
-            e.push(None);
+            self.assigned.unknown(self.t(n));
             return;
         }
         for c in self.kids(n) {
             self.unknown_vars(c);
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "assignment_expression"
-            | "augmented_assignment_expression"
-            | "reference_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "variable_name" {
-                        let name = self.t(l).to_string();
-                        let v = (n.kind() == "assignment_expression")
-                            .then(|| self.field(n, "right"))
-                            .flatten();
-                        let e = self.assigned.entry(name).or_default();
-                        e.push(v);
-                        if v.is_none() {
-                            e.push(None);
-                        }
-                    }
-                }
-                // `$x[0] = …` changes what `$x` holds.
-                if let Some(base) = self
-                    .field(n, "left")
-                    .filter(|l| l.kind() == "subscript_expression")
-                    .and_then(|l| self.kids(l).into_iter().next())
-                    .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
-                {
-                    self.unknown_vars(base);
-                }
-                // `$y = &$x`: a change through `$y` changes `$x`.
-                if n.kind() == "reference_assignment_expression" {
-                    if let Some(r) = self.field(n, "right") {
-                        self.unknown_vars(r);
-                    }
-                }
-            }
-            // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
-            "by_ref" => self.unknown_vars(n),
-            "reference_modifier" => self
-                .out
-                .opaque("defines a function that changes its caller's variables (`&$v`)"),
-            "function_definition" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.push(self.t(name).to_ascii_lowercase());
-                }
-            }
-            "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"
-            | "variadic_parameter" => {
-                for c in self.kids(n) {
-                    if c.kind() == "variable_name" {
-                        let e = self.assigned.entry(self.t(c).to_string()).or_default();
-                        e.push(None);
-                        e.push(None);
-                    }
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 

@@ -1,57 +1,20 @@
 //! PHP values: what an expression computes as far as the text tells it (strings with
 //! their interpolations, constants, `getenv`, lists), within the evaluation depth.
 
+use super::Walker;
+use crate::engine::lang::walker::Evaluator;
+use crate::engine::lang::{env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 
-use super::Walker;
-use crate::engine::lang::{
-    env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value, MAX_EVAL_DEPTH,
-};
+impl<'t> Evaluator<'t> for Walker<'t> {
+    type Value = Value;
+    const UNKNOWN: Value = Value::Other;
 
-impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
-        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
-            return Value::Other;
-        }
-        self.depth += 1;
-        let v = self.eval_inner(n);
-        self.depth -= 1;
-        v
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
     }
 
-    pub(super) fn string(&mut self, n: Node<'t>) -> Text {
-        let raw = self.t(n);
-        let single = raw.starts_with('\'');
-        let mut t = Text::default();
-        for c in self.kids(n) {
-            match c.kind() {
-                "string_content" | "string_value" => {
-                    let s = self.t(c);
-                    t = t.concat(Text::lit(if single {
-                        s.replace("\\'", "'").replace("\\\\", "\\")
-                    } else {
-                        s.to_string()
-                    }));
-                }
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                _ => {
-                    let v = self.eval(c).text();
-                    t = t.concat(v);
-                }
-            }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
-    }
-
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
+    fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" | "encapsed_string" => Value::Str(self.string(n)),
             "parenthesized_expression" => self
@@ -61,7 +24,7 @@ impl<'t> Walker<'t> {
                 .unwrap_or(Value::Other),
             "variable_name" => {
                 let name = self.t(n).to_string();
-                match crate::engine::lang::assigned_once(&self.assigned, &name) {
+                match self.assigned.once(&name) {
                     Some(v) => self.eval(v),
                     None => Value::Other,
                 }
@@ -95,6 +58,40 @@ impl<'t> Walker<'t> {
             "name" if self.t(n) == "__DIR__" => Value::Str(Text::lit(".")),
             _ => Value::Other,
         }
+    }
+}
+
+impl<'t> Walker<'t> {
+    pub(super) fn string(&mut self, n: Node<'t>) -> Text {
+        let raw = self.t(n);
+        let single = raw.starts_with('\'');
+        let mut t = Text::default();
+        for c in self.kids(n) {
+            match c.kind() {
+                "string_content" | "string_value" => {
+                    let s = self.t(c);
+                    t = t.concat(Text::lit(if single {
+                        s.replace("\\'", "'").replace("\\\\", "\\")
+                    } else {
+                        s.to_string()
+                    }));
+                }
+                "escape_sequence" => {
+                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
+                        Some(s) => Text::lit(s),
+                        None => Text::unknown(),
+                    })
+                }
+                _ => {
+                    let v = self.eval(c).text();
+                    t = t.concat(v);
+                }
+            }
+        }
+        if t.0.is_empty() {
+            t = Text::lit("");
+        }
+        t
     }
 
     /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.

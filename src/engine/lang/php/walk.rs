@@ -1,13 +1,76 @@
-//! The second pass over a PHP snippet: every node judged, static calls, `new` and the
+//! The two passes over a PHP snippet (see `walker`): the variables assigned and the
+//! functions defined collected, then every node judged, static calls, `new` and the
 //! constructs that run code the text does not show (`eval`, `include`) made opaque.
 
+use super::Walker;
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::{Effect, Judged, SyntaxWalk};
 use tree_sitter::Node;
 
-use super::Walker;
-use crate::engine::lang::{Effect, SyntaxWalk};
+impl<'t> Reader<'t> for Walker<'t> {
+    fn out(&mut self) -> &mut Judged {
+        &mut self.out
+    }
 
-impl<'t> Walker<'t> {
-    pub(super) fn walk(&mut self, n: Node<'t>) {
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "assignment_expression"
+            | "augmented_assignment_expression"
+            | "reference_assignment_expression" => {
+                if let Some(l) = self.field(n, "left") {
+                    if l.kind() == "variable_name" {
+                        let name = self.t(l).to_string();
+                        let v = (n.kind() == "assignment_expression")
+                            .then(|| self.field(n, "right"))
+                            .flatten();
+                        match v {
+                            Some(_) => self.assigned.give(name, v),
+                            None => self.assigned.unknown(name),
+                        }
+                    }
+                }
+                // `$x[0] = …` changes what `$x` holds.
+                if let Some(base) = self
+                    .field(n, "left")
+                    .filter(|l| l.kind() == "subscript_expression")
+                    .and_then(|l| self.kids(l).into_iter().next())
+                    .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
+                {
+                    self.unknown_vars(base);
+                }
+                // `$y = &$x`: a change through `$y` changes `$x`.
+                if n.kind() == "reference_assignment_expression" {
+                    if let Some(r) = self.field(n, "right") {
+                        self.unknown_vars(r);
+                    }
+                }
+            }
+            // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
+            "by_ref" => self.unknown_vars(n),
+            "reference_modifier" => self
+                .out
+                .opaque("defines a function that changes its caller's variables (`&$v`)"),
+            "function_definition" => {
+                if let Some(name) = self.field(n, "name") {
+                    self.local.push(self.t(name).to_ascii_lowercase());
+                }
+            }
+            "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"
+            | "variadic_parameter" => {
+                for c in self.kids(n) {
+                    if c.kind() == "variable_name" {
+                        self.assigned.unknown(self.t(c));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for c in self.kids(n) {
+            self.collect(c);
+        }
+    }
+
+    fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
             "shell_command_expression" => {
@@ -57,7 +120,9 @@ impl<'t> Walker<'t> {
             _ => self.children(n),
         }
     }
+}
 
+impl<'t> Walker<'t> {
     /// `Class::method()`: only the classes that compute are known.
     pub(super) fn walk_static_call(&mut self, n: Node<'t>) {
         self.children(n);
@@ -86,12 +151,6 @@ impl<'t> Walker<'t> {
         ) {
             self.out
                 .opaque(format!("creates `{class}`, which is not known"));
-        }
-    }
-
-    pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in self.kids(n) {
-            self.walk(c);
         }
     }
 }

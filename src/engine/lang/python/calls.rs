@@ -1,12 +1,12 @@
 //! What Python calls do: builtins, module functions (`os`, `shutil`, `subprocess` …),
 //! `open` and its modes, and methods of paths and other objects.
 
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
-
 use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};
 use crate::engine::lang::path_calls::{self, delete, delete_tree, read, write, Arg, PathCall};
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
+use tree_sitter::Node;
 
 /// Module functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -164,7 +164,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return;
                 }
                 self.builtin_call(name, &args);

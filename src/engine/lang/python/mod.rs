@@ -8,9 +8,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::walker::{judge, Assigned};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
-
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 
 mod calls;
 mod values;
@@ -286,21 +286,16 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Python,
         |syntax| {
-            let mut w = Walker {
-                src,
+            judge(Walker {
                 out: Judged::default(),
                 modules: HashMap::new(),
                 names: HashMap::new(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 loops: HashMap::new(),
                 local: HashSet::new(),
-                eval_depth: 0,
+                depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -308,19 +303,18 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
     /// Local name → module (`import os.path as p` binds `p` to `os.path`).
     modules: HashMap<String, String>,
     /// Local name → full name (`from shutil import rmtree as r`: `r` → `shutil.rmtree`).
     names: HashMap<String, String>,
     /// Name → the expressions assigned to it (a name assigned once has a known value).
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Loop variable → what it loops over.
     loops: HashMap<String, Node<'t>>,
     /// Functions and classes the snippet defines.
     local: HashSet<String>,
-    eval_depth: usize,
+    depth: usize,
 }
 
 impl<'t> SyntaxWalk<'t> for Walker<'t> {
@@ -337,9 +331,7 @@ fn module_known(m: &str) -> bool {
 }
 
 fn is_network(q: &str) -> bool {
-    NETWORK
-        .iter()
-        .any(|m| q == *m || q.starts_with(&format!("{m}.")))
+    super::in_list(q, NETWORK)
 }
 
 fn is_pure(q: &str) -> bool {
@@ -394,23 +386,15 @@ fn plain_members(rest: &str) -> bool {
 }
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn assign(&mut self, name: &str, value: Option<Node<'t>>) {
-        self.assigned
-            .entry(name.to_string())
-            .or_default()
-            .push(value);
+        self.assigned.give(name, value);
     }
 
     /// Every name a pattern binds, as unknown.
     fn bind_unknown(&mut self, pattern: Node<'t>) {
         if pattern.kind() == "identifier" {
             let name = self.t(pattern).to_string();
-            self.assign(&name, None);
-            self.assign(&name, None);
+            self.assigned.unknown(name);
             return;
         }
         for c in self.kids(pattern) {
@@ -435,59 +419,6 @@ impl<'t> Walker<'t> {
         }
         for c in self.kids(n) {
             self.bind_all_unknown(c);
-        }
-    }
-
-    /// First pass: imports, definitions and assignments.
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "import_statement" => self.collect_import(n),
-            "import_from_statement" => self.collect_import_from(n),
-            "function_definition" | "class_definition" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_params(p);
-                }
-            }
-            "lambda" => {
-                if let Some(p) = self.field(n, "parameters") {
-                    self.bind_params(p);
-                }
-            }
-            "assignment" => {
-                if let Some(left) = self.field(n, "left") {
-                    if left.kind() == "identifier" {
-                        let name = self.t(left).to_string();
-                        self.assign(&name, self.field(n, "right"));
-                    } else {
-                        self.bind_unknown(left);
-                    }
-                }
-            }
-            "augmented_assignment" | "named_expression" => {
-                if let Some(left) = self.field(n, "left").or_else(|| self.field(n, "name")) {
-                    self.bind_unknown(left);
-                }
-            }
-            "for_statement" | "for_in_clause" => self.collect_loop(n),
-            "as_pattern" => {
-                if let Some(a) = self.field(n, "alias") {
-                    self.bind_unknown(a);
-                }
-            }
-            // `case x:` binds `x` to what is matched, and so may any name in a pattern.
-            "case_pattern" => self.bind_all_unknown(n),
-            "global_statement" | "nonlocal_statement" => {
-                for c in self.kids(n) {
-                    self.bind_unknown(c);
-                }
-            }
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 
@@ -554,8 +485,7 @@ impl<'t> Walker<'t> {
                         self.assign(&name, None);
                     }
                 }
-                self.assign(&name, None);
-                self.assign(&name, None);
+                self.assigned.unknown(name);
             } else {
                 self.bind_unknown(left);
             }
@@ -582,7 +512,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains_key(name) {
+                if self.local.contains(name) || self.assigned.contains(name) {
                     return None;
                 }
                 self.modules

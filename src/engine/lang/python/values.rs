@@ -1,24 +1,21 @@
 //! Python values: what an expression computes as far as the text tells it (strings,
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
+use super::{Args, Walker};
+use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
 use tree_sitter::Node;
 
-use super::{Args, Walker};
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
+impl<'t> Evaluator<'t> for Walker<'t> {
+    type Value = Value;
+    const UNKNOWN: Value = Value::Other;
 
-impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
-        if self.eval_depth > MAX_EVAL_DEPTH || !self.out.step() {
-            return Value::Other;
-        }
-        self.eval_depth += 1;
-        let v = self.eval_inner(n);
-        self.eval_depth -= 1;
-        v
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
+    fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" => Value::Str(self.string(n)),
             "concatenated_string" => {
@@ -44,7 +41,9 @@ impl<'t> Walker<'t> {
             _ => Value::Other,
         }
     }
+}
 
+impl<'t> Walker<'t> {
     /// A name: a loop over a glob, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> Value {
         let name = self.t(n).to_string();
@@ -56,11 +55,11 @@ impl<'t> Walker<'t> {
             return Value::Other;
         }
         if let Some(r) = self.loops.get(&name).copied() {
-            if self.assigned.get(&name).is_some_and(|a| a.len() == 2) {
+            if self.assigned.only_unknown(&name) {
                 return self.loop_value(r);
             }
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => Value::Other,
         }

@@ -1,14 +1,72 @@
-//! The second pass over a Python snippet: every node judged, imports checked, modules
-//! and names used as values (not called) made opaque or listed.
-
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
+//! The two passes over a Python snippet (see `walker`): the imports, definitions and
+//! assignments collected, then every node judged, imports checked, modules and names used
+//! as values (not called) made opaque or listed.
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
-use crate::engine::lang::Effect;
+use crate::engine::lang::walker::Reader;
+use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{Effect, Judged};
+use tree_sitter::Node;
 
-impl<'t> Walker<'t> {
-    pub(super) fn walk(&mut self, n: Node<'t>) {
+impl<'t> Reader<'t> for Walker<'t> {
+    fn out(&mut self) -> &mut Judged {
+        &mut self.out
+    }
+
+    /// First pass: imports, definitions and assignments.
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "import_statement" => self.collect_import(n),
+            "import_from_statement" => self.collect_import_from(n),
+            "function_definition" | "class_definition" => {
+                if let Some(name) = self.field(n, "name") {
+                    self.local.insert(self.t(name).to_string());
+                }
+                if let Some(p) = self.field(n, "parameters") {
+                    self.bind_params(p);
+                }
+            }
+            "lambda" => {
+                if let Some(p) = self.field(n, "parameters") {
+                    self.bind_params(p);
+                }
+            }
+            "assignment" => {
+                if let Some(left) = self.field(n, "left") {
+                    if left.kind() == "identifier" {
+                        let name = self.t(left).to_string();
+                        self.assign(&name, self.field(n, "right"));
+                    } else {
+                        self.bind_unknown(left);
+                    }
+                }
+            }
+            "augmented_assignment" | "named_expression" => {
+                if let Some(left) = self.field(n, "left").or_else(|| self.field(n, "name")) {
+                    self.bind_unknown(left);
+                }
+            }
+            "for_statement" | "for_in_clause" => self.collect_loop(n),
+            "as_pattern" => {
+                if let Some(a) = self.field(n, "alias") {
+                    self.bind_unknown(a);
+                }
+            }
+            // `case x:` binds `x` to what is matched, and so may any name in a pattern.
+            "case_pattern" => self.bind_all_unknown(n),
+            "global_statement" | "nonlocal_statement" => {
+                for c in self.kids(n) {
+                    self.bind_unknown(c);
+                }
+            }
+            _ => {}
+        }
+        for c in self.kids(n) {
+            self.collect(c);
+        }
+    }
+
+    fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "import_statement" => self.walk_import(n),
             "import_from_statement" => self.walk_import_from(n),
@@ -61,7 +119,9 @@ impl<'t> Walker<'t> {
             _ => self.children(n),
         }
     }
+}
 
+impl<'t> Walker<'t> {
     /// `import a, b.c`: every module imported is known.
     fn walk_import(&mut self, n: Node<'t>) {
         for c in self.kids(n) {
@@ -138,12 +198,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in self.kids(n) {
-            self.walk(c);
-        }
-    }
-
     pub(super) fn import(&mut self, m: &str) {
         if !module_known(m) {
             self.out.opaque(format!(
@@ -157,7 +211,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains_key(name) {
+        if self.local.contains(name) || self.assigned.contains(name) {
             return;
         }
         if DYNAMIC.contains(&name) {

@@ -1,12 +1,12 @@
 //! What Ruby calls do: `Kernel` (`system`, `exec`, `spawn`, `open`, backticks), and the
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
-
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::lang::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
+use tree_sitter::Node;
 
 /// Class methods that act on the paths they are given.
 const PATH_CALLS: &[PathCall<(&str, &str)>] = &[

@@ -7,11 +7,11 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
+use super::walker::{judge, Assigned};
+use super::{Judged, Lang, Syntax, SyntaxWalk};
 use tree_sitter::Node;
-
-use super::{text, Judged, Lang, Syntax, SyntaxWalk};
 
 mod calls;
 mod values;
@@ -178,18 +178,13 @@ pub fn analyze(src: &str) -> Judged {
         src,
         Lang::Ruby,
         |syntax| {
-            let mut w = Walker {
-                src,
+            judge(Walker {
                 out: Judged::default(),
-                assigned: HashMap::new(),
+                assigned: Assigned::default(),
                 local: HashSet::new(),
                 depth: 0,
                 syntax,
-            };
-            let root = syntax.root();
-            w.collect(root);
-            w.walk(root);
-            w.out
+            })
         },
     )
 }
@@ -197,9 +192,8 @@ pub fn analyze(src: &str) -> Judged {
 struct Walker<'t> {
     /// The tree's nodes, children and parents.
     syntax: &'t Syntax<'t>,
-    src: &'t str,
     out: Judged,
-    assigned: HashMap<String, Vec<Option<Node<'t>>>>,
+    assigned: Assigned<'t>,
     /// Methods and classes the snippet defines.
     local: HashSet<String>,
     depth: usize,
@@ -237,72 +231,14 @@ const MUTATORS: &[&str] = &[
 ];
 
 impl<'t> Walker<'t> {
-    fn t(&self, n: Node) -> &'t str {
-        text(self.src, n)
-    }
-
     fn unknown_binding(&mut self, n: Node<'t>) {
         if n.kind() == "identifier" {
             let name = self.t(n).to_string();
-            let e = self.assigned.entry(name).or_default();
-            e.push(None);
-            e.push(None);
+            self.assigned.unknown(name);
             return;
         }
         for c in self.kids(n) {
             self.unknown_binding(c);
-        }
-    }
-
-    fn collect(&mut self, n: Node<'t>) {
-        match n.kind() {
-            "assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() == "identifier" {
-                        let name = self.t(l).to_string();
-                        let r = self.field(n, "right");
-                        self.assigned.entry(name).or_default().push(r);
-                    } else {
-                        self.unknown_binding(l);
-                    }
-                }
-            }
-            "operator_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    self.unknown_binding(l);
-                }
-            }
-            "method" | "singleton_method" | "class" | "module" => {
-                if let Some(name) = self.field(n, "name") {
-                    self.local.insert(self.t(name).to_string());
-                }
-                if let Some(p) = self.field(n, "parameters") {
-                    self.unknown_binding(p);
-                }
-            }
-            "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
-            "for" => {
-                if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
-                }
-            }
-            "rescue" => {
-                if let Some(v) = self.field(n, "variable") {
-                    self.unknown_binding(v);
-                }
-            }
-            // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
-            "in_clause" | "match_pattern" | "test_pattern" => {
-                if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
-                }
-            }
-            "binary" => self.collect_binary(n),
-            "call" => self.collect_mutation(n),
-            _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 
@@ -320,9 +256,7 @@ impl<'t> Walker<'t> {
                         .chars()
                         .take_while(|c| c.is_alphanumeric() || *c == '_')
                         .collect();
-                    let e = self.assigned.entry(name).or_default();
-                    e.push(None);
-                    e.push(None);
+                    self.assigned.unknown(name);
                 }
             }
             _ => {}

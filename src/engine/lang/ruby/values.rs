@@ -1,23 +1,38 @@
 //! Ruby values: what an expression computes as far as the text tells it (strings with
 //! their interpolations, `File.join`, `Dir.home`, `ENV`, arrays).
 
+use super::Walker;
+use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
 use tree_sitter::Node;
 
-use super::Walker;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value, MAX_EVAL_DEPTH};
+impl<'t> Evaluator<'t> for Walker<'t> {
+    type Value = Value;
+    const UNKNOWN: Value = Value::Other;
 
-impl<'t> Walker<'t> {
-    pub(super) fn eval(&mut self, n: Node<'t>) -> Value {
-        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
-            return Value::Other;
-        }
-        self.depth += 1;
-        let v = self.eval_inner(n);
-        self.depth -= 1;
-        v
+    fn depth(&mut self) -> &mut usize {
+        &mut self.depth
     }
 
+    fn eval_inner(&mut self, n: Node<'t>) -> Value {
+        match n.kind() {
+            "string" => Value::Str(self.string(n)),
+            "parenthesized_statements" => match self.kids(n).as_slice() {
+                [one] => self.eval(*one),
+                _ => Value::Other,
+            },
+            "identifier" => self.identifier(n),
+            "array" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
+            "binary" => self.sum(n),
+            "element_reference" => self.env_reference(n),
+            "call" => self.eval_call(n),
+            _ => Value::Other,
+        }
+    }
+}
+
+impl<'t> Walker<'t> {
     pub(super) fn string(&mut self, n: Node<'t>) -> Text {
         let raw = self.t(n);
         let single = raw.starts_with('\'') || raw.starts_with("%q");
@@ -54,29 +69,13 @@ impl<'t> Walker<'t> {
         t
     }
 
-    pub(super) fn eval_inner(&mut self, n: Node<'t>) -> Value {
-        match n.kind() {
-            "string" => Value::Str(self.string(n)),
-            "parenthesized_statements" => match self.kids(n).as_slice() {
-                [one] => self.eval(*one),
-                _ => Value::Other,
-            },
-            "identifier" => self.identifier(n),
-            "array" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
-            "binary" => self.sum(n),
-            "element_reference" => self.env_reference(n),
-            "call" => self.eval_call(n),
-            _ => Value::Other,
-        }
-    }
-
     /// A name: `__dir__`, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> Value {
         let name = self.t(n).to_string();
         if name == "__dir__" {
             return Value::Str(Text::lit("."));
         }
-        match crate::engine::lang::assigned_once(&self.assigned, &name) {
+        match self.assigned.once(&name) {
             Some(v) => self.eval(v),
             None => Value::Other,
         }

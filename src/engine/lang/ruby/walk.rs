@@ -1,14 +1,71 @@
-//! The second pass over a Ruby snippet: every node judged, bare names and constants
-//! used as values made opaque or listed.
-
-use crate::engine::lang::SyntaxWalk;
-use tree_sitter::Node;
+//! The two passes over a Ruby snippet (see `walker`): the names assigned and defined
+//! collected, then every node judged, bare names and constants used as values made opaque
+//! or listed.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::lang::Effect;
+use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::SyntaxWalk;
+use crate::engine::lang::{Effect, Judged};
+use tree_sitter::Node;
 
-impl<'t> Walker<'t> {
-    pub(super) fn walk(&mut self, n: Node<'t>) {
+impl<'t> Reader<'t> for Walker<'t> {
+    fn out(&mut self) -> &mut Judged {
+        &mut self.out
+    }
+
+    fn collect(&mut self, n: Node<'t>) {
+        match n.kind() {
+            "assignment" => {
+                if let Some(l) = self.field(n, "left") {
+                    if l.kind() == "identifier" {
+                        let name = self.t(l).to_string();
+                        let r = self.field(n, "right");
+                        self.assigned.give(name, r);
+                    } else {
+                        self.unknown_binding(l);
+                    }
+                }
+            }
+            "operator_assignment" => {
+                if let Some(l) = self.field(n, "left") {
+                    self.unknown_binding(l);
+                }
+            }
+            "method" | "singleton_method" | "class" | "module" => {
+                if let Some(name) = self.field(n, "name") {
+                    self.local.insert(self.t(name).to_string());
+                }
+                if let Some(p) = self.field(n, "parameters") {
+                    self.unknown_binding(p);
+                }
+            }
+            "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
+            "for" => {
+                if let Some(p) = self.field(n, "pattern") {
+                    self.unknown_binding(p);
+                }
+            }
+            "rescue" => {
+                if let Some(v) = self.field(n, "variable") {
+                    self.unknown_binding(v);
+                }
+            }
+            // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
+            "in_clause" | "match_pattern" | "test_pattern" => {
+                if let Some(p) = self.field(n, "pattern") {
+                    self.unknown_binding(p);
+                }
+            }
+            "binary" => self.collect_binary(n),
+            "call" => self.collect_mutation(n),
+            _ => {}
+        }
+        for c in self.kids(n) {
+            self.collect(c);
+        }
+    }
+
+    fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
             "subshell" => {
@@ -77,17 +134,13 @@ impl<'t> Walker<'t> {
             _ => self.children(n),
         }
     }
+}
 
-    pub(super) fn children(&mut self, n: Node<'t>) {
-        for c in self.kids(n) {
-            self.walk(c);
-        }
-    }
-
+impl<'t> Walker<'t> {
     /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
     pub(super) fn bare(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.assigned.contains_key(name) || self.local.contains(name) {
+        if self.assigned.contains(name) || self.local.contains(name) {
             return;
         }
         // Parameters of blocks and methods are bound in `collect`.

@@ -1,4 +1,4 @@
-//! The end-to-end harness shared by `tests/e2e_*.rs`: the real Claude Code
+//! The end-to-end harness shared by `tests/e2e_*.rs` (each as `support::e2e`): the real Claude Code
 //! client, driven by a scripted model (`tests/e2e/mock_model.py`) on
 //! 127.0.0.1, in a scratch HOME.
 //!
@@ -21,7 +21,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde_json::{json, Value};
 use std::cell::Cell;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
+
+use super::skip::{fail_under_ci, skipped};
 
 /// The client version the tests are written against.
 pub const CLIENT_VERSION: &str = "2.1.332";
@@ -74,13 +76,6 @@ fn client_path() -> PathBuf {
     }
 }
 
-fn in_ci() -> bool {
-    match std::env::var("CI") {
-        Ok(v) => !matches!(v.trim(), "" | "0" | "false" | "FALSE" | "False"),
-        Err(_) => false,
-    }
-}
-
 /// The client binary, or `None` (after a loud SKIPPED line) when it is not
 /// installed.  Panics when it is missing under CI.
 fn find_client() -> Option<PathBuf> {
@@ -93,15 +88,10 @@ fn find_client() -> Option<PathBuf> {
          run tests/e2e/install-client.sh or set CLAUDE_BIN",
         path.display()
     );
-    if in_ci() {
-        panic!("\n\n!!!!! E2E FAILURE: {msg} (CI is set, so this is an error) !!!!!\n");
-    }
-    // Straight to the process's stderr: libtest captures eprintln!, and
-    // this line must be seen even without --nocapture.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!! SKIPPED: Claude Code client not installed, run tests/e2e/install-client.sh !!!!!\n\
-         !!!!! ({msg}) !!!!!\n"
+    fail_under_ci(&msg);
+    skipped(
+        "Claude Code client not installed, run tests/e2e/install-client.sh",
+        Some(&msg),
     );
     None
 }

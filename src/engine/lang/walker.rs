@@ -1,0 +1,101 @@
+//! What the four readers with a grammar (Python, JavaScript, Ruby, PHP) share: two passes
+//! over the syntax tree, the values the first finds names given ([`Assigned`]), and a
+//! bounded evaluation.
+//!
+//! Each reader is a `Walker` of its own, with the names its language binds. It reads a
+//! snippet in two passes from the root: [`Reader::collect`] notes the names the snippet
+//! binds, defines and assigns, then [`Reader::walk`] judges every node with them, listing
+//! effects in the reader's [`Judged`]. [`judge`] runs the two. What an expression computes
+//! is [`Evaluator::eval`]: the language's [`Evaluator::eval_inner`], within
+//! [`MAX_EVAL_DEPTH`] and the snippet's budget of steps, beyond which a value is unknown.
+//! The languages supply only what differs: what each node means and what a value holds.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{Judged, SyntaxWalk};
+
+/// How deep the readers evaluate an expression: what lies deeper has no known value.
+pub(crate) const MAX_EVAL_DEPTH: usize = 24;
+
+/// A reader's two passes over a snippet's tree.
+pub(crate) trait Reader<'t>: SyntaxWalk<'t> {
+    /// The effects found so far.
+    fn out(&mut self) -> &mut Judged;
+    /// The first pass: the names `n` and what is under it bind, define and assign.
+    fn collect(&mut self, n: Node<'t>);
+    /// The second pass: what `n` and what is under it do.
+    fn walk(&mut self, n: Node<'t>);
+    /// Walks each named child of `n`.
+    fn children(&mut self, n: Node<'t>) {
+        for c in self.kids(n) {
+            self.walk(c);
+        }
+    }
+}
+
+/// A reader's values: what an expression computes, as far as the text tells it.
+pub(crate) trait Evaluator<'t>: Reader<'t> {
+    /// What the language's expressions compute.
+    type Value;
+    /// The value of an expression not followed.
+    const UNKNOWN: Self::Value;
+    /// How deep the evaluation under way is.
+    fn depth(&mut self) -> &mut usize;
+    /// The value of `n`, one level of it (its parts through [`Evaluator::eval`]).
+    fn eval_inner(&mut self, n: Node<'t>) -> Self::Value;
+    /// The value of `n`: unknown deeper than [`MAX_EVAL_DEPTH`] or once the snippet's
+    /// steps are spent.
+    fn eval(&mut self, n: Node<'t>) -> Self::Value {
+        if *self.depth() > MAX_EVAL_DEPTH || !self.out().step() {
+            return Self::UNKNOWN;
+        }
+        *self.depth() += 1;
+        let v = self.eval_inner(n);
+        *self.depth() -= 1;
+        v
+    }
+}
+
+/// The values the first pass finds the snippet's names given: a name given one value the
+/// reader kept has that value ([`Assigned::once`]); a name given several, or bound without
+/// a value it can follow (a parameter, a loop's variable, a name in a pattern), has none.
+#[derive(Default)]
+pub(crate) struct Assigned<'t>(HashMap<String, Vec<Option<Node<'t>>>>);
+
+impl<'t> Assigned<'t> {
+    /// `name` given `value` (`None`: a value not kept).
+    pub(crate) fn give(&mut self, name: impl Into<String>, value: Option<Node<'t>>) {
+        self.0.entry(name.into()).or_default().push(value);
+    }
+    /// `name` bound with no one value, whatever else it is given.
+    pub(crate) fn unknown(&mut self, name: impl Into<String>) {
+        let given = self.0.entry(name.into()).or_default();
+        given.push(None);
+        given.push(None);
+    }
+    /// The node `name` is given, when it is given one value and the reader kept it.
+    pub(crate) fn once(&self, name: &str) -> Option<Node<'t>> {
+        match self.0.get(name).map(Vec::as_slice) {
+            Some([Some(v)]) => Some(*v),
+            _ => None,
+        }
+    }
+    /// Whether `name` is only bound once with no one value ([`Assigned::unknown`] once).
+    pub(crate) fn only_unknown(&self, name: &str) -> bool {
+        self.0.get(name).is_some_and(|given| given.len() == 2)
+    }
+    /// Whether the snippet binds `name` at all.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+}
+
+/// The effects of the snippet `reader` holds: both passes from the root.
+pub(crate) fn judge<'t>(mut reader: impl Reader<'t>) -> Judged {
+    let root = reader.syntax().root();
+    reader.collect(root);
+    reader.walk(root);
+    std::mem::take(reader.out())
+}
