@@ -1074,6 +1074,10 @@ fn last_names_may_agree(last: &str, pattern: &str) -> bool {
         .iter()
         .rposition(|&c| c == b'*')
         .map_or(l, |i| &l[i + 1..]);
+    if !b.contains(&b'*') {
+        // The sample's last name is the pattern's own.
+        return b.starts_with(head) && b.ends_with(tail) && (star.is_some() || b == l);
+    }
     // The sample's last name is the pattern's with its `*` left out.
     let mut bytes = b.iter().filter(|&&c| c != b'*');
     let starts = head.iter().all(|h| bytes.next() == Some(h));
