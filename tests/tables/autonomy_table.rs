@@ -1318,3 +1318,58 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
 fn option_tables_decide_what_their_options_do() {
     check(OPTION_TABLE_CASES);
 }
+
+/// Shell commands in another program's own language (the `shell_escapes` of its table):
+/// a Forbidden one makes the call Forbidden, any other leaves the program's verdict, asked
+/// in both sessions; SQL and key bindings without one stay as they were.
+#[rustfmt::skip]
+const ESCAPE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "exec.hidden-forbidden", "psql -c '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "psql -d app -c '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "psql --command='\\o |rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "psql -c '\\! ls'"),
+    ("ask", "ask", "unknown.command", "psql -c 'select 1'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.shell rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db 'SELECT 1' '.shell rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 -cmd '.shell rm -rf ~' db 'SELECT 1'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.once |rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "sqlite3 db '.shell ls'"),
+    ("ask", "ask", "unknown.command", "sqlite3 db '.tables'"),
+    ("allow", "allow", "cli.sqlite3-select", "sqlite3 db 'SELECT 1'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -e 'system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -e '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -u root --execute='select 1; system rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "mysql --pager='rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'system ls'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'select 1'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'select systemd from t'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh alias set x '!rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh -R o/r alias set --clobber x '!rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "gh alias set x '!git log'"),
+    ("ask", "ask", "unknown.command", "gh alias set co 'pr checkout'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'enter:execute(rm -rf ~)'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind='enter:execute-silent(rm -rf ~)'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'enter:execute:rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'ctrl-a:select-all+become[rm -rf ~]'"),
+    ("ask", "ask", "unknown.command", "fzf --bind 'enter:execute(less {})'"),
+    ("allow", "allow", "cli.fzf-select", "fzf --bind=ctrl-/:toggle-preview"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'spawn rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'spawn -noecho rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'exec rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'set x [exec rm -rf ~]; puts $x'"),
+    ("ask", "ask", "unknown.command", "expect -c 'spawn ssh host; interact'"),
+    ("deny", "deny", "exec.hidden-forbidden", "at now <<< 'rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | at now"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | at now + 1 hour"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | batch"),
+    ("deny", "deny", "exec.hidden-forbidden", "printf 'cd /tmp\\nrm -rf ~\\n' | at midnight"),
+    ("ask", "ask", "proc.schedule", "echo make | at now"),
+    ("ask", "ask", "proc.schedule", "at now + 1 hour -f job.sh"),
+    ("ask", "ask", "proc.schedule", "at -l"),
+];
+
+#[test]
+fn forbidden_commands_in_other_programs_languages() {
+    check(ESCAPE_CASES);
+}

@@ -57,6 +57,14 @@ pub struct Effects {
     /// may a positional argument it does not select.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// It runs its input as a shell script, later (`echo CMD | at now`): the script is
+    /// judged apart, and a Forbidden one makes the call Forbidden.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub runs_input: bool,
+    /// Which positional arguments are commands in the program's own command language
+    /// (`sqlite3 DB SQL…`), read for its `shell_escapes` as the values of `command_flags` are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_args: Option<Select>,
     /// For a wrapper, the words between its options and the command it runs: `timeout`'s
     /// duration, `taskset`'s CPU mask, `chrt`'s priority.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -123,6 +131,12 @@ pub struct Effects {
     /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub command_flags: List,
+    /// The words of the program's command language that run the rest as a shell command
+    /// (psql's `\!`, sqlite3's `.shell`, fzf's `execute(…)`), found in the values of
+    /// `command_flags` and in the `command_args`: each command is judged apart, and a
+    /// Forbidden one makes the call Forbidden (`exec.hidden-forbidden`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub shell_escapes: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
