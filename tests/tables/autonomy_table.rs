@@ -1373,3 +1373,23 @@ const ESCAPE_CASES: &[(&str, &str, &str, &str)] = &[
 fn forbidden_commands_in_other_programs_languages() {
     check(ESCAPE_CASES);
 }
+
+/// The shell's listings of functions print no variable; the environment stays asked.
+#[rustfmt::skip]
+const FUNCTION_LISTINGS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "shell.builtins", "declare -F"),
+    ("allow", "allow", "shell.builtins", "declare -f"),
+    ("allow", "allow", "shell.builtins", "declare -f myfunc"),
+    ("allow", "allow", "shell.builtins", "typeset -F"),
+    ("allow", "allow", "shell.builtins", "export -f"),
+    ("allow", "allow", "shell.builtins", "declare x=1"),
+    ("ask", "ask", "read.env-bare", "declare -p"),
+    ("ask", "ask", "read.env-bare", "declare -x"),
+    ("ask", "ask", "read.env-bare", "env"),
+    ("deny", "deny", "path.protected-write", "declare -F > ~/.bashrc"),
+];
+
+#[test]
+fn function_listings_print_no_variable() {
+    check(FUNCTION_LISTINGS);
+}
