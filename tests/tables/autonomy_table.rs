@@ -1393,3 +1393,58 @@ const FUNCTION_LISTINGS: &[(&str, &str, &str, &str)] = &[
 fn function_listings_print_no_variable() {
     check(FUNCTION_LISTINGS);
 }
+
+/// Package queries: a query of a package database only looks its operands up (`dpkg -S
+/// /usr/bin/curl` names a system path it does not write); what installs, removes, runs a
+/// script or reads a package file stays asked.
+#[rustfmt::skip]
+const PACKAGE_QUERIES: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -S /usr/bin/curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --search /usr/bin/curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -L curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -l curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -s curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --get-selections"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -c pkg.deb"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -I pkg.deb"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg-query -l 'lib*'"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg-query -W -f='${Package}\\n'"),
+    ("ask", "ask", "unknown.command", "dpkg -i pkg.deb"),
+    ("ask", "ask", "unknown.command", "dpkg -r curl"),
+    ("ask", "ask", "path.secret-named", "dpkg -c ~/.ssh/id_rsa"),
+    ("ask", "ask", "unknown.command", "dpkg --status-logger='sh -c id' -l"),
+    ("deny", "deny", "path.protected-write", "dpkg -L curl > ~/.bashrc"),
+    ("allow", "allow", "pkg.rpm-query", "rpm -qi bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -q --changelog bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -qf /usr/bin/bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -ql bash"),
+    ("ask", "ask", "path.secret-named", "rpm -qp ~/.ssh/id_rsa"),
+    ("ask", "ask", "unknown.command", "rpm -e bash"),
+    ("ask", "ask", "unknown.command", "rpm -V bash"),
+    ("ask", "ask", "unknown.command", "rpm -qa --pipe 'sh -c id'"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qi bash"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Ql bash"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qs foo"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qo /usr/bin/ls"),
+    ("ask", "ask", "unknown.command", "pacman -S foo"),
+    ("ask", "ask", "unknown.command", "pacman -Syu"),
+    ("ask", "ask", "unknown.command", "pacman -R foo"),
+    ("ask", "ask", "unknown.command", "pacman -Qp x.pkg.tar.zst"),
+    ("allow", "allow", "pkg.apt-mark-show", "apt-mark showmanual"),
+    ("allow", "allow", "pkg.apt-mark-show", "apt-mark showhold"),
+    ("ask", "ask", "unknown.command", "apt-mark hold curl"),
+    ("ask", "ask", "unknown.command", "apt-mark -f state showmanual"),
+    ("allow", "allow", "pkg.query", "apt-cache madison curl"),
+    ("allow", "allow", "pkg.query", "apt-cache showsrc curl"),
+    ("allow", "allow", "pkg.query", "gem contents rails"),
+    ("allow", "allow", "pkg.query", "gem which rails"),
+    ("allow", "allow", "pkg.query", "gem specification rails"),
+    ("allow", "allow", "pkg.pkg-config", "pkg-config --cflags openssl"),
+    ("allow", "allow", "pkg.pkg-config", "pkgconf --libs zlib"),
+    ("ask", "allow", "file.write", "pkg-config --cflags openssl > flags.txt"),
+];
+
+#[test]
+fn package_queries_are_judged_by_what_they_touch() {
+    check(PACKAGE_QUERIES);
+}

@@ -106,6 +106,11 @@ pub struct Effects {
     /// (`gzip -c` prints, `tar -t` lists).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub read_only_flags: List,
+    /// Options that make the command only look its operands up in its own records (`dpkg
+    /// -S PATH`, `dpkg -L PKG`): with one, every operand is named, neither read nor
+    /// written.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub names_flags: List,
     /// What it does to git history on git's behalf, by subcommand: `"version *: commit tag"`
     /// (`npm version patch` commits and tags). The words before `:` are the leading
     /// positional words (`*` is any word), the words after it git actions, which the
@@ -222,6 +227,7 @@ impl Effects {
             || [
                 &self.in_place_flags,
                 &self.read_only_flags,
+                &self.names_flags,
                 &self.load_flags,
                 &self.loop_flags,
                 &self.no_code_flags,
@@ -236,7 +242,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 25] = [
+        let lists: [(&str, &List); 26] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -246,6 +252,7 @@ impl Effects {
             ("pattern_flags", &self.pattern_flags),
             ("in_place_flags", &self.in_place_flags),
             ("read_only_flags", &self.read_only_flags),
+            ("names_flags", &self.names_flags),
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),
             ("folder_flags", &self.folder_flags),

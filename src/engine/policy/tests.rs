@@ -79,6 +79,7 @@ fn serde_types_have_the_schema_keys() {
         pattern_flags: l.clone(),
         in_place_flags: l.clone(),
         read_only_flags: l.clone(),
+        names_flags: l.clone(),
         git_actions: l.clone(),
         git_actions_unless: l.clone(),
         send_flags: l.clone(),
