@@ -1448,3 +1448,45 @@ const PACKAGE_QUERIES: &[(&str, &str, &str, &str)] = &[
 fn package_queries_are_judged_by_what_they_touch() {
     check(PACKAGE_QUERIES);
 }
+
+/// Reports on the disks and the system; the options and subcommands that change something,
+/// reach another machine or run other code stay asked.
+#[rustfmt::skip]
+const SYSTEM_REPORTS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "system.disk-usage", "dust"),
+    ("allow", "allow", "system.disk-usage", "dust -d 2 src"),
+    ("allow", "allow", "system.disk-usage", "dust -X target ."),
+    ("allow", "allow", "system.disk-usage", "duf"),
+    ("allow", "allow", "system.disk-usage", "duf -json /home"),
+    ("allow", "allow", "system.disk-usage", "duf --only local"),
+    ("ask", "ask", "file.read-secret", "dust -I ~/.ssh/id_rsa ."),
+    ("allow", "allow", "system.analyze-bare", "systemd-analyze"),
+    ("allow", "allow", "system.analyze", "systemd-analyze blame"),
+    ("allow", "allow", "system.analyze", "systemd-analyze critical-chain"),
+    ("allow", "allow", "system.analyze", "systemd-analyze security --no-pager"),
+    ("ask", "ask", "unknown.command", "systemd-analyze set-log-level debug"),
+    ("ask", "ask", "unknown.command", "systemd-analyze log-level debug"),
+    ("ask", "ask", "unknown.command", "systemd-analyze service-watchdogs no"),
+    ("ask", "ask", "unknown.command", "systemd-analyze verify x.service"),
+    ("ask", "ask", "unknown.command", "systemd-analyze -H host blame"),
+    ("ask", "ask", "unknown.command", "systemd-analyze --image=disk.raw security"),
+    ("allow", "allow", "system.ldconfig-print", "ldconfig -p"),
+    ("ask", "ask", "unknown.command", "ldconfig"),
+    ("ask", "ask", "unknown.command", "ldconfig -C /tmp/cache -p"),
+    ("allow", "allow", "system.info", "sensors"),
+    ("allow", "allow", "system.info", "sensors -j"),
+    ("ask", "ask", "unknown.command", "sensors -s"),
+    ("allow", "allow", "system.info-any", "lsns"),
+    ("allow", "allow", "system.info-any", "lslocks"),
+    ("allow", "allow", "system.info-any", "lsipc -m"),
+    ("allow", "allow", "system.info-any", "fc-list"),
+    ("allow", "allow", "system.info-any", "modinfo -F version ext4"),
+    ("allow", "allow", "read.ls", "getfacl -R src"),
+    ("allow", "allow", "cli.systemd-info", "localectl status"),
+    ("ask", "ask", "unknown.command", "localectl set-locale LANG=C"),
+];
+
+#[test]
+fn system_reports_run_unasked() {
+    check(SYSTEM_REPORTS);
+}
