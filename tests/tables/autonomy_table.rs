@@ -1490,3 +1490,53 @@ const SYSTEM_REPORTS: &[(&str, &str, &str, &str)] = &[
 fn system_reports_run_unasked() {
     check(SYSTEM_REPORTS);
 }
+
+/// Media and document inspectors: they read the file named and print; the options that
+/// write a file or tags, read arguments from a file, run code, fetch a URL or open a file
+/// through a protocol stay asked (Forbidden where they write a protected file).
+#[rustfmt::skip]
+const MEDIA_INSPECTORS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "read.media-probe", "ffprobe video.mp4"),
+    ("allow", "allow", "read.media-probe", "ffprobe -v error -show_format -show_streams video.mp4"),
+    ("allow", "allow", "read.media-probe", "ffprobe -hide_banner -of json -show_streams in.mkv"),
+    ("ask", "ask", "unknown.command", "ffprobe -o out.json -show_format in.mp4"),
+    ("deny", "deny", "path.protected-write", "ffprobe -o ~/.bashrc -show_format in.mp4"),
+    ("ask", "ask", "unknown.command", "ffprobe -report in.mp4"),
+    ("ask", "ask", "unknown.command", "ffprobe -f lavfi 'amovie=in.wav,ametadata=mode=print:file=out.txt'"),
+    ("ask", "ask", "unknown.command", "ffprobe 'concat:a.mp4|b.mp4'"),
+    ("ask", "ask", "unknown.command", "ffprobe https://example.com/v.mp4"),
+    ("ask", "ask", "file.read-secret", "ffprobe ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.exif", "exiftool photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -a -G1 -s photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -json photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -r -ext jpg ."),
+    ("ask", "ask", "unknown.command", "exiftool -o out.jpg photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -o ~/.bashrc photo.jpg"),
+    ("deny", "deny", "path.protected-write", "exiftool -out ~/.bashrc photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -w txt photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -tagsFromFile a.jpg b.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -Artist=me photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool '-DateTimeOriginal<FileModifyDate' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -overwrite_original -all= photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -@ args.txt"),
+    ("ask", "ask", "unknown.command", "exiftool -if '$Make eq \"x\"' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -p '${FileName;system(\"id\")}' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -config evil.pl photo.jpg"),
+    ("ask", "ask", "file.read-secret", "exiftool ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.pdf-info", "pdfinfo doc.pdf"),
+    ("allow", "allow", "read.pdf-info", "pdfinfo -meta doc.pdf"),
+    ("allow", "allow", "read.pdf-info", "pdffonts doc.pdf"),
+    ("ask", "ask", "file.read-secret", "pdfinfo ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.media-info", "mediainfo video.mp4"),
+    ("allow", "allow", "read.media-info", "mediainfo --Output=JSON video.mp4"),
+    ("allow", "allow", "read.media-info", "mediainfo -f a.mkv"),
+    ("ask", "ask", "unknown.command", "mediainfo --LogFile=log.txt video.mp4"),
+    ("deny", "deny", "path.protected-write", "mediainfo --LogFile=~/.bashrc video.mp4"),
+    ("ask", "ask", "unknown.command", "mediainfo --Output=file://t.txt a.mp4"),
+    ("ask", "ask", "unknown.command", "mediainfo https://example.com/a.mp4"),
+];
+
+#[test]
+fn media_and_document_inspectors_read_only() {
+    check(MEDIA_INSPECTORS);
+}
