@@ -1540,3 +1540,24 @@ const MEDIA_INSPECTORS: &[(&str, &str, &str, &str)] = &[
 fn media_and_document_inspectors_read_only() {
     check(MEDIA_INSPECTORS);
 }
+
+/// Inspectors of binaries and images: they read the files named and print.
+#[rustfmt::skip]
+const BINARY_INSPECTORS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "read.image-identify", "identify image.png"),
+    ("allow", "allow", "read.image-identify", "identify -verbose image.png"),
+    ("allow", "allow", "read.image-identify", "identify -format '%w x %h' a.png"),
+    ("ask", "ask", "unknown.command", "identify '|touch x'"),
+    ("ask", "ask", "unknown.command", "identify ephemeral:a.png"),
+    ("ask", "ask", "file.read-secret", "identify -verbose ~/.ssh/id_rsa"),
+    ("allow", "allow", "cli.sysinfo-more", "c++filt _Z3foov"),
+    ("allow", "allow", "cli.sysinfo-more", "addr2line -e a.out 0x1234"),
+    ("ask", "ask", "file.read-secret", "addr2line -e ~/.ssh/id_rsa 0x1"),
+    ("allow", "allow", "read.ls", "getcap /usr/bin/ping"),
+    ("allow", "allow", "read.ls", "getcap -r /usr/bin"),
+];
+
+#[test]
+fn binary_and_image_inspectors_read_only() {
+    check(BINARY_INSPECTORS);
+}
