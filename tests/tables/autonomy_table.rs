@@ -1561,3 +1561,21 @@ const BINARY_INSPECTORS: &[(&str, &str, &str, &str)] = &[
 fn binary_and_image_inspectors_read_only() {
     check(BINARY_INSPECTORS);
 }
+
+/// The value of an option a reader's table does not name is a place whose use is not
+/// known, so a secret or a protected file there asks in both sessions.
+#[rustfmt::skip]
+const READERS_UNKNOWN_OPTIONS: &[(&str, &str, &str, &str)] = &[
+    ("ask", "ask", "file.read-secret", "ffprobe -frobnicate ~/.ssh/id_rsa in.mp4"),
+    ("ask", "ask", "path.secret-named", "dust --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.protected-named", "duf -frob ~/.bashrc"),
+    ("ask", "ask", "file.read-secret", "exiftool -Frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "pkg-config --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "dpkg -S --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "sensors --frob ~/.ssh/id_rsa"),
+];
+
+#[test]
+fn readers_keep_unknown_option_values_unknown() {
+    check(READERS_UNKNOWN_OPTIONS);
+}
