@@ -387,6 +387,15 @@ fn effects_code(v: &Value) -> R<String> {
             ))
         }
     };
+    let command_input = match t.get("command_input") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "`command_input` must be true or false, found {other:?}"
+            ))
+        }
+    };
     let operands = match t.get("operands") {
         None => 0,
         Some(Value::Integer(n)) if (0..=16).contains(n) => *n,
@@ -401,7 +410,7 @@ fn effects_code(v: &Value) -> R<String> {
         Some(v) => format!("Some({})", enum_value(v, FIRST_VALUES, "FirstValue")?),
     };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, names: {}, command_args: {}, into_folder: {into_folder}, complete: {complete}, runs_input: {runs_input}, first_is: {first_is}, operands: {operands}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, command_args: {}, into_folder: {into_folder}, complete: {complete}, runs_input: {runs_input}, command_input: {command_input}, first_is: {first_is}, operands: {operands}, ",
         selection(t.get("reads"))?,
         selection(t.get("writes"))?,
         selection(t.get("names"))?,

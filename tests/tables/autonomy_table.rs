@@ -1579,3 +1579,24 @@ const READERS_UNKNOWN_OPTIONS: &[(&str, &str, &str, &str)] = &[
 fn readers_keep_unknown_option_values_unknown() {
     check(READERS_UNKNOWN_OPTIONS);
 }
+
+/// The same languages read from the program's input, where its text is known.
+#[rustfmt::skip]
+const ESCAPES_IN_INPUT: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "exec.hidden-forbidden", "psql <<< '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo '\\! rm -rf ~' | psql -d app"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo '.shell rm -rf ~' | sqlite3 db"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db <<'EOF'\n.tables\n.shell rm -rf ~\nEOF"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql <<< 'system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'spawn rm -rf ~' | expect"),
+    ("ask", "ask", "unknown.command", "psql <<< 'select 1'"),
+    ("ask", "ask", "unknown.command", "echo 'select 1' | psql"),
+    ("ask", "ask", "unknown.command", "echo '\\! rm -rf ~' | psql < x.sql"),
+    ("ask", "ask", "unknown.command", "echo '.shell ls' | sqlite3 db"),
+    ("allow", "allow", "shell.builtins", "echo 'execute(rm -rf ~)' | fzf"),
+];
+
+#[test]
+fn forbidden_commands_in_other_programs_input() {
+    check(ESCAPES_IN_INPUT);
+}

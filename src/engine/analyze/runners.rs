@@ -4,11 +4,12 @@
 //! the program's own rule says the rest.
 
 use super::effects::select;
+use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::{flag_value, option_uses, positionals, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
-use crate::engine::shell::Word;
+use crate::engine::shell::{Stdin, Word};
 
 const VIM_FAMILY: &[&str] = &[
     "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
@@ -55,7 +56,8 @@ impl Analyzer<'_> {
     /// The shell commands a program runs from its own command language: after one of the
     /// `shell_escapes` of its table (psql's `\!`, sqlite3's `.shell`, fzf's `execute(…)`)
     /// in the value of one of its `command_flags` or in a positional argument of its
-    /// `command_args`; and, for a table with `runs_input`, its input (`at`, `batch`).
+    /// `command_args` or, with `command_input`, in its input where that is known (`psql <<<
+    /// '\! CMD'`); and, for a table with `runs_input`, its input (`at`, `batch`).
     /// Each is judged apart, as a command hidden in arguments is: a Forbidden one makes
     /// the call Forbidden (`exec.hidden-forbidden`), any other leaves the program's own
     /// verdict.
@@ -71,6 +73,9 @@ impl Analyzer<'_> {
             if let Some(spec) = eff.command_args {
                 let pos = positionals(args, &eff.value_flags);
                 texts.extend(select(&pos, spec).into_iter().cloned());
+            }
+            if eff.command_input {
+                texts.extend(known_input(ctx));
             }
             let escapes: Vec<&str> = eff.shell_escapes.iter().collect();
             for t in &texts {
@@ -533,6 +538,23 @@ fn escaped_shell_commands(text: &str, escapes: &[&str]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The text of a command's input where it is known: a here-document, a here-string, or
+/// what the stage before it in a pipeline prints (`echo TEXT |`, `printf … |`); not when
+/// a redirection feeds it a file.
+fn known_input(ctx: &CmdCtx) -> Option<Word> {
+    let cmd = ctx.cmd;
+    match &cmd.stdin {
+        Some(Stdin::Heredoc { body, .. }) => Some(Word::lit(body)),
+        Some(Stdin::HereString(w)) => Some(w.clone()),
+        None if cmd.redirects.iter().any(|r| !r.writes()) => None,
+        None => {
+            let (pid, stage) = cmd.pipe?;
+            let prev = stage_before(ctx.script, pid, stage)?;
+            literal_output(prev).map(|t| Word::lit(&t))
+        }
+    }
 }
 
 /// The text up to the bracket that closes `open` (all of it when none does).

@@ -61,6 +61,11 @@ pub struct Effects {
     /// judged apart, and a Forbidden one makes the call Forbidden.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub runs_input: bool,
+    /// Its input is commands in its own command language (`psql <<< SQL`), read for its
+    /// `shell_escapes` where the text is known (a here-document, a here-string, the
+    /// printed text of the stage before in a pipeline).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub command_input: bool,
     /// Which positional arguments are commands in the program's own command language
     /// (`sqlite3 DB SQL…`), read for its `shell_escapes` as the values of `command_flags` are.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -120,6 +120,7 @@ pub const EFFECT_KEYS: &[&str] = &[
     "into_folder",
     "complete",
     "runs_input",
+    "command_input",
     "command_args",
     "operands",
     "flags",

@@ -66,6 +66,7 @@ fn serde_types_have_the_schema_keys() {
         into_folder: true,
         complete: true,
         runs_input: true,
+        command_input: true,
         command_args: Some(Select::AfterFirst),
         operands: 1,
         flags: l.clone(),
