@@ -7,7 +7,7 @@ use super::effects::select;
 use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::{flag_value, option_uses, positionals, OptionUse};
+use crate::engine::args::{flag_matches, flag_value, option_uses, positionals, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::{Stdin, Word};
 
@@ -70,24 +70,40 @@ impl Analyzer<'_> {
                 .into_iter()
                 .filter_map(|u| u.value)
                 .collect();
+            let mut whole: Vec<Word> = Vec::new();
             if let Some(spec) = eff.command_args {
                 let pos = positionals(args, &eff.value_flags);
-                texts.extend(select(&pos, spec).into_iter().cloned());
+                let selected = select(&pos, spec).into_iter().cloned();
+                // `gh alias set --shell NAME CMD`: the operand is a shell command whole.
+                let shell = args
+                    .iter()
+                    .any(|a| eff.shell_flags.iter().any(|f| flag_matches(f, &a.text)));
+                if shell {
+                    whole.extend(selected);
+                } else {
+                    texts.extend(selected);
+                }
             }
             if eff.command_input {
                 texts.extend(known_input(ctx));
             }
             let escapes: Vec<&str> = eff.shell_escapes.iter().collect();
-            for t in &texts {
-                for cmd in escaped_shell_commands(&t.text, &escapes) {
-                    let code = Word {
-                        text: cmd.clone(),
-                        literal: t.literal,
-                    };
-                    let cwd = inv.cwd.clone();
-                    let facts = self.apart(|a| a.code_string(&code, cwd, ctx));
-                    self.keep_hidden(cmd, facts, false);
-                }
+            let found = texts.iter().flat_map(|t| {
+                escaped_shell_commands(&t.text, &escapes)
+                    .into_iter()
+                    .map(move |c| (c, t.literal))
+            });
+            let commands: Vec<(String, bool)> = found
+                .chain(whole.iter().map(|w| (w.text.clone(), w.literal)))
+                .collect();
+            for (cmd, literal) in commands {
+                let code = Word {
+                    text: cmd.clone(),
+                    literal,
+                };
+                let cwd = inv.cwd.clone();
+                let facts = self.apart(|a| a.code_string(&code, cwd, ctx));
+                self.keep_hidden(cmd, facts, false);
             }
             if eff.runs_input {
                 let facts = self.apart(|a| a.stdin_code(inv, ctx, true));
@@ -493,16 +509,19 @@ fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
 /// The shell commands that follow an escape of `escapes` in `text`, a program's own
 /// command language. An escape counts where it starts a word (not after a letter, digit,
 /// `_` or `-`), and one that ends in a letter only where its word ends too (`system`, not
-/// `systemctl`). What follows it is the command: up to the matching bracket when it opens
+/// `systemctl`), in any case (`SYSTEM`). What follows it is the command: up to the matching bracket when it opens
 /// one (`execute(CMD)`), up to the same mark again after another mark (`execute~CMD~`),
 /// all the rest after `:` (`execute:CMD`), and otherwise up to the end of the line, or of
 /// the bracket the escape stands in (Tcl's `[exec CMD]`).
 fn escaped_shell_commands(text: &str, escapes: &[&str]) -> Vec<String> {
     let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // Byte for byte the text, in lower case: mysql reads `SYSTEM` as `system`.
+    let lower = text.to_ascii_lowercase();
     let mut out = Vec::new();
     for e in escapes.iter().filter(|e| !e.is_empty()) {
+        let e = e.to_ascii_lowercase();
         let mut from = 0;
-        while let Some(p) = text.get(from..).and_then(|t| t.find(e)) {
+        while let Some(p) = lower.get(from..).and_then(|t| t.find(&e)) {
             let at = from + p;
             let end = at + e.len();
             from = end;

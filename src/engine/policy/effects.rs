@@ -147,6 +147,10 @@ pub struct Effects {
     /// Forbidden one makes the call Forbidden (`exec.hidden-forbidden`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub shell_escapes: List,
+    /// Options with which the positional arguments of `command_args` are shell commands
+    /// whole (`gh alias set --shell NAME CMD`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub shell_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -233,6 +237,7 @@ impl Effects {
                 &self.in_place_flags,
                 &self.read_only_flags,
                 &self.names_flags,
+                &self.shell_flags,
                 &self.load_flags,
                 &self.loop_flags,
                 &self.no_code_flags,
@@ -247,7 +252,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 26] = [
+        let lists: [(&str, &List); 27] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -263,6 +268,7 @@ impl Effects {
             ("folder_flags", &self.folder_flags),
             ("unknown_value_flags", &self.unknown_value_flags),
             ("command_flags", &self.command_flags),
+            ("shell_flags", &self.shell_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),

@@ -89,6 +89,7 @@ fn serde_types_have_the_schema_keys() {
         unknown_value_flags: l.clone(),
         command_flags: l.clone(),
         shell_escapes: l.clone(),
+        shell_flags: l.clone(),
         code_flags: l.clone(),
         script_flags: l.clone(),
         module_flags: l.clone(),
