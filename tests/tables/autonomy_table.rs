@@ -1442,6 +1442,7 @@ const PACKAGE_QUERIES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "unknown.command", "apt-mark hold curl"),
     ("ask", "ask", "unknown.command", "apt-mark -f state showmanual"),
     ("allow", "allow", "pkg.query", "apt-cache madison curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --compare-versions 1.0 lt 2.0"),
     ("allow", "allow", "pkg.query", "apt-cache showsrc curl"),
     ("allow", "allow", "pkg.query", "gem contents rails"),
     ("allow", "allow", "pkg.query", "gem which rails"),
@@ -1491,6 +1492,16 @@ const SYSTEM_REPORTS: &[(&str, &str, &str, &str)] = &[
     ("allow", "allow", "read.ls", "getfacl -R src"),
     ("allow", "allow", "cli.systemd-info", "localectl status"),
     ("ask", "ask", "unknown.command", "localectl set-locale LANG=C"),
+    ("allow", "allow", "system.info-any", "lsb_release -cs"),
+    ("allow", "allow", "system.info-any", "sw_vers -productVersion"),
+    ("allow", "allow", "cli.rustc-info", "rustc --explain E0308"),
+    ("ask", "ask", "unknown.command", "rustc --explain E0308 main.rs"),
+    ("allow", "allow", "cli.ssh-key-fingerprint", "ssh-keygen -lf key.pub"),
+    ("allow", "allow", "cli.ssh-key-fingerprint", "ssh-keygen -l -E md5 -f key.pub"),
+    ("ask", "ask", "path.secret-named", "ssh-keygen -lf ~/.ssh/id_ed25519"),
+    ("ask", "ask", "unknown.command", "ssh-keygen -lf key.pub -y"),
+    ("ask", "ask", "unknown.command", "ssh-keygen -R github.com"),
+    ("deny", "deny", "ssh.keygen-overwrite", "ssh-keygen -t ed25519 -f ~/.ssh/authorized_keys"),
 ];
 
 #[test]
