@@ -394,6 +394,24 @@ fn effects_code(v: &Value) -> R<String> {
         Some(Value::Boolean(b)) => *b,
         Some(other) => return Err(format!("`complete` must be true or false, found {other:?}")),
     };
+    let runs_input = match t.get("runs_input") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "`runs_input` must be true or false, found {other:?}"
+            ))
+        }
+    };
+    let command_input = match t.get("command_input") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(other) => {
+            return Err(format!(
+                "`command_input` must be true or false, found {other:?}"
+            ))
+        }
+    };
     let operands = match t.get("operands") {
         None => 0,
         Some(Value::Integer(n)) if (0..=16).contains(n) => *n,
@@ -408,10 +426,11 @@ fn effects_code(v: &Value) -> R<String> {
         Some(v) => format!("Some({})", enum_value(v, FIRST_VALUES, "FirstValue")?),
     };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, names: {}, into_folder: {into_folder}, complete: {complete}, first_is: {first_is}, operands: {operands}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, command_args: {}, into_folder: {into_folder}, complete: {complete}, runs_input: {runs_input}, command_input: {command_input}, first_is: {first_is}, operands: {operands}, ",
         selection(t.get("reads"))?,
         selection(t.get("writes"))?,
-        selection(t.get("names"))?
+        selection(t.get("names"))?,
+        selection(t.get("command_args"))?
     );
     for k in EFFECT_LISTS {
         write!(c, "{k}: {}, ", list(t.get(*k))?).ok();

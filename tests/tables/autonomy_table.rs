@@ -1318,3 +1318,309 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
 fn option_tables_decide_what_their_options_do() {
     check(OPTION_TABLE_CASES);
 }
+
+/// Shell commands in another program's own language (the `shell_escapes` of its table):
+/// a Forbidden one makes the call Forbidden, any other leaves the program's verdict, asked
+/// in both sessions; SQL and key bindings without one stay as they were.
+#[rustfmt::skip]
+const ESCAPE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "exec.hidden-forbidden", "psql -c '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "psql -d app -c '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "psql --command='\\o |rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "psql -c '\\! ls'"),
+    ("ask", "ask", "unknown.command", "psql -c 'select 1'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.shell rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db 'SELECT 1' '.shell rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 -cmd '.shell rm -rf ~' db 'SELECT 1'"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db '.once |rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "sqlite3 db '.shell ls'"),
+    ("allow", "allow", "cli.sqlite3-select", "sqlite3 db 'SELECT 1'"),
+    ("allow", "allow", "cli.sqlite3-dot-read", "sqlite3 db .tables"),
+    ("allow", "allow", "cli.sqlite3-dot-read", "sqlite3 app.db '.schema users'"),
+    ("ask", "ask", "unknown.command", "sqlite3 db .tables '.shell ls'"),
+    ("ask", "ask", "unknown.command", "sqlite3 db '.read x.sql'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -e 'system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -e '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -u root --execute='select 1; system rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "mysql --pager='rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'system ls'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'select 1'"),
+    ("ask", "ask", "unknown.command", "mysql -e 'select systemd from t'"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql -e 'SYSTEM rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh alias set x '!rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh -R o/r alias set --clobber x '!rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "gh alias set x '!git log'"),
+    ("ask", "ask", "unknown.command", "gh alias set co 'pr checkout'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh alias set --shell x 'rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "gh alias set -s x 'cd /tmp && rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "gh alias set --shell x 'git log | head'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'enter:execute(rm -rf ~)'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind='enter:execute-silent(rm -rf ~)'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'enter:execute:rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "fzf --bind 'ctrl-a:select-all+become[rm -rf ~]'"),
+    ("ask", "ask", "unknown.command", "fzf --bind 'enter:execute(less {})'"),
+    ("allow", "allow", "cli.fzf-select", "fzf --bind=ctrl-/:toggle-preview"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'spawn rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'spawn -noecho rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'exec rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "expect -c 'set x [exec rm -rf ~]; puts $x'"),
+    ("ask", "ask", "unknown.command", "expect -c 'spawn ssh host; interact'"),
+    ("deny", "deny", "exec.hidden-forbidden", "at now <<< 'rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | at now"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | at now + 1 hour"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'rm -rf ~' | batch"),
+    ("deny", "deny", "exec.hidden-forbidden", "printf 'cd /tmp\\nrm -rf ~\\n' | at midnight"),
+    ("ask", "ask", "proc.schedule", "echo make | at now"),
+    ("ask", "ask", "proc.schedule", "at now + 1 hour -f job.sh"),
+    ("ask", "ask", "proc.schedule", "at -l"),
+];
+
+#[test]
+fn forbidden_commands_in_other_programs_languages() {
+    check(ESCAPE_CASES);
+}
+
+/// The shell's listings of functions print no variable; the environment stays asked.
+#[rustfmt::skip]
+const FUNCTION_LISTINGS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "shell.builtins", "declare -F"),
+    ("allow", "allow", "shell.builtins", "declare -f"),
+    ("allow", "allow", "shell.builtins", "declare -f myfunc"),
+    ("allow", "allow", "shell.builtins", "typeset -F"),
+    ("allow", "allow", "shell.builtins", "export -f"),
+    ("allow", "allow", "shell.builtins", "declare x=1"),
+    ("ask", "ask", "read.env-bare", "declare -p"),
+    ("ask", "ask", "read.env-bare", "declare -x"),
+    ("ask", "ask", "read.env-bare", "env"),
+    ("deny", "deny", "path.protected-write", "declare -F > ~/.bashrc"),
+];
+
+#[test]
+fn function_listings_print_no_variable() {
+    check(FUNCTION_LISTINGS);
+}
+
+/// Package queries: a query of a package database only looks its operands up (`dpkg -S
+/// /usr/bin/curl` names a system path it does not write); what installs, removes, runs a
+/// script or reads a package file stays asked.
+#[rustfmt::skip]
+const PACKAGE_QUERIES: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -S /usr/bin/curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --search /usr/bin/curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -L curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -l curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -s curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --get-selections"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -c pkg.deb"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg -I pkg.deb"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg-query -l 'lib*'"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg-query -W -f='${Package}\\n'"),
+    ("ask", "ask", "unknown.command", "dpkg -i pkg.deb"),
+    ("ask", "ask", "unknown.command", "dpkg -r curl"),
+    ("ask", "ask", "path.secret-named", "dpkg -c ~/.ssh/id_rsa"),
+    ("ask", "ask", "unknown.command", "dpkg --status-logger='sh -c id' -l"),
+    ("deny", "deny", "path.protected-write", "dpkg -L curl > ~/.bashrc"),
+    ("allow", "allow", "pkg.rpm-query", "rpm -qi bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -q --changelog bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -qf /usr/bin/bash"),
+    ("allow", "allow", "pkg.dpkg-query", "rpm -ql bash"),
+    ("ask", "ask", "path.secret-named", "rpm -qp ~/.ssh/id_rsa"),
+    ("ask", "ask", "unknown.command", "rpm -e bash"),
+    ("ask", "ask", "unknown.command", "rpm -V bash"),
+    ("ask", "ask", "unknown.command", "rpm -qa --pipe 'sh -c id'"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qi bash"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Ql bash"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qs foo"),
+    ("allow", "allow", "pkg.pacman-query", "pacman -Qo /usr/bin/ls"),
+    ("ask", "ask", "unknown.command", "pacman -S foo"),
+    ("ask", "ask", "unknown.command", "pacman -Syu"),
+    ("ask", "ask", "unknown.command", "pacman -R foo"),
+    ("ask", "ask", "unknown.command", "pacman -Qp x.pkg.tar.zst"),
+    ("allow", "allow", "pkg.apt-mark-show", "apt-mark showmanual"),
+    ("allow", "allow", "pkg.apt-mark-show", "apt-mark showhold"),
+    ("ask", "ask", "unknown.command", "apt-mark hold curl"),
+    ("ask", "ask", "unknown.command", "apt-mark -f state showmanual"),
+    ("allow", "allow", "pkg.query", "apt-cache madison curl"),
+    ("allow", "allow", "pkg.dpkg-query", "dpkg --compare-versions 1.0 lt 2.0"),
+    ("allow", "allow", "pkg.query", "apt-cache showsrc curl"),
+    ("allow", "allow", "pkg.query", "gem contents rails"),
+    ("allow", "allow", "pkg.query", "gem which rails"),
+    ("allow", "allow", "pkg.query", "gem specification rails"),
+    ("allow", "allow", "pkg.pkg-config", "pkg-config --cflags openssl"),
+    ("allow", "allow", "pkg.pkg-config", "pkgconf --libs zlib"),
+    ("ask", "allow", "file.write", "pkg-config --cflags openssl > flags.txt"),
+];
+
+#[test]
+fn package_queries_are_judged_by_what_they_touch() {
+    check(PACKAGE_QUERIES);
+}
+
+/// Reports on the disks and the system; the options and subcommands that change something,
+/// reach another machine or run other code stay asked.
+#[rustfmt::skip]
+const SYSTEM_REPORTS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "system.disk-usage", "dust"),
+    ("allow", "allow", "system.disk-usage", "dust -d 2 src"),
+    ("allow", "allow", "system.disk-usage", "dust -X target ."),
+    ("allow", "allow", "system.disk-usage", "duf"),
+    ("allow", "allow", "system.disk-usage", "duf -json /home"),
+    ("allow", "allow", "system.disk-usage", "duf --only local"),
+    ("ask", "ask", "file.read-secret", "dust -I ~/.ssh/id_rsa ."),
+    ("allow", "allow", "system.analyze-bare", "systemd-analyze"),
+    ("allow", "allow", "system.analyze", "systemd-analyze blame"),
+    ("allow", "allow", "system.analyze", "systemd-analyze critical-chain"),
+    ("allow", "allow", "system.analyze", "systemd-analyze security --no-pager"),
+    ("ask", "ask", "unknown.command", "systemd-analyze set-log-level debug"),
+    ("ask", "ask", "unknown.command", "systemd-analyze log-level debug"),
+    ("ask", "ask", "unknown.command", "systemd-analyze service-watchdogs no"),
+    ("ask", "ask", "unknown.command", "systemd-analyze verify x.service"),
+    ("ask", "ask", "unknown.command", "systemd-analyze -H host blame"),
+    ("ask", "ask", "unknown.command", "systemd-analyze --image=disk.raw security"),
+    ("allow", "allow", "system.ldconfig-print", "ldconfig -p"),
+    ("ask", "ask", "unknown.command", "ldconfig"),
+    ("ask", "ask", "unknown.command", "ldconfig -C /tmp/cache -p"),
+    ("allow", "allow", "system.info", "sensors"),
+    ("allow", "allow", "system.info", "sensors -j"),
+    ("ask", "ask", "unknown.command", "sensors -s"),
+    ("allow", "allow", "system.info-any", "lsns"),
+    ("allow", "allow", "system.info-any", "lslocks"),
+    ("allow", "allow", "system.info-any", "lsipc -m"),
+    ("allow", "allow", "system.info-any", "fc-list"),
+    ("allow", "allow", "system.info-any", "modinfo -F version ext4"),
+    ("allow", "allow", "read.ls", "getfacl -R src"),
+    ("allow", "allow", "cli.systemd-info", "localectl status"),
+    ("ask", "ask", "unknown.command", "localectl set-locale LANG=C"),
+    ("allow", "allow", "system.info-any", "lsb_release -cs"),
+    ("allow", "allow", "system.info-any", "sw_vers -productVersion"),
+    ("allow", "allow", "cli.rustc-info", "rustc --explain E0308"),
+    ("ask", "ask", "unknown.command", "rustc --explain E0308 main.rs"),
+    ("allow", "allow", "cli.ssh-key-fingerprint", "ssh-keygen -lf key.pub"),
+    ("allow", "allow", "cli.ssh-key-fingerprint", "ssh-keygen -l -E md5 -f key.pub"),
+    ("ask", "ask", "path.secret-named", "ssh-keygen -lf ~/.ssh/id_ed25519"),
+    ("ask", "ask", "unknown.command", "ssh-keygen -lf key.pub -y"),
+    ("ask", "ask", "unknown.command", "ssh-keygen -R github.com"),
+    ("deny", "deny", "ssh.keygen-overwrite", "ssh-keygen -t ed25519 -f ~/.ssh/authorized_keys"),
+];
+
+#[test]
+fn system_reports_run_unasked() {
+    check(SYSTEM_REPORTS);
+}
+
+/// Media and document inspectors: they read the file named and print; the options that
+/// write a file or tags, read arguments from a file, run code, fetch a URL or open a file
+/// through a protocol stay asked (Forbidden where they write a protected file).
+#[rustfmt::skip]
+const MEDIA_INSPECTORS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "read.media-probe", "ffprobe video.mp4"),
+    ("allow", "allow", "read.media-probe", "ffprobe -v error -show_format -show_streams video.mp4"),
+    ("allow", "allow", "read.media-probe", "ffprobe -hide_banner -of json -show_streams in.mkv"),
+    ("ask", "ask", "unknown.command", "ffprobe -o out.json -show_format in.mp4"),
+    ("deny", "deny", "path.protected-write", "ffprobe -o ~/.bashrc -show_format in.mp4"),
+    ("ask", "ask", "unknown.command", "ffprobe -report in.mp4"),
+    ("ask", "ask", "unknown.command", "ffprobe -f lavfi 'amovie=in.wav,ametadata=mode=print:file=out.txt'"),
+    ("ask", "ask", "unknown.command", "ffprobe 'concat:a.mp4|b.mp4'"),
+    ("ask", "ask", "unknown.command", "ffprobe https://example.com/v.mp4"),
+    ("ask", "ask", "file.read-secret", "ffprobe ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.exif", "exiftool photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -a -G1 -s photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -json photo.jpg"),
+    ("allow", "allow", "read.exif", "exiftool -r -ext jpg ."),
+    ("ask", "ask", "unknown.command", "exiftool -o out.jpg photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -o ~/.bashrc photo.jpg"),
+    ("deny", "deny", "path.protected-write", "exiftool -out ~/.bashrc photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -w txt photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -tagsFromFile a.jpg b.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -Artist=me photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool '-DateTimeOriginal<FileModifyDate' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -overwrite_original -all= photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -@ args.txt"),
+    ("ask", "ask", "unknown.command", "exiftool -if '$Make eq \"x\"' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -p '${FileName;system(\"id\")}' photo.jpg"),
+    ("ask", "ask", "unknown.command", "exiftool -config evil.pl photo.jpg"),
+    ("ask", "ask", "file.read-secret", "exiftool ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.pdf-info", "pdfinfo doc.pdf"),
+    ("allow", "allow", "read.pdf-info", "pdfinfo -meta doc.pdf"),
+    ("allow", "allow", "read.pdf-info", "pdffonts doc.pdf"),
+    ("ask", "ask", "file.read-secret", "pdfinfo ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.pdf-images-list", "pdfimages -list doc.pdf"),
+    ("ask", "ask", "unknown.command", "pdfimages doc.pdf img"),
+    ("ask", "ask", "unknown.command", "pdfimages -list doc.pdf img"),
+    ("allow", "allow", "read.audio-info", "soxi a.wav"),
+    ("allow", "allow", "read.audio-info", "ogginfo a.ogg"),
+    ("ask", "ask", "file.read-secret", "soxi ~/.ssh/id_rsa"),
+    ("allow", "allow", "read.media-info", "mediainfo video.mp4"),
+    ("allow", "allow", "read.media-info", "mediainfo --Output=JSON video.mp4"),
+    ("allow", "allow", "read.media-info", "mediainfo -f a.mkv"),
+    ("ask", "ask", "unknown.command", "mediainfo --LogFile=log.txt video.mp4"),
+    ("deny", "deny", "path.protected-write", "mediainfo --LogFile=~/.bashrc video.mp4"),
+    ("ask", "ask", "unknown.command", "mediainfo --Output=file://t.txt a.mp4"),
+    ("ask", "ask", "unknown.command", "mediainfo https://example.com/a.mp4"),
+];
+
+#[test]
+fn media_and_document_inspectors_read_only() {
+    check(MEDIA_INSPECTORS);
+}
+
+/// Inspectors of binaries and images: they read the files named and print.
+#[rustfmt::skip]
+const BINARY_INSPECTORS: &[(&str, &str, &str, &str)] = &[
+    ("allow", "allow", "read.image-identify", "identify image.png"),
+    ("allow", "allow", "read.image-identify", "identify -verbose image.png"),
+    ("allow", "allow", "read.image-identify", "identify -format '%w x %h' a.png"),
+    ("ask", "ask", "unknown.command", "identify '|touch x'"),
+    ("ask", "ask", "unknown.command", "identify ephemeral:a.png"),
+    ("ask", "ask", "file.read-secret", "identify -verbose ~/.ssh/id_rsa"),
+    ("allow", "allow", "cli.sysinfo-more", "c++filt _Z3foov"),
+    ("allow", "allow", "cli.sysinfo-more", "addr2line -e a.out 0x1234"),
+    ("ask", "ask", "file.read-secret", "addr2line -e ~/.ssh/id_rsa 0x1"),
+    ("allow", "allow", "read.ls", "getcap /usr/bin/ping"),
+    ("allow", "allow", "read.ls", "getcap -r /usr/bin"),
+];
+
+#[test]
+fn binary_and_image_inspectors_read_only() {
+    check(BINARY_INSPECTORS);
+}
+
+/// The value of an option a reader's table does not name is a place whose use is not
+/// known, so a secret or a protected file there asks in both sessions.
+#[rustfmt::skip]
+const READERS_UNKNOWN_OPTIONS: &[(&str, &str, &str, &str)] = &[
+    ("ask", "ask", "file.read-secret", "ffprobe -frobnicate ~/.ssh/id_rsa in.mp4"),
+    ("ask", "ask", "path.secret-named", "dust --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.protected-named", "duf -frob ~/.bashrc"),
+    ("ask", "ask", "file.read-secret", "exiftool -Frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "pkg-config --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "dpkg -S --frob ~/.ssh/id_rsa"),
+    ("ask", "ask", "path.secret-named", "sensors --frob ~/.ssh/id_rsa"),
+];
+
+#[test]
+fn readers_keep_unknown_option_values_unknown() {
+    check(READERS_UNKNOWN_OPTIONS);
+}
+
+/// The same languages read from the program's input, where its text is known.
+#[rustfmt::skip]
+const ESCAPES_IN_INPUT: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "exec.hidden-forbidden", "psql <<< '\\! rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo '\\! rm -rf ~' | psql -d app"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo '.shell rm -rf ~' | sqlite3 db"),
+    ("deny", "deny", "exec.hidden-forbidden", "sqlite3 db <<'EOF'\n.tables\n.shell rm -rf ~\nEOF"),
+    ("deny", "deny", "exec.hidden-forbidden", "mysql <<< 'system rm -rf ~'"),
+    ("deny", "deny", "exec.hidden-forbidden", "echo 'spawn rm -rf ~' | expect"),
+    ("ask", "ask", "unknown.command", "psql <<< 'select 1'"),
+    ("ask", "ask", "unknown.command", "echo 'select 1' | psql"),
+    ("ask", "ask", "unknown.command", "echo '\\! rm -rf ~' | psql < x.sql"),
+    ("ask", "ask", "unknown.command", "echo '.shell ls' | sqlite3 db"),
+    ("allow", "allow", "shell.builtins", "echo 'execute(rm -rf ~)' | fzf"),
+];
+
+#[test]
+fn forbidden_commands_in_other_programs_input() {
+    check(ESCAPES_IN_INPUT);
+}

@@ -20,10 +20,21 @@ impl Analyzer<'_> {
     /// that may name files in positions the effects do not describe.
     pub(super) fn effects(&mut self, inv: &Invocation) -> (Vec<Word>, Vec<Word>) {
         let none = Effects::default();
-        let eff = match self.policy().effects(&inv.name) {
+        let mut eff = match self.policy().effects(&inv.name) {
             Some(e) => e.clone(),
             None => none,
         };
+        // `dpkg -S /usr/bin/curl`: an operand is looked up in the program's records.
+        if inv
+            .args
+            .iter()
+            .any(|a| eff.names_flags.iter().any(|f| flag_matches(f, &a.text)))
+        {
+            eff.names = Some(Select::All);
+            eff.reads = None;
+            eff.writes = None;
+            eff.in_place_flags = List::default();
+        }
         let named = self.named_words(&inv.name, &inv.args, &eff);
         self.record_sent(named.sent, inv.cwd.clone(), &inv.name);
         self.declared_effects(inv, eff);

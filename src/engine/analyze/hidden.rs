@@ -90,7 +90,7 @@ impl Analyzer<'_> {
     }
 
     /// Runs `f` with facts of its own, which it returns; the budgets stay shared.
-    fn apart(&mut self, f: impl FnOnce(&mut Self)) -> Facts {
+    pub(super) fn apart(&mut self, f: impl FnOnce(&mut Self)) -> Facts {
         let outer = std::mem::take(&mut self.facts);
         let was = std::mem::replace(&mut self.in_hidden, true);
         f(self);
@@ -98,7 +98,7 @@ impl Analyzer<'_> {
         std::mem::replace(&mut self.facts, outer)
     }
 
-    fn keep_hidden(&mut self, command: String, facts: Facts, elsewhere: bool) {
+    pub(super) fn keep_hidden(&mut self, command: String, facts: Facts, elsewhere: bool) {
         let found = !facts.invocations.is_empty()
             || !facts.accesses.is_empty()
             || !facts.signals.is_empty()

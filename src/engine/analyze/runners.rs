@@ -3,11 +3,13 @@
 //! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
 //! the program's own rule says the rest.
 
+use super::effects::select;
+use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::{flag_value, option_uses, OptionUse};
+use crate::engine::args::{flag_matches, flag_value, option_uses, positionals, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
-use crate::engine::shell::Word;
+use crate::engine::shell::{Stdin, Word};
 
 const VIM_FAMILY: &[&str] = &[
     "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
@@ -21,6 +23,7 @@ impl Analyzer<'_> {
     /// has no part of its own.
     pub(super) fn option_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         self.run_flag_commands(inv, ctx);
+        self.escaped_commands(inv, ctx);
         match inv.name.as_str() {
             "zip" => self.zip_commands(inv, ctx),
             "gdb" => self.gdb_commands(inv, ctx),
@@ -48,6 +51,105 @@ impl Analyzer<'_> {
                 self.code_string(&code, inv.cwd.clone(), ctx);
             }
         }
+    }
+
+    /// The shell commands a program runs from its own command language: after one of the
+    /// `shell_escapes` of its table (psql's `\!`, sqlite3's `.shell`, fzf's `execute(…)`)
+    /// in the value of one of its `command_flags` or in a positional argument of its
+    /// `command_args` or, with `command_input`, in its input where that is known (`psql <<<
+    /// '\! CMD'`); and, for a table with `runs_input`, its input (`at`, `batch`).
+    /// Each is judged apart, as a command hidden in arguments is: a Forbidden one makes
+    /// the call Forbidden (`exec.hidden-forbidden`), any other leaves the program's own
+    /// verdict.
+    fn escaped_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
+        if self.in_hidden {
+            return;
+        }
+        for (eff, args) in self.escape_readings(inv) {
+            let mut texts: Vec<Word> = option_uses(args, &eff, &eff.command_flags)
+                .into_iter()
+                .filter_map(|u| u.value)
+                .collect();
+            let mut whole: Vec<Word> = Vec::new();
+            if let Some(spec) = eff.command_args {
+                let pos = positionals(args, &eff.value_flags);
+                let selected = select(&pos, spec).into_iter().cloned();
+                // `gh alias set --shell NAME CMD`: the operand is a shell command whole.
+                let shell = args
+                    .iter()
+                    .any(|a| eff.shell_flags.iter().any(|f| flag_matches(f, &a.text)));
+                if shell {
+                    whole.extend(selected);
+                } else {
+                    texts.extend(selected);
+                }
+            }
+            if eff.command_input {
+                texts.extend(known_input(ctx));
+            }
+            let escapes: Vec<&str> = eff.shell_escapes.iter().collect();
+            let found = texts.iter().flat_map(|t| {
+                escaped_shell_commands(&t.text, &escapes)
+                    .into_iter()
+                    .map(move |c| (c, t.literal))
+            });
+            let commands: Vec<(String, bool)> = found
+                .chain(whole.iter().map(|w| (w.text.clone(), w.literal)))
+                .collect();
+            for (cmd, literal) in commands {
+                let code = Word {
+                    text: cmd.clone(),
+                    literal,
+                };
+                let cwd = inv.cwd.clone();
+                let facts = self.apart(|a| a.code_string(&code, cwd, ctx));
+                self.keep_hidden(cmd, facts, false);
+            }
+            if eff.runs_input {
+                let facts = self.apart(|a| a.stdin_code(inv, ctx, true));
+                self.keep_hidden(format!("the input of {}", inv.name), facts, false);
+            }
+        }
+    }
+
+    /// The tables of `inv` that have `shell_escapes` or `runs_input`, each with the words
+    /// it reads: the program's own with all its arguments, and one named for its
+    /// subcommand (`[commands."gh alias set"]`) with the words after that subcommand.
+    fn escape_readings<'i>(&self, inv: &'i Invocation) -> Vec<(Effects, &'i [Word])> {
+        let wanted = |e: &&Effects| e.runs_input || !e.shell_escapes.is_empty();
+        let policy = self.policy();
+        let mut out: Vec<(Effects, &[Word])> = policy
+            .effects_readings(&inv.name)
+            .into_iter()
+            .filter(wanted)
+            .map(|e| (e.clone(), inv.args.as_slice()))
+            .collect();
+        let Some(top) = policy.effects(&inv.name) else {
+            return out;
+        };
+        // The first two positional words, as the program's table reads them.
+        let mut name = inv.name.to_string();
+        let mut i = 0;
+        let mut depth = 0;
+        while i < inv.args.len() && depth < 2 {
+            let t = inv.args[i].text.as_str();
+            if t == "--" {
+                break;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                i += if top.takes_value(t) { 2 } else { 1 };
+                continue;
+            }
+            name.push(' ');
+            name.push_str(t);
+            depth += 1;
+            i += 1;
+            let rest = &inv.args[i.min(inv.args.len())..];
+            for e in policy.effects_readings(&name).into_iter().filter(wanted) {
+                out.push((e.clone(), rest));
+            }
+        }
+        out
     }
 
     /// A shell's `run_flags` name a file of code it runs first (`bash --rcfile FILE -i`,
@@ -402,6 +504,98 @@ fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
         i += 1;
     }
     parts
+}
+
+/// The shell commands that follow an escape of `escapes` in `text`, a program's own
+/// command language. An escape counts where it starts a word (not after a letter, digit,
+/// `_` or `-`), and one that ends in a letter only where its word ends too (`system`, not
+/// `systemctl`), in any case (`SYSTEM`). What follows it is the command: up to the matching bracket when it opens
+/// one (`execute(CMD)`), up to the same mark again after another mark (`execute~CMD~`),
+/// all the rest after `:` (`execute:CMD`), and otherwise up to the end of the line, or of
+/// the bracket the escape stands in (Tcl's `[exec CMD]`).
+fn escaped_shell_commands(text: &str, escapes: &[&str]) -> Vec<String> {
+    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // Byte for byte the text, in lower case: mysql reads `SYSTEM` as `system`.
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for e in escapes.iter().filter(|e| !e.is_empty()) {
+        let e = e.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(p) = lower.get(from..).and_then(|t| t.find(&e)) {
+            let at = from + p;
+            let end = at + e.len();
+            from = end;
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(word_char) {
+                continue;
+            }
+            let rest = &text[end..];
+            let next = rest.chars().next();
+            let word_escape = e.chars().next_back().is_some_and(word_char);
+            if word_escape && next.is_some_and(word_char) {
+                continue;
+            }
+            let cmd = match next {
+                Some(open @ ('(' | '[' | '{' | '<')) => bracketed(&rest[1..], open),
+                Some(':') if word_escape => rest[1..].to_string(),
+                Some(mark) if word_escape && !mark.is_whitespace() => {
+                    let inner = &rest[mark.len_utf8()..];
+                    inner.split(mark).next().unwrap_or(inner).to_string()
+                }
+                _ => {
+                    let line = rest.split('\n').next().unwrap_or(rest);
+                    match before {
+                        Some(open @ ('(' | '[' | '{')) => bracketed(line, open),
+                        _ => line.to_string(),
+                    }
+                }
+            };
+            let cmd = cmd.trim();
+            if !cmd.is_empty() {
+                out.push(cmd.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The text of a command's input where it is known: a here-document, a here-string, or
+/// what the stage before it in a pipeline prints (`echo TEXT |`, `printf … |`); not when
+/// a redirection feeds it a file.
+fn known_input(ctx: &CmdCtx) -> Option<Word> {
+    let cmd = ctx.cmd;
+    match &cmd.stdin {
+        Some(Stdin::Heredoc { body, .. }) => Some(Word::lit(body)),
+        Some(Stdin::HereString(w)) => Some(w.clone()),
+        None if cmd.redirects.iter().any(|r| !r.writes()) => None,
+        None => {
+            let (pid, stage) = cmd.pipe?;
+            let prev = stage_before(ctx.script, pid, stage)?;
+            literal_output(prev).map(|t| Word::lit(&t))
+        }
+    }
+}
+
+/// The text up to the bracket that closes `open` (all of it when none does).
+fn bracketed(text: &str, open: char) -> String {
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        _ => '>',
+    };
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            if depth == 0 {
+                return text[..i].to_string();
+            }
+            depth -= 1;
+        }
+    }
+    text.to_string()
 }
 
 /// The shell command of a gdb command: `!CMD`, `shell CMD` (abbreviated too), `pipe … |

@@ -57,6 +57,19 @@ pub struct Effects {
     /// may a positional argument it does not select.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// It runs its input as a shell script, later (`echo CMD | at now`): the script is
+    /// judged apart, and a Forbidden one makes the call Forbidden.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub runs_input: bool,
+    /// Its input is commands in its own command language (`psql <<< SQL`), read for its
+    /// `shell_escapes` where the text is known (a here-document, a here-string, the
+    /// printed text of the stage before in a pipeline).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub command_input: bool,
+    /// Which positional arguments are commands in the program's own command language
+    /// (`sqlite3 DB SQL…`), read for its `shell_escapes` as the values of `command_flags` are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_args: Option<Select>,
     /// For a wrapper, the words between its options and the command it runs: `timeout`'s
     /// duration, `taskset`'s CPU mask, `chrt`'s priority.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -98,6 +111,11 @@ pub struct Effects {
     /// (`gzip -c` prints, `tar -t` lists).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub read_only_flags: List,
+    /// Options that make the command only look its operands up in its own records (`dpkg
+    /// -S PATH`, `dpkg -L PKG`): with one, every operand is named, neither read nor
+    /// written.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub names_flags: List,
     /// What it does to git history on git's behalf, by subcommand: `"version *: commit tag"`
     /// (`npm version patch` commits and tags). The words before `:` are the leading
     /// positional words (`*` is any word), the words after it git actions, which the
@@ -123,6 +141,16 @@ pub struct Effects {
     /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub command_flags: List,
+    /// The words of the program's command language that run the rest as a shell command
+    /// (psql's `\!`, sqlite3's `.shell`, fzf's `execute(…)`), found in the values of
+    /// `command_flags` and in the `command_args`: each command is judged apart, and a
+    /// Forbidden one makes the call Forbidden (`exec.hidden-forbidden`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub shell_escapes: List,
+    /// Options with which the positional arguments of `command_args` are shell commands
+    /// whole (`gh alias set --shell NAME CMD`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub shell_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -208,6 +236,8 @@ impl Effects {
             || [
                 &self.in_place_flags,
                 &self.read_only_flags,
+                &self.names_flags,
+                &self.shell_flags,
                 &self.load_flags,
                 &self.loop_flags,
                 &self.no_code_flags,
@@ -222,7 +252,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 25] = [
+        let lists: [(&str, &List); 27] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -232,11 +262,13 @@ impl Effects {
             ("pattern_flags", &self.pattern_flags),
             ("in_place_flags", &self.in_place_flags),
             ("read_only_flags", &self.read_only_flags),
+            ("names_flags", &self.names_flags),
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),
             ("folder_flags", &self.folder_flags),
             ("unknown_value_flags", &self.unknown_value_flags),
             ("command_flags", &self.command_flags),
+            ("shell_flags", &self.shell_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),
