@@ -1318,3 +1318,48 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
 fn option_tables_decide_what_their_options_do() {
     check(OPTION_TABLE_CASES);
 }
+
+/// The wrappers' grammar from their tables (`policy/18-options-runners.toml`): the shell
+/// code of `code_flags` (`env -S`, `flock -c`, `npx -c`, `script -c`), the replace string
+/// of `replace_flags` (`xargs -I`, `parallel -I`), npx's `offline_flags`, and the files
+/// their path lists name.
+#[rustfmt::skip]
+const WRAPPER_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "env -S 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split-string='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split-string 'rm -rf ~'"),
+    // As getopt reads them: the value in the same word (a shebang's `-S CMD`), after other
+    // letters, and a long option abbreviated.
+    ("deny", "deny", "fs.rm-broad", "env '-S rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env -iS 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "flock /tmp/l -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "flock -w 5 /tmp/l --command 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx --no-install -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx --offline --call 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "pnpx --no --call='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx -q --no-install rm -rf ~"),
+    ("deny", "deny", "fs.rm-broad", "script -q -c 'rm -rf ~' /dev/null"),
+    ("deny", "deny", "fs.rm-broad", "script --command='rm -rf ~' /dev/null"),
+    ("deny", "deny", "fs.rm-broad", "parallel -I@ rm -rf @ ::: ~"),
+    ("deny", "deny", "fs.rm-broad", "parallel --replace=@ rm -rf @ ::: ~"),
+    // The replace string is filled from the input: the words holding it are unknown.
+    ("ask", "ask", "fs.change", "xargs -I{} rm {}"),
+    ("ask", "ask", "fs.change", "xargs -I {} rm {}"),
+    ("ask", "ask", "fs.change", "xargs -J % rm %"),
+    ("ask", "ask", "fs.change", "xargs -i rm {}"),
+    ("ask", "ask", "fs.change", "xargs --replace=@ rm @"),
+    ("ask", "ask", "shell.dynamic-command", "xargs -I@ @ --version < list"),
+    ("ask", "ask", "file.read-secret", "xargs -a ~/.ssh/id_ed25519 echo"),
+    // Benign neighbours.
+    ("allow", "allow", "shell.wrapper", "env -u S ls"),
+    ("allow", "allow", "shell.wrapper", "env -S 'cat README.md'"),
+    ("ask", "ask", "build.run", "npx --no-install --call 'git status'"),
+    ("ask", "ask", "build.run", "npx -y --no-install tsc"),
+    ("ask", "ask", "pkg.run-fetched", "npx --ignore-existing tsc"),
+];
+
+#[test]
+fn wrappers_read_their_grammar_from_their_tables() {
+    check(WRAPPER_TABLE_CASES);
+}

@@ -5,7 +5,7 @@
 
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::{flag_value, option_uses, OptionUse};
+use crate::engine::args::{flag_value, option_uses, replace_string, OptionUse};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::Word;
 
@@ -349,16 +349,16 @@ struct ScriptParts {
     logs: Vec<Word>,
 }
 
-/// Reads the options and words of `script ARGS` with the arity of its table `eff`: `-c`
-/// (`--command`) is the command, `write_flags` the logs it writes, the other `value_flags`
-/// take a value.
+/// Reads the options and words of `script ARGS` with the arity of its table `eff`:
+/// `code_flags` (`-c`, `--command`) give the command, `write_flags` the logs it writes, the
+/// other `value_flags` take a value.
 fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
-    const COMMAND: &[&str] = &["-c", "--command"];
+    let command: Vec<&str> = eff.code_flags.iter().collect();
     let logs: Vec<&str> = eff.write_flags.iter().collect();
     let other: Vec<&str> = eff
         .value_flags
         .iter()
-        .filter(|f| !COMMAND.contains(f) && !eff.write_flags.contains(f))
+        .filter(|f| !command.contains(f) && !eff.write_flags.contains(f))
         .collect();
     let mut parts = ScriptParts {
         command: None,
@@ -373,7 +373,7 @@ fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
             parts.positional.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some((v, n)) = value_at(args, i, COMMAND) {
+        if let Some((v, n)) = value_at(args, i, &command) {
             parts.command = Some(v);
             i += n;
             continue;
@@ -435,9 +435,9 @@ struct ParallelParts {
     replace: String,
 }
 
-/// Reads `parallel ARGS` with the arity of its table `eff`.
+/// Reads `parallel ARGS` with the arity of its table `eff`: its `replace_flags` give the
+/// replace string, its `read_flags` (`-a FILE`) the arguments.
 fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
-    let mut replace = "{}".to_string();
     let mut from_input = true;
     let mut i = 0;
     while i < args.len() {
@@ -449,18 +449,19 @@ fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
         if !t.starts_with('-') || t == "-" {
             break;
         }
-        if t == "-I" {
-            if let Some(r) = args.get(i + 1) {
-                replace = r.text.clone();
-            }
-        } else if let Some(r) = t.strip_prefix("--replace=") {
-            replace = r.to_string();
-        }
-        if t == "-a" || t == "--arg-file" || t.starts_with("--arg-file=") {
+        if eff
+            .read_flags
+            .iter()
+            .any(|f| t == f || flag_value(args, i, f).is_some())
+        {
             from_input = false;
         }
         i += if eff.takes_value(t) { 2 } else { 1 };
     }
+    let options = &args[..i.min(args.len())];
+    let replace = replace_string(options, &eff.replace_flags, |f| eff.takes_value(f))
+        .filter(|r| !r.is_empty())
+        .unwrap_or_else(|| "{}".to_string());
     let rest = &args[i.min(args.len())..];
     let is_sep = |w: &Word| matches!(w.text.as_str(), ":::" | ":::+" | "::::" | "::::+");
     let cmd_end = rest.iter().position(is_sep).unwrap_or(rest.len());

@@ -120,9 +120,20 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub folder_flags: List,
     /// Options whose value is a command in the program's own command language (`vim -c
-    /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
+    /// CMD`, `gdb -ex CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`,
+    /// gdb's `shell CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub command_flags: List,
+    /// Options whose value is the string that each word of the input replaces in the
+    /// command run (`xargs -I R`, `parallel -I R`). One that `value_flags` does not name
+    /// takes its value only in the same word, `{}` when there is none (`xargs -i[R]`,
+    /// `--replace[=R]`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub replace_flags: List,
+    /// Options with which the program runs only what is installed, fetching nothing
+    /// (`npx --no-install`, `--offline`). Read from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub offline_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -132,7 +143,9 @@ pub struct Effects {
     // (`src/engine/lang/argv.rs`) from the built-in tables only: where its code comes from
     // and what loads other code. An option of an interpreter that none of these lists
     // (nor `value_flags`, `in_place_flags`) names makes its code opaque.
-    /// Options whose value is the code run (`python -c CODE`, `perl -e CODE`).
+    /// Options whose value is the code run (`python -c CODE`, `perl -e CODE`); for a
+    /// wrapper, the shell code it runs (`env -S STRING`, `flock FILE -c SCRIPT`, `npx -c
+    /// SCRIPT`, `script -c CMD`), read by the mechanism that peels it.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub code_flags: List,
     /// Options whose value is the script file run (`php -f FILE`, `awk -f FILE`).
@@ -215,6 +228,8 @@ impl Effects {
                 &self.inert_flags,
                 &self.attached_flags,
                 &self.number_flags,
+                &self.replace_flags,
+                &self.offline_flags,
             ]
             .iter()
             .any(|l| l.contains(flag))
@@ -222,7 +237,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 25] = [
+        let lists: [(&str, &List); 27] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -237,6 +252,8 @@ impl Effects {
             ("folder_flags", &self.folder_flags),
             ("unknown_value_flags", &self.unknown_value_flags),
             ("command_flags", &self.command_flags),
+            ("replace_flags", &self.replace_flags),
+            ("offline_flags", &self.offline_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),
