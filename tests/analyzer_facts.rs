@@ -104,6 +104,8 @@ fn wrappers() {
         ("busybox ls", "run ls"),
         ("stdbuf -oL cat a", "run stdbuf -oL cat a | run cat a | read /home/user/project/a"),
         ("env -S 'ls -l'", "run env -S ls -l | run ls -l"),
+        ("env '-Sls -l'", "run env -Sls -l | run ls -l"),
+        ("flock /tmp/l -c ls", "run flock /tmp/l -c ls | run ls"),
     ]);
 }
 
@@ -224,6 +226,9 @@ fn runners() {
         ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | read /home/user/project/{} | read /home/user/project/b | write /home/user/project/a.zip"),
         ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
         ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
+        ("gdb -batch --command=cmds.gdb ./a.out", "run gdb -batch --command=cmds.gdb ./a.out | read /home/user/project/cmds.gdb"),
+        ("gdb --args ls -l", "run ls -l | run gdb --args ls -l"),
+        ("parallel -a args.txt echo", "run echo | run parallel -a args.txt echo | read /home/user/project/args.txt"),
         ("parallel gzip ::: a b", "run gzip a | run gzip b | run parallel gzip ::: a b | write /home/user/project/a | write /home/user/project/b"),
         ("script -q -c ls /dev/null", "run ls | run script -q -c ls /dev/null"),
         ("strace -o t.txt ls", "run strace -o t.txt ls | run ls | write /home/user/project/t.txt"),

@@ -1363,3 +1363,29 @@ const WRAPPER_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
 fn wrappers_read_their_grammar_from_their_tables() {
     check(WRAPPER_TABLE_CASES);
 }
+
+/// gdb's table: the shell commands of its `command_flags` (`-ex`, `-iex` …) and the program
+/// of its `program_flags` (`--args`) are judged; as one of the `runners`, its other
+/// arguments are read as a command it may run; a file of its commands is read.
+#[rustfmt::skip]
+const GDB_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "gdb -batch -ex 'shell rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -ex '!rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb --eval-command='shell rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -iex 'pipe bt | rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -ex run --args rm -rf ~"),
+    ("deny", "deny", "exec.hidden-forbidden", "gdb -batch -ex 'python import os' rm -rf ~"),
+    ("deny", "deny", "exec.hidden-forbidden", "gdb -q -batch sh -c 'rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "gdb -batch -ex 'python import os; os.system(\"ls\")'"),
+    ("ask", "ask", "unknown.command", "gdb -batch -x ~/.ssh/id_ed25519 ./a.out"),
+    ("ask", "ask", "unknown.command", "gdb -batch --command ~/.ssh/id_ed25519 ./a.out"),
+    // Benign neighbours.
+    ("ask", "ask", "unknown.command", "gdb -batch -ex bt ./a.out core"),
+    ("ask", "ask", "unknown.command", "gdb -p 1234"),
+    ("ask", "ask", "unknown.command", "gdb -ex 'shell ls' ./a.out"),
+];
+
+#[test]
+fn gdb_reads_its_commands_from_its_table() {
+    check(GDB_CASES);
+}

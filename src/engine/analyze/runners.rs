@@ -2,6 +2,17 @@
 //! (`tar --to-command`, `rsync -e`), and those read here: `zip -TT`, `vim -c '!…'`, `gdb -ex
 //! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
 //! the program's own rule says the rest.
+//!
+//! A program with a table whose options hold a command in its own language (`command_flags`:
+//! `vim -c`, `gdb -ex`) or a program to run (`program_flags`: `gdb --args`) has those
+//! options' values judged here, whatever else its table says: which options they are comes
+//! from every table of the program (a layer's and the built-in one, so a layer adds
+//! options and never hides one), and the shell commands in them are found by the reader
+//! of the program's language here (vim's `:!CMD`, gdb's `!CMD`, `shell CMD`, `pipe … |
+//! CMD`). A table does not make the program's other arguments data: a program that may run
+//! them in ways no table describes (gdb's `python …`, the program it debugs) is one of the
+//! `runners` (`policy/00-paths.toml`), whose arguments `hidden` reads as possible commands
+//! as it reads those of a program the policy does not know.
 
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
@@ -187,24 +198,22 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `gdb -ex '!CMD'`, `-ex 'shell CMD'`, `-ex 'pipe … | CMD'`, and the program of
-    /// `--args PROG ARGS…`, which `run` starts.
+    /// `gdb -ex '!CMD'`, `-ex 'shell CMD'`, `-ex 'pipe … | CMD'` (the `command_flags` of
+    /// its tables), and the program of `--args PROG ARGS…` (`program_flags`), which `run`
+    /// starts.
     fn gdb_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args;
-        let opts = [
-            "-ex",
-            "--ex",
-            "-eval-command",
-            "--eval-command",
-            "-iex",
-            "--iex",
-            "-init-eval-command",
-            "--init-eval-command",
-        ];
+        let mut command_flags = List::default();
+        let mut program_flags = List::default();
+        for eff in self.policy().effects_readings(&inv.name) {
+            command_flags.extend(&eff.command_flags);
+            program_flags.extend(&eff.program_flags);
+        }
+        let opts: Vec<&str> = command_flags.iter().collect();
         let mut i = 0;
         while i < args.len() {
             let t = args[i].text.as_str();
-            if t == "--args" || t == "-args" {
+            if program_flags.contains(t) {
                 let prog = args[i + 1..].to_vec();
                 self.words(&prog, inv.cwd.clone(), ctx, false);
                 return;

@@ -124,6 +124,10 @@ pub struct Effects {
     /// gdb's `shell CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub command_flags: List,
+    /// Options after which the rest of the words are a program and its arguments, which
+    /// the program runs (`gdb --args PROG ARGS…`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub program_flags: List,
     /// Options whose value is the string that each word of the input replaces in the
     /// command run (`xargs -I R`, `parallel -I R`). One that `value_flags` does not name
     /// takes its value only in the same word, `{}` when there is none (`xargs -i[R]`,
@@ -228,6 +232,7 @@ impl Effects {
                 &self.inert_flags,
                 &self.attached_flags,
                 &self.number_flags,
+                &self.program_flags,
                 &self.replace_flags,
                 &self.offline_flags,
             ]
@@ -237,7 +242,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 27] = [
+        let lists: [(&str, &List); 28] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -252,6 +257,7 @@ impl Effects {
             ("folder_flags", &self.folder_flags),
             ("unknown_value_flags", &self.unknown_value_flags),
             ("command_flags", &self.command_flags),
+            ("program_flags", &self.program_flags),
             ("replace_flags", &self.replace_flags),
             ("offline_flags", &self.offline_flags),
             ("code_flags", &self.code_flags),

@@ -84,6 +84,7 @@ fn serde_types_have_the_schema_keys() {
         folder_flags: l.clone(),
         unknown_value_flags: l.clone(),
         command_flags: l.clone(),
+        program_flags: l.clone(),
         replace_flags: l.clone(),
         offline_flags: l.clone(),
         code_flags: l.clone(),
