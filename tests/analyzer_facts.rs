@@ -141,6 +141,10 @@ fn git() {
         ("git clone 'ext::sh -c ls' x", "run sh -c ls | run ls | run git clone ext::sh -c ls x"),
         ("git diff .env", "run git diff .env"),
         ("git --output=/etc/x diff", "run git --output=/etc/x diff | write /etc/x"),
+        ("git format-patch -o out HEAD~1", "run git format-patch -o out HEAD~1 | write /home/user/project/out"),
+        ("git -C sub format-patch -ko out -1", "run git format-patch -ko out -1 | write /home/user/project/sub/out"),
+        ("git diff --output x.patch HEAD", "run git diff --output x.patch HEAD | write /home/user/project/x.patch"),
+        ("git ls-files -o out", "run git ls-files -o out"),
         ("git config user.name me", "run git config user.name me"),
     ]);
 }

@@ -616,7 +616,7 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("allow", "allow", "pkg.query", "go list -m all"),
     ("allow", "allow", "pkg.query", "go list -m -u all"),
     ("allow", "allow", "pkg.query", "go vet ./..."),
-    ("ask", "ask", "unknown.command", "git log --output=/tmp/x"),
+    ("ask", "allow", "file.write", "git log --output=/tmp/x"),
     ("ask", "ask", "unknown.command", "git log -p --ext-diff"),
     ("ask", "ask", "git.delete-refs", "git branch -a -d x"),
     ("ask", "allow", "git.write", "git branch -m a b"),
@@ -1297,7 +1297,8 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "go build -o .git/hooks/pre-commit ."),
     ("deny", "deny", "path.protected-write", "curl -s -o .git/hooks/pre-commit https://example.com"),
     // An option left out on purpose: its value is a word whose use is not known.
-    ("ask", "ask", "path.protected-named", "git archive -o ~/.claude/settings.json HEAD"),
+    ("ask", "ask", "path.protected-named", "git ls-files -o ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "git archive -o ~/.claude/settings.json HEAD"),
     ("ask", "ask", "path.secret-named", "kubectl get pods -o go-template-file=~/.ssh/id_ed25519"),
     ("ask", "ask", "path.secret-named", "kubectl -o jsonpath-file=~/.ssh/id_rsa get pods"),
     ("allow", "allow", "container.query", "kubectl -o yaml get pods"),
@@ -1388,4 +1389,37 @@ const GDB_CASES: &[(&str, &str, &str, &str)] = &[
 #[test]
 fn gdb_reads_its_commands_from_its_table() {
     check(GDB_CASES);
+}
+
+/// Git's subcommands that write through an option (`git format-patch -o DIR`, the diff
+/// family's `--output=FILE`): their tables (`[commands."git format-patch"]` …), read with
+/// git's, make the value a write, judged as one; `-o` of another subcommand is not.
+#[rustfmt::skip]
+const GIT_OUTPUT_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "path.protected-write", "git diff --output=~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "git diff --output ~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "git log --output=~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "git show --output ~/.claude/settings.json HEAD"),
+    ("deny", "deny", "path.protected-write", "git -C sub log -p --output=.git/hooks/pre-commit"),
+    ("deny", "deny", "path.protected-write", "git format-patch -o ~/.claude/agents HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch -ko ~/.ssh HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch --output-directory ~/.claude/commands HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch --output=~/.bashrc -1"),
+    ("deny", "deny", "path.protected-write", "git bugreport -o ~/.claude/agents"),
+    // A project file is written as any other file is; one outside the project is asked.
+    ("ask", "allow", "file.write", "git diff --output=out.patch"),
+    ("ask", "allow", "file.write", "git diff --output out.patch HEAD~1"),
+    ("ask", "allow", "file.write", "git show --output=x.txt HEAD"),
+    ("ask", "allow", "git.write", "git format-patch -o patches HEAD~1"),
+    ("ask", "ask", "file.write-outside", "git format-patch -o ~/patches HEAD~1"),
+    ("ask", "ask", "file.write-outside", "git diff --output=../out.patch"),
+    ("ask", "ask", "unknown.command", "git diff --output=\"$F\""),
+    // Benign neighbours: `-o` means something else there.
+    ("allow", "allow", "git.read", "git ls-files -o"),
+    ("allow", "allow", "git.read", "git diff HEAD~1"),
+];
+
+#[test]
+fn git_subcommands_write_what_their_tables_say() {
+    check(GIT_OUTPUT_CASES);
 }

@@ -10,7 +10,7 @@ use super::git_tables::GIT_COMMANDS;
 use super::{program_name, Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::flag_value;
 use crate::engine::paths;
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects};
 use crate::engine::shell::Word;
 
 /// How many aliases may expand one into another.
@@ -87,7 +87,26 @@ impl Analyzer<'_> {
         inv.args = rest;
         self.git_subcommand(&inv, ctx);
         self.history_reads(&inv);
-        self.push_with_effects(inv);
+        let eff = self.git_table(&inv);
+        self.push_with_table(inv, eff);
+    }
+
+    /// Git's table, with the options of its subcommand's (`"git format-patch"`, whose `-o
+    /// DIR` is written) when the policy has one: a one-letter option means something else
+    /// in each subcommand (`git ls-files -o` lists the others), so only the subcommand's
+    /// table names it.
+    fn git_table(&self, inv: &Invocation) -> Effects {
+        let policy = self.policy();
+        let git = policy.effects(&inv.name).cloned().unwrap_or_default();
+        let sub = inv
+            .args
+            .first()
+            .filter(|w| w.literal)
+            .and_then(|w| policy.effects(&format!("{} {}", inv.name, w.text)));
+        match sub {
+            Some(sub) => git.with_subcommand(sub),
+            None => git,
+        }
     }
 
     /// Reads git's global options: the settings they give are collected; gives where the

@@ -195,6 +195,28 @@ pub struct Effects {
 }
 
 impl Effects {
+    /// The table with the options of `sub`, a table named for one of its subcommands
+    /// (`"git format-patch"`), added: its `flags`, `value_flags` and the lists of options
+    /// whose value is a path, each option once.
+    pub fn with_subcommand(mut self, sub: &Effects) -> Effects {
+        for (to, from) in [
+            (&mut self.flags, &sub.flags),
+            (&mut self.value_flags, &sub.value_flags),
+            (&mut self.read_flags, &sub.read_flags),
+            (&mut self.write_flags, &sub.write_flags),
+            (&mut self.list_flags, &sub.list_flags),
+            (&mut self.send_flags, &sub.send_flags),
+            (&mut self.unknown_value_flags, &sub.unknown_value_flags),
+        ] {
+            for w in from.iter() {
+                if !to.contains(w) {
+                    to.push(w);
+                }
+            }
+        }
+        self
+    }
+
     /// Whether option `flag` takes a value, as the table says.
     pub fn takes_value(&self, flag: &str) -> bool {
         [
