@@ -1414,6 +1414,12 @@ const GIT_OUTPUT_CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.write-outside", "git format-patch -o ~/patches HEAD~1"),
     ("ask", "ask", "file.write-outside", "git diff --output=../out.patch"),
     ("ask", "ask", "unknown.command", "git diff --output=\"$F\""),
+    // The `code_flags` of a subcommand's table: shell code, judged as a script.
+    ("deny", "deny", "fs.rm-broad", "git rebase --exec='rm -rf ~' main"),
+    ("deny", "deny", "fs.rm-broad", "git difftool --extcmd 'rm -rf ~' HEAD"),
+    ("deny", "deny", "fs.rm-broad", "git grep -O'rm -rf ~' foo"),
+    ("deny", "deny", "fs.rm-broad", "git filter-branch --msg-filter 'rm -rf ~' HEAD"),
+    ("ask", "ask", "unknown.command", "git grep -O foo"),
     // Benign neighbours: `-o` means something else there.
     ("allow", "allow", "git.read", "git ls-files -o"),
     ("allow", "allow", "git.read", "git diff HEAD~1"),

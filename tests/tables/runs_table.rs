@@ -343,6 +343,7 @@ fn a_layer_s_table_cannot_widen_a_wrapper_or_runner() {
         ("gdb = { value_flags = [\"-ex\"] }", "gdb -ex 'shell rm -rf ~'", "fs.rm-broad"),
         ("gdb = { flags = [\"--args\"] }", "gdb --args rm -rf ~", "fs.rm-broad"),
         ("gdb = { complete = true }", "gdb -batch sh -c 'rm -rf ~'", "exec.hidden-forbidden"),
+        ("\"git rebase\" = { flags = [\"-x\"] }", "git rebase -x 'rm -rf ~' main", "fs.rm-broad"),
         ("\"docker run\" = { value_flags = [\"-i\"] }", "docker run -itv /:/h img", "container.mount-host"),
     ];
     let mut wrong = Vec::new();
