@@ -163,6 +163,10 @@ pub struct Effects {
     /// knows has no effect of its own.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub library_flags: List,
+    /// Libraries whose loading has no effect of its own (`ruby -r json`, `require 'json'`
+    /// in Ruby code): with one of them the code stays followed. Names, not options.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub inert_libraries: List,
     /// Options that load other code or change which code runs (`node --require F`, `ruby
     /// -I DIR`, `php -d KEY=VALUE`): the code is not followed. Each takes a value, but
     /// one in `attached_flags` only in the same word (`perl -d:Trace`).

@@ -91,6 +91,7 @@ fn serde_types_have_the_schema_keys() {
         script_flags: l.clone(),
         module_flags: l.clone(),
         library_flags: l.clone(),
+        inert_libraries: l.clone(),
         load_flags: l.clone(),
         loop_flags: l.clone(),
         no_code_flags: l.clone(),
