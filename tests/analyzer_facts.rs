@@ -106,6 +106,15 @@ fn wrappers() {
         ("env -S 'ls -l'", "run env -S ls -l | run ls -l"),
         ("env '-Sls -l'", "run env -Sls -l | run ls -l"),
         ("flock /tmp/l -c ls", "run flock /tmp/l -c ls | run ls"),
+        // How xargs splits its input, from its table: at blanks; with `-0` (in a cluster
+        // too, but not as the value of `-e[EOF]`) or `-d` not, and its words are unknown;
+        // with `-a FILE` its input is the file.
+        ("echo a b | xargs -r cat", "run echo a b | run xargs -r cat | run cat a b | read /home/user/project/a | read /home/user/project/b"),
+        ("echo a b | xargs -r0 cat", "run echo a b | run xargs -r0 cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs -e0 cat", "run echo a b | run xargs -e0 cat | run cat a b | read /home/user/project/a | read /home/user/project/b"),
+        ("echo a b | xargs -d x cat", "run echo a b | run xargs -d x cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs --null cat", "run echo a b | run xargs --null cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs -a f cat", "run echo a b | run xargs -a f cat | run cat $(…) | read /home/user/project/f | read ?$(…)"),
     ]);
 }
 

@@ -653,7 +653,8 @@ impl Analyzer<'_> {
             let own = &args[..args.len().saturating_sub(rest.len())];
             let replace =
                 replace_string(own, &replace_flags, takes_value).filter(|r| !r.is_empty());
-            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own), ctx.depth == 0);
+            let split = xargs_split(own, &tables);
+            let input = listed::input(ctx.script, ctx.cmd, &split, ctx.depth == 0);
             self.xargs_command(rest, replace, input, cwd.clone(), ctx);
         }
     }
@@ -730,41 +731,40 @@ fn leading_options(args: &[Word]) -> &[Word] {
     &args[..end]
 }
 
-/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`).
-fn xargs_split(options: &[Word]) -> listed::Split {
+/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`)
+/// as its tables say: `null_flags` split at NUL bytes, `line_flags` and `replace_flags` at
+/// lines or a delimiter, `read_flags` read the input from a file; in a cluster, the letters
+/// after one that takes a value (`value_flags`, or only in its word: `attached_flags`) are
+/// that value.
+fn xargs_split(options: &[Word], tables: &[Effects]) -> listed::Split {
+    let any = |f: &str, list: fn(&Effects) -> &List| tables.iter().any(|e| list(e).contains(f));
     let mut split = listed::Split {
         nul: false,
         other: false,
         from_file: false,
     };
+    let mut note = |f: &str| {
+        split.nul |= any(f, |e| &e.null_flags);
+        split.other |= any(f, |e| &e.line_flags) || any(f, |e| &e.replace_flags);
+        split.from_file |= any(f, |e| &e.read_flags);
+    };
     for a in options {
         let t = a.text.as_str();
-        if let Some(long) = t.strip_prefix("--") {
-            let name = long.split_once('=').map_or(long, |(n, _)| n);
-            match name {
-                "null" => split.nul = true,
-                "delimiter" | "replace" | "max-lines" => split.other = true,
-                "arg-file" => split.from_file = true,
-                _ => {}
-            }
+        if t.starts_with("--") {
+            note(t.split_once('=').map_or(t, |(n, _)| n));
             continue;
         }
         let Some(letters) = t.strip_prefix('-') else {
             continue;
         };
         for c in letters.chars() {
-            match c {
-                '0' => split.nul = true,
-                'd' | 'I' | 'L' | 'i' | 'l' => {
-                    split.other = true;
-                    break;
-                }
-                'a' => {
-                    split.from_file = true;
-                    break;
-                }
-                'n' | 'P' | 's' | 'E' | 'e' => break,
-                _ => {}
+            let f = format!("-{c}");
+            note(&f);
+            let valued = tables
+                .iter()
+                .any(|e| e.takes_value(&f) || e.attached_flags.contains(&f));
+            if valued {
+                break;
             }
         }
     }

@@ -134,6 +134,14 @@ pub struct Effects {
     /// `--replace[=R]`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub replace_flags: List,
+    /// Options with which a program that reads words from its input splits it at NUL bytes
+    /// only (`xargs -0`, `--null`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub null_flags: List,
+    /// Options with which it splits its input at the ends of lines or at a delimiter they
+    /// give, not at blanks (`xargs -d D`, `-L N`, `-l[N]`); `replace_flags` do too.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub line_flags: List,
     /// Options with which the program runs only what is installed, fetching nothing
     /// (`npx --no-install`, `--offline`). Read from the built-in table only.
     #[serde(default, skip_serializing_if = "List::is_empty")]
@@ -260,6 +268,8 @@ impl Effects {
                 &self.number_flags,
                 &self.program_flags,
                 &self.replace_flags,
+                &self.null_flags,
+                &self.line_flags,
                 &self.offline_flags,
             ]
             .iter()
@@ -268,7 +278,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 28] = [
+        let lists: [(&str, &List); 30] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -285,6 +295,8 @@ impl Effects {
             ("command_flags", &self.command_flags),
             ("program_flags", &self.program_flags),
             ("replace_flags", &self.replace_flags),
+            ("null_flags", &self.null_flags),
+            ("line_flags", &self.line_flags),
             ("offline_flags", &self.offline_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),

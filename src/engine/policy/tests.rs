@@ -86,6 +86,8 @@ fn serde_types_have_the_schema_keys() {
         command_flags: l.clone(),
         program_flags: l.clone(),
         replace_flags: l.clone(),
+        null_flags: l.clone(),
+        line_flags: l.clone(),
         offline_flags: l.clone(),
         code_flags: l.clone(),
         script_flags: l.clone(),
