@@ -104,6 +104,17 @@ fn wrappers() {
         ("busybox ls", "run ls"),
         ("stdbuf -oL cat a", "run stdbuf -oL cat a | run cat a | read /home/user/project/a"),
         ("env -S 'ls -l'", "run env -S ls -l | run ls -l"),
+        ("env '-Sls -l'", "run env -Sls -l | run ls -l"),
+        ("flock /tmp/l -c ls", "run flock /tmp/l -c ls | run ls"),
+        // How xargs splits its input, from its table: at blanks; with `-0` (in a cluster
+        // too, but not as the value of `-e[EOF]`) or `-d` not, and its words are unknown;
+        // with `-a FILE` its input is the file.
+        ("echo a b | xargs -r cat", "run echo a b | run xargs -r cat | run cat a b | read /home/user/project/a | read /home/user/project/b"),
+        ("echo a b | xargs -r0 cat", "run echo a b | run xargs -r0 cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs -e0 cat", "run echo a b | run xargs -e0 cat | run cat a b | read /home/user/project/a | read /home/user/project/b"),
+        ("echo a b | xargs -d x cat", "run echo a b | run xargs -d x cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs --null cat", "run echo a b | run xargs --null cat | run cat $(…) | read ?$(…)"),
+        ("echo a b | xargs -a f cat", "run echo a b | run xargs -a f cat | run cat $(…) | read /home/user/project/f | read ?$(…)"),
     ]);
 }
 
@@ -139,6 +150,10 @@ fn git() {
         ("git clone 'ext::sh -c ls' x", "run sh -c ls | run ls | run git clone ext::sh -c ls x"),
         ("git diff .env", "run git diff .env"),
         ("git --output=/etc/x diff", "run git --output=/etc/x diff | write /etc/x"),
+        ("git format-patch -o out HEAD~1", "run git format-patch -o out HEAD~1 | write /home/user/project/out"),
+        ("git -C sub format-patch -ko out -1", "run git format-patch -ko out -1 | write /home/user/project/sub/out"),
+        ("git diff --output x.patch HEAD", "run git diff --output x.patch HEAD | write /home/user/project/x.patch"),
+        ("git ls-files -o out", "run git ls-files -o out"),
         ("git config user.name me", "run git config user.name me"),
     ]);
 }
@@ -224,6 +239,9 @@ fn runners() {
         ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | read /home/user/project/{} | read /home/user/project/b | write /home/user/project/a.zip"),
         ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
         ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
+        ("gdb -batch --command=cmds.gdb ./a.out", "run gdb -batch --command=cmds.gdb ./a.out | read /home/user/project/cmds.gdb"),
+        ("gdb --args ls -l", "run ls -l | run gdb --args ls -l"),
+        ("parallel -a args.txt echo", "run echo | run parallel -a args.txt echo | read /home/user/project/args.txt"),
         ("parallel gzip ::: a b", "run gzip a | run gzip b | run parallel gzip ::: a b | write /home/user/project/a | write /home/user/project/b"),
         ("script -q -c ls /dev/null", "run ls | run script -q -c ls /dev/null"),
         ("strace -o t.txt ls", "run strace -o t.txt ls | run ls | write /home/user/project/t.txt"),

@@ -229,6 +229,61 @@ pub fn option_uses(args: &[Word], eff: &Effects, wanted: &List) -> Vec<OptionUse
     out
 }
 
+/// The use of an option of `wanted` that word `i` starts, read with the arity of the table
+/// `eff` as [`option_uses`] reads it, and how many words it takes: 2 when its value is the
+/// next word.
+pub fn option_use_at(
+    args: &[Word],
+    i: usize,
+    eff: &Effects,
+    wanted: &List,
+) -> Option<(OptionUse, usize)> {
+    let word = args.get(i..=i)?;
+    let u = option_uses(word, eff, wanted).into_iter().next()?;
+    if u.value.is_some() {
+        return Some((u, 1));
+    }
+    let value = args.get(i + 1).cloned();
+    Some((OptionUse { value, ..u }, 2))
+}
+
+/// The replace string of a command run once for each input word (`xargs -I R`, `-IR`,
+/// `--replace=R`; `-i`, `--replace` without a value: `{}`), given by the options of
+/// `flags` in `options`; the last one counts. An option that `takes_value` takes the next
+/// word when the value is not in its own.
+pub fn replace_string(
+    options: &[Word],
+    flags: &List,
+    takes_value: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let mut replace: Option<String> = None;
+    for (i, a) in options.iter().enumerate() {
+        let t = a.text.as_str();
+        for f in flags.iter() {
+            let short = f.len() == 2 && !f.starts_with("--");
+            let attached = if short {
+                t.strip_prefix(f)
+            } else {
+                t.strip_prefix(f).and_then(|r| r.strip_prefix('='))
+            };
+            if t == f {
+                replace = if takes_value(f) {
+                    options.get(i + 1).map(|w| w.text.clone())
+                } else {
+                    Some("{}".into())
+                };
+            } else if let Some(r) = attached {
+                replace = Some(if r.is_empty() {
+                    "{}".into()
+                } else {
+                    r.to_string()
+                });
+            }
+        }
+    }
+    replace
+}
+
 /// Whether `s` can name an environment variable.
 pub fn is_env_name(s: &str) -> bool {
     !s.is_empty()
@@ -257,6 +312,62 @@ mod tests {
         ];
         for (p, a, want) in cases {
             assert_eq!(flag_matches(p, a), *want, "{p} {a}");
+        }
+    }
+
+    fn words(s: &str) -> Vec<Word> {
+        s.split(' ').map(Word::lit).collect()
+    }
+
+    /// xargs's replace options: `-I R` takes a value, `-i[R]` and `--replace[=R]` only in
+    /// their own word.
+    #[test]
+    fn replace_strings() {
+        let flags: List = ["-I", "-i", "--replace"].into_iter().collect();
+        let cases: &[(&str, Option<&str>)] = &[
+            ("-I {}", Some("{}")),
+            ("-I@", Some("@")),
+            ("-n 1 -I %", Some("%")),
+            ("-i", Some("{}")),
+            ("-iX", Some("X")),
+            ("--replace", Some("{}")),
+            ("--replace=", Some("{}")),
+            ("--replace=@", Some("@")),
+            ("-I a -I b", Some("b")),
+            ("-I", None),
+            ("-0 -n 1", None),
+        ];
+        for (args, want) in cases {
+            let got = replace_string(&words(args), &flags, |f| f == "-I");
+            assert_eq!(got.as_deref(), *want, "{args}");
+        }
+    }
+
+    /// The use of a `code_flags` option at a word, with env's arity (`-u` takes a value).
+    #[test]
+    fn option_uses_at_a_word() {
+        let eff = Effects {
+            value_flags: ["-u", "-S", "--split-string"].into_iter().collect(),
+            flags: ["-i"].into_iter().collect(),
+            ..Effects::default()
+        };
+        let code: List = ["-S", "--split-string"].into_iter().collect();
+        let cases: &[(&str, Option<(&str, usize)>)] = &[
+            ("-S x", Some(("x", 2))),
+            ("-Sx y", Some(("x", 1))),
+            ("-iS x", Some(("x", 2))),
+            ("--split-string=x y", Some(("x", 1))),
+            ("--split-string x", Some(("x", 2))),
+            ("--split x", Some(("x", 2))),
+            ("-uS x", None),
+            ("-i x", None),
+            ("x -S", None),
+        ];
+        for (args, want) in cases {
+            let got = option_use_at(&words(args), 0, &eff, &code)
+                .map(|(u, n)| (u.value.map(|w| w.text).unwrap_or_default(), n));
+            let want = want.map(|(v, n)| (v.to_string(), n));
+            assert_eq!(got, want, "{args}");
         }
     }
 }

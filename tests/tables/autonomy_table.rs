@@ -616,7 +616,7 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("allow", "allow", "pkg.query", "go list -m all"),
     ("allow", "allow", "pkg.query", "go list -m -u all"),
     ("allow", "allow", "pkg.query", "go vet ./..."),
-    ("ask", "ask", "unknown.command", "git log --output=/tmp/x"),
+    ("ask", "allow", "file.write", "git log --output=/tmp/x"),
     ("ask", "ask", "unknown.command", "git log -p --ext-diff"),
     ("ask", "ask", "git.delete-refs", "git branch -a -d x"),
     ("ask", "allow", "git.write", "git branch -m a b"),
@@ -1297,7 +1297,8 @@ const OPTION_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "go build -o .git/hooks/pre-commit ."),
     ("deny", "deny", "path.protected-write", "curl -s -o .git/hooks/pre-commit https://example.com"),
     // An option left out on purpose: its value is a word whose use is not known.
-    ("ask", "ask", "path.protected-named", "git archive -o ~/.claude/settings.json HEAD"),
+    ("ask", "ask", "path.protected-named", "git ls-files -o ~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "git archive -o ~/.claude/settings.json HEAD"),
     ("ask", "ask", "path.secret-named", "kubectl get pods -o go-template-file=~/.ssh/id_ed25519"),
     ("ask", "ask", "path.secret-named", "kubectl -o jsonpath-file=~/.ssh/id_rsa get pods"),
     ("allow", "allow", "container.query", "kubectl -o yaml get pods"),
@@ -1623,4 +1624,114 @@ const ESCAPES_IN_INPUT: &[(&str, &str, &str, &str)] = &[
 #[test]
 fn forbidden_commands_in_other_programs_input() {
     check(ESCAPES_IN_INPUT);
+}
+
+/// The wrappers' grammar from their tables (`policy/18-options-runners.toml`): the shell
+/// code of `code_flags` (`env -S`, `flock -c`, `npx -c`, `script -c`), the replace string
+/// of `replace_flags` (`xargs -I`, `parallel -I`), npx's `offline_flags`, and the files
+/// their path lists name.
+#[rustfmt::skip]
+const WRAPPER_TABLE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "env -S 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split-string='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split-string 'rm -rf ~'"),
+    // As getopt reads them: the value in the same word (a shebang's `-S CMD`), after other
+    // letters, and a long option abbreviated.
+    ("deny", "deny", "fs.rm-broad", "env '-S rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env -iS 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "env --split='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "flock /tmp/l -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "flock -w 5 /tmp/l --command 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx --no-install -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx --offline --call 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "pnpx --no --call='rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "npx -q --no-install rm -rf ~"),
+    ("deny", "deny", "fs.rm-broad", "script -q -c 'rm -rf ~' /dev/null"),
+    ("deny", "deny", "fs.rm-broad", "script --command='rm -rf ~' /dev/null"),
+    ("deny", "deny", "fs.rm-broad", "parallel -I@ rm -rf @ ::: ~"),
+    ("deny", "deny", "fs.rm-broad", "parallel --replace=@ rm -rf @ ::: ~"),
+    // The replace string is filled from the input: the words holding it are unknown.
+    ("ask", "ask", "fs.change", "xargs -I{} rm {}"),
+    ("ask", "ask", "fs.change", "xargs -I {} rm {}"),
+    ("ask", "ask", "fs.change", "xargs -J % rm %"),
+    ("ask", "ask", "fs.change", "xargs -i rm {}"),
+    ("ask", "ask", "fs.change", "xargs --replace=@ rm @"),
+    ("ask", "ask", "shell.dynamic-command", "xargs -I@ @ --version < list"),
+    ("ask", "ask", "file.read-secret", "xargs -a ~/.ssh/id_ed25519 echo"),
+    // Benign neighbours.
+    ("allow", "allow", "shell.wrapper", "env -u S ls"),
+    ("allow", "allow", "shell.wrapper", "env -S 'cat README.md'"),
+    ("ask", "ask", "build.run", "npx --no-install --call 'git status'"),
+    ("ask", "ask", "build.run", "npx -y --no-install tsc"),
+    ("ask", "ask", "pkg.run-fetched", "npx --ignore-existing tsc"),
+];
+
+#[test]
+fn wrappers_read_their_grammar_from_their_tables() {
+    check(WRAPPER_TABLE_CASES);
+}
+
+/// gdb's table: the shell commands of its `command_flags` (`-ex`, `-iex` …) and the program
+/// of its `program_flags` (`--args`) are judged; as one of the `runners`, its other
+/// arguments are read as a command it may run; a file of its commands is read.
+#[rustfmt::skip]
+const GDB_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "gdb -batch -ex 'shell rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -ex '!rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb --eval-command='shell rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -iex 'pipe bt | rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "gdb -ex run --args rm -rf ~"),
+    ("deny", "deny", "exec.hidden-forbidden", "gdb -batch -ex 'python import os' rm -rf ~"),
+    ("deny", "deny", "exec.hidden-forbidden", "gdb -q -batch sh -c 'rm -rf ~'"),
+    ("ask", "ask", "unknown.command", "gdb -batch -ex 'python import os; os.system(\"ls\")'"),
+    ("ask", "ask", "unknown.command", "gdb -batch -x ~/.ssh/id_ed25519 ./a.out"),
+    ("ask", "ask", "unknown.command", "gdb -batch --command ~/.ssh/id_ed25519 ./a.out"),
+    // Benign neighbours.
+    ("ask", "ask", "unknown.command", "gdb -batch -ex bt ./a.out core"),
+    ("ask", "ask", "unknown.command", "gdb -p 1234"),
+    ("ask", "ask", "unknown.command", "gdb -ex 'shell ls' ./a.out"),
+];
+
+#[test]
+fn gdb_reads_its_commands_from_its_table() {
+    check(GDB_CASES);
+}
+
+/// Git's subcommands that write through an option (`git format-patch -o DIR`, the diff
+/// family's `--output=FILE`): their tables (`[commands."git format-patch"]` …), read with
+/// git's, make the value a write, judged as one; `-o` of another subcommand is not.
+#[rustfmt::skip]
+const GIT_OUTPUT_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "path.protected-write", "git diff --output=~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "git diff --output ~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "git log --output=~/.claude/settings.json"),
+    ("deny", "deny", "path.protected-write", "git show --output ~/.claude/settings.json HEAD"),
+    ("deny", "deny", "path.protected-write", "git -C sub log -p --output=.git/hooks/pre-commit"),
+    ("deny", "deny", "path.protected-write", "git format-patch -o ~/.claude/agents HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch -ko ~/.ssh HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch --output-directory ~/.claude/commands HEAD~1"),
+    ("deny", "deny", "path.protected-write", "git format-patch --output=~/.bashrc -1"),
+    ("deny", "deny", "path.protected-write", "git bugreport -o ~/.claude/agents"),
+    // A project file is written as any other file is; one outside the project is asked.
+    ("ask", "allow", "file.write", "git diff --output=out.patch"),
+    ("ask", "allow", "file.write", "git diff --output out.patch HEAD~1"),
+    ("ask", "allow", "file.write", "git show --output=x.txt HEAD"),
+    ("ask", "allow", "git.write", "git format-patch -o patches HEAD~1"),
+    ("ask", "ask", "file.write-outside", "git format-patch -o ~/patches HEAD~1"),
+    ("ask", "ask", "file.write-outside", "git diff --output=../out.patch"),
+    ("ask", "ask", "unknown.command", "git diff --output=\"$F\""),
+    // The `code_flags` of a subcommand's table: shell code, judged as a script.
+    ("deny", "deny", "fs.rm-broad", "git rebase --exec='rm -rf ~' main"),
+    ("deny", "deny", "fs.rm-broad", "git difftool --extcmd 'rm -rf ~' HEAD"),
+    ("deny", "deny", "fs.rm-broad", "git grep -O'rm -rf ~' foo"),
+    ("deny", "deny", "fs.rm-broad", "git filter-branch --msg-filter 'rm -rf ~' HEAD"),
+    ("ask", "ask", "unknown.command", "git grep -O foo"),
+    // Benign neighbours: `-o` means something else there.
+    ("allow", "allow", "git.read", "git ls-files -o"),
+    ("allow", "allow", "git.read", "git diff HEAD~1"),
+];
+
+#[test]
+fn git_subcommands_write_what_their_tables_say() {
+    check(GIT_OUTPUT_CASES);
 }

@@ -1128,7 +1128,7 @@ fn the_seed_safe_list_in_the_forms_users_type() {
         ("allow", "pkg.query", "go list -m -u all"),
         ("allow", "pkg.query", "go vet ./..."),
         // What makes them write, run a program or read a secret.
-        ("ask", "unknown.command", "git log --output=/tmp/x"),
+        ("ask", "file.write", "git log --output=/tmp/x"),
         ("ask", "unknown.command", "git log -p --ext-diff"),
         ("ask", "git.delete-refs", "git branch -a -d x"),
         ("ask", "git.write", "git branch -m a b"),

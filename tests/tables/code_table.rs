@@ -159,6 +159,10 @@ fn ruby() {
         ("allow", "code.judged", "ruby -e 'puts [1, 2, 3].sum'"),
         ("allow", "code.judged", "ruby -rjson -e 'puts JSON.parse(File.read(\"package.json\"))[\"version\"]'"),
         ("allow", "code.judged", "ruby -e 'require \"json\"; puts JSON.pretty_generate({a: 1})'"),
+        // `inert_libraries` of ruby's table: those keep the code followed, any other does not.
+        ("allow", "code.judged", "ruby -rnet/http -e 'puts 1'"),
+        ("ask", "code.opaque", "ruby -r./evil -e 'puts 1'"),
+        ("ask", "code.opaque", "ruby -e 'require \"evil\"; puts 1'"),
         ("allow", "code.judged", "ruby -e 'File.readlines(\"Gemfile\").each { |l| puts l if l =~ /rails/ }'"),
         ("allow", "code.judged", "ruby -e 'puts Dir.glob(\"**/*.rb\").size'"),
         ("allow", "code.judged", "ruby -e 'x = 3; puts x * 2'"),

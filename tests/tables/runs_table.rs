@@ -144,6 +144,16 @@ fn archivers_editors_and_debuggers() {
         ("deny", "fs.rm-broad", "gdb -batch -ex 'shell rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -ex 'she rm -rf ~'"),
         ("deny", "fs.rm-broad", "gdb -ex run --args rm -rf ~"),
+        // The `command_flags` and `program_flags` of gdb's table, in each spelling.
+        ("deny", "fs.rm-broad", "gdb --ex '!rm -rf ~'"),
+        ("deny", "fs.rm-broad", "gdb -iex='shell rm -rf ~'"),
+        ("deny", "fs.rm-broad", "gdb --eval-command='shell rm -rf ~'"),
+        ("deny", "fs.rm-broad", "gdb --init-eval-command 'pipe bt | rm -rf ~'"),
+        ("deny", "fs.rm-broad", "gdb -batch ./prog -ex 'shell rm -rf ~'"),
+        ("deny", "fs.rm-broad", "gdb -q -args rm -rf ~"),
+        // gdb is a runner: its other arguments are read as a command it may run.
+        ("deny", "exec.hidden-forbidden", "gdb -batch -ex 'python import os' rm -rf ~"),
+        ("deny", "exec.hidden-forbidden", "gdb -q -batch sh -c 'rm -rf ~'"),
         ("ask", "fs.runs-command", "tar -xIf zstd a.tar"),
         // The command `--rsh-command` runs is judged, and names the call.
         ("ask", "unknown.command", "tar --rsh-command=/x -cf h:a.tar src"),
@@ -326,6 +336,14 @@ fn a_layer_s_table_cannot_widen_a_wrapper_or_runner() {
         ("tar = { value_flags = [\"--to-command\"] }", "tar --to-command='rm -rf ~' -xf a.tar", "fs.rm-broad"),
         ("tar = { flags = [\"-I\"], value_flags = [\"-x\"] }", "tar -xI 'rm -rf ~' -f a.tar", "fs.rm-broad"),
         ("script = { value_flags = [\"-q\"] }", "script -q -c 'rm -rf ~'", "fs.rm-broad"),
+        ("env = { flags = [\"-S\"] }", "env -S 'rm -rf ~'", "fs.rm-broad"),
+        ("flock = { value_flags = [\"-c\"] }", "flock /tmp/l -c 'rm -rf ~'", "fs.rm-broad"),
+        ("npx = { flags = [\"--no-install\"] }", "npx --no-install -c 'rm -rf ~'", "fs.rm-broad"),
+        ("xargs = { flags = [\"-I\"] }", "echo x | xargs -I {} rm -rf ~", "fs.rm-broad"),
+        ("gdb = { value_flags = [\"-ex\"] }", "gdb -ex 'shell rm -rf ~'", "fs.rm-broad"),
+        ("gdb = { flags = [\"--args\"] }", "gdb --args rm -rf ~", "fs.rm-broad"),
+        ("gdb = { complete = true }", "gdb -batch sh -c 'rm -rf ~'", "exec.hidden-forbidden"),
+        ("\"git rebase\" = { flags = [\"-x\"] }", "git rebase -x 'rm -rf ~' main", "fs.rm-broad"),
         ("\"docker run\" = { value_flags = [\"-i\"] }", "docker run -itv /:/h img", "container.mount-host"),
     ];
     let mut wrong = Vec::new();

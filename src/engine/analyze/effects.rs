@@ -11,19 +11,24 @@ use crate::engine::shell::Word;
 impl Analyzer<'_> {
     /// Records an invocation with its declared effects and the words it names in
     /// positions the policy does not know (see `named`).
-    pub(super) fn push_with_effects(&mut self, mut inv: Invocation) {
-        (inv.named, inv.maybe_named) = self.effects(&inv);
+    pub(super) fn push_with_effects(&mut self, inv: Invocation) {
+        let eff = self
+            .policy()
+            .effects(&inv.name)
+            .cloned()
+            .unwrap_or_default();
+        self.push_with_table(inv, eff);
+    }
+
+    /// [`Self::push_with_effects`] with the table `eff` (git's with its subcommand's).
+    pub(super) fn push_with_table(&mut self, mut inv: Invocation, eff: Effects) {
+        (inv.named, inv.maybe_named) = self.effects(&inv, eff);
         self.push(inv);
     }
 
-    /// Declared effects: which arguments a command reads and writes. Gives the words
-    /// that may name files in positions the effects do not describe.
-    pub(super) fn effects(&mut self, inv: &Invocation) -> (Vec<Word>, Vec<Word>) {
-        let none = Effects::default();
-        let mut eff = match self.policy().effects(&inv.name) {
-            Some(e) => e.clone(),
-            None => none,
-        };
+    /// Declared effects: which arguments a command reads and writes, as its table `eff`
+    /// says. Gives the words that may name files in positions the effects do not describe.
+    fn effects(&mut self, inv: &Invocation, mut eff: Effects) -> (Vec<Word>, Vec<Word>) {
         // `dpkg -S /usr/bin/curl`: an operand is looked up in the program's records.
         if inv
             .args

@@ -10,7 +10,7 @@ use super::git_tables::GIT_COMMANDS;
 use super::{program_name, Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::flag_value;
 use crate::engine::paths;
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects, List};
 use crate::engine::shell::Word;
 
 /// How many aliases may expand one into another.
@@ -18,18 +18,6 @@ const MAX_ALIAS_DEPTH: usize = 8;
 
 /// Settings of one git command (`-c`, `--config-env`, `GIT_CONFIG_*`): key lowercased, value.
 type Settings = Vec<(String, Word)>;
-
-/// The options of `filter-branch` whose value is a shell command.
-const FILTER_BRANCH_CODE: &[&str] = &[
-    "--setup",
-    "--env-filter",
-    "--tree-filter",
-    "--index-filter",
-    "--parent-filter",
-    "--msg-filter",
-    "--commit-filter",
-    "--tag-name-filter",
-];
 
 /// `git config` modes that only read.
 #[rustfmt::skip]
@@ -87,7 +75,26 @@ impl Analyzer<'_> {
         inv.args = rest;
         self.git_subcommand(&inv, ctx);
         self.history_reads(&inv);
-        self.push_with_effects(inv);
+        let eff = self.git_table(&inv);
+        self.push_with_table(inv, eff);
+    }
+
+    /// Git's table, with the options of its subcommand's (`"git format-patch"`, whose `-o
+    /// DIR` is written) when the policy has one: a one-letter option means something else
+    /// in each subcommand (`git ls-files -o` lists the others), so only the subcommand's
+    /// table names it.
+    fn git_table(&self, inv: &Invocation) -> Effects {
+        let policy = self.policy();
+        let git = policy.effects(&inv.name).cloned().unwrap_or_default();
+        let sub = inv
+            .args
+            .first()
+            .filter(|w| w.literal)
+            .and_then(|w| policy.effects(&format!("{} {}", inv.name, w.text)));
+        match sub {
+            Some(sub) => git.with_subcommand(sub),
+            None => git,
+        }
     }
 
     /// Reads git's global options: the settings they give are collected; gives where the
@@ -338,19 +345,31 @@ impl Analyzer<'_> {
         };
         let cwd = inv.cwd.clone();
         let rest = &inv.args[1..];
-        let code_of = |flags: &[&str]| option_values(rest, flags);
+        // The options whose value is shell code, from the subcommand's tables (`"git
+        // rebase"`: `-x CMD`); those of `attached_flags` take it only in their own word
+        // (`git grep -O[PAGER]`).
+        let (code_flags, attached) = {
+            let mut code = List::default();
+            let mut attached = List::default();
+            for eff in self
+                .policy()
+                .effects_readings(&format!("{} {}", inv.name, sub.text))
+            {
+                code.extend(&eff.code_flags);
+                attached.extend(&eff.attached_flags);
+            }
+            (code, attached)
+        };
+        let code_of = || option_values(rest, &code_flags, &attached);
         let code = match sub.text.as_str() {
-            "rebase" => code_of(&["-x", "--exec"]),
             // Run with the two files to compare after it.
-            "difftool" => code_of(&["-x", "--extcmd"])
+            "difftool" => code_of()
                 .into_iter()
                 .map(|c| Word {
                     text: format!("{} \"$@\"", c.text),
                     literal: c.literal,
                 })
                 .collect(),
-            "grep" => open_files_pager(rest),
-            "filter-branch" => code_of(FILTER_BRANCH_CODE),
             "bisect" if rest.first().is_some_and(|w| w.text == "run") => {
                 self.shell_argv(&rest[1..], cwd.clone(), ctx);
                 Vec::new()
@@ -362,7 +381,8 @@ impl Analyzer<'_> {
                 Vec::new()
             }
             "clone" => {
-                for kv in code_of(&["-c", "--config"]) {
+                let settings: List = ["-c", "--config"].into_iter().collect();
+                for kv in option_values(rest, &settings, &List::default()) {
                     match git_args::setting(&kv) {
                         Some((k, v)) => self.git_setting(&k, &v, cwd.clone(), ctx),
                         None => self.facts.signal(
@@ -377,7 +397,7 @@ impl Analyzer<'_> {
                 self.git_config_write(inv, ctx);
                 Vec::new()
             }
-            _ => Vec::new(),
+            _ => code_of(),
         };
         for c in code {
             self.code_string(&c, cwd.clone(), ctx);
@@ -565,36 +585,33 @@ fn credential_helper(key: &str, value: &str) -> String {
 }
 
 /// The values of some options among a subcommand's words, up to `--`.
-fn option_values(args: &[Word], flags: &[&str]) -> Vec<Word> {
+fn option_values(args: &[Word], flags: &List, attached: &List) -> Vec<Word> {
     let end = args
         .iter()
         .position(|a| a.text == "--")
         .unwrap_or(args.len());
     let args = &args[..end];
     let mut out = Vec::new();
-    for i in 0..args.len() {
-        if let Some(v) = flags.iter().find_map(|f| flag_value(args, i, f)) {
-            out.push(v);
-        }
-    }
-    out
-}
-
-/// `git grep -O[PAGER]` / `--open-files-in-pager[=PAGER]` runs PAGER with the files found.
-fn open_files_pager(args: &[Word]) -> Vec<Word> {
-    args.iter()
-        .take_while(|a| a.text != "--")
-        .filter_map(|a| {
-            let v = a
-                .text
-                .strip_prefix("--open-files-in-pager=")
-                .or_else(|| a.text.strip_prefix("-O").filter(|v| !v.is_empty()))?;
-            Some(Word {
+    for (i, a) in args.iter().enumerate() {
+        let value = flags.iter().find_map(|f| {
+            if !attached.contains(f) {
+                return flag_value(args, i, f);
+            }
+            // Only in the same word: `-OPAGER`, `--open-files-in-pager=PAGER`.
+            let rest = a.text.strip_prefix(f)?;
+            let v = if f.starts_with("--") {
+                rest.strip_prefix('=')?
+            } else {
+                rest
+            };
+            (!v.is_empty()).then(|| Word {
                 text: v.to_string(),
                 literal: a.literal,
             })
-        })
-        .collect()
+        });
+        out.extend(value);
+    }
+    out
 }
 
 /// The command of `git submodule [--quiet] [--cached] foreach [--recursive] CMD…`.

@@ -8,7 +8,10 @@
 //! as facts of its own ([`Hidden`]); the classifier makes the call Forbidden when one of
 //! them is (`exec.hidden-forbidden`), and leaves the program's own verdict otherwise. A
 //! program whose arguments the policy knows (`echo`, `grep PATTERN`, `git commit -m`) is
-//! not read this way: its words stay data.
+//! not read this way: its words stay data. A program with a table whose options run
+//! commands (`gdb -ex`, `--args`) has those read by `runners`; that its table exists does
+//! not make its other words data, so one that may run them in ways its table does not
+//! describe (gdb: `-ex 'python …'`, the program it debugs) is one of the `runners`.
 
 use std::path::PathBuf;
 

@@ -2,12 +2,25 @@
 //! (`tar --to-command`, `rsync -e`), and those read here: `zip -TT`, `vim -c '!…'`, `gdb -ex
 //! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
 //! the program's own rule says the rest.
+//!
+//! A program with a table whose options hold a command in its own language (`command_flags`:
+//! `vim -c`, `gdb -ex`) or a program to run (`program_flags`: `gdb --args`) has those
+//! options' values judged here, whatever else its table says: which options they are comes
+//! from every table of the program (a layer's and the built-in one, so a layer adds
+//! options and never hides one), and the shell commands in them are found by the reader
+//! of the program's language here (vim's `:!CMD`, gdb's `!CMD`, `shell CMD`, `pipe … |
+//! CMD`). A table does not make the program's other arguments data: a program that may run
+//! them in ways no table describes (gdb's `python …`, the program it debugs) is one of the
+//! `runners` (`policy/00-paths.toml`), whose arguments `hidden` reads as possible commands
+//! as it reads those of a program the policy does not know.
 
 use super::effects::select;
 use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::{flag_matches, flag_value, option_uses, positionals, OptionUse};
+use crate::engine::args::{
+    flag_matches, flag_value, option_uses, positionals, replace_string, OptionUse,
+};
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::{Stdin, Word};
 
@@ -289,24 +302,22 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `gdb -ex '!CMD'`, `-ex 'shell CMD'`, `-ex 'pipe … | CMD'`, and the program of
-    /// `--args PROG ARGS…`, which `run` starts.
+    /// `gdb -ex '!CMD'`, `-ex 'shell CMD'`, `-ex 'pipe … | CMD'` (the `command_flags` of
+    /// its tables), and the program of `--args PROG ARGS…` (`program_flags`), which `run`
+    /// starts.
     fn gdb_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args;
-        let opts = [
-            "-ex",
-            "--ex",
-            "-eval-command",
-            "--eval-command",
-            "-iex",
-            "--iex",
-            "-init-eval-command",
-            "--init-eval-command",
-        ];
+        let mut command_flags = List::default();
+        let mut program_flags = List::default();
+        for eff in self.policy().effects_readings(&inv.name) {
+            command_flags.extend(&eff.command_flags);
+            program_flags.extend(&eff.program_flags);
+        }
+        let opts: Vec<&str> = command_flags.iter().collect();
         let mut i = 0;
         while i < args.len() {
             let t = args[i].text.as_str();
-            if t == "--args" || t == "-args" {
+            if program_flags.contains(t) {
                 let prog = args[i + 1..].to_vec();
                 self.words(&prog, inv.cwd.clone(), ctx, false);
                 return;
@@ -451,16 +462,16 @@ struct ScriptParts {
     logs: Vec<Word>,
 }
 
-/// Reads the options and words of `script ARGS` with the arity of its table `eff`: `-c`
-/// (`--command`) is the command, `write_flags` the logs it writes, the other `value_flags`
-/// take a value.
+/// Reads the options and words of `script ARGS` with the arity of its table `eff`:
+/// `code_flags` (`-c`, `--command`) give the command, `write_flags` the logs it writes, the
+/// other `value_flags` take a value.
 fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
-    const COMMAND: &[&str] = &["-c", "--command"];
+    let command: Vec<&str> = eff.code_flags.iter().collect();
     let logs: Vec<&str> = eff.write_flags.iter().collect();
     let other: Vec<&str> = eff
         .value_flags
         .iter()
-        .filter(|f| !COMMAND.contains(f) && !eff.write_flags.contains(f))
+        .filter(|f| !command.contains(f) && !eff.write_flags.contains(f))
         .collect();
     let mut parts = ScriptParts {
         command: None,
@@ -475,7 +486,7 @@ fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
             parts.positional.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some((v, n)) = value_at(args, i, COMMAND) {
+        if let Some((v, n)) = value_at(args, i, &command) {
             parts.command = Some(v);
             i += n;
             continue;
@@ -629,9 +640,9 @@ struct ParallelParts {
     replace: String,
 }
 
-/// Reads `parallel ARGS` with the arity of its table `eff`.
+/// Reads `parallel ARGS` with the arity of its table `eff`: its `replace_flags` give the
+/// replace string, its `read_flags` (`-a FILE`) the arguments.
 fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
-    let mut replace = "{}".to_string();
     let mut from_input = true;
     let mut i = 0;
     while i < args.len() {
@@ -643,18 +654,19 @@ fn parallel_parts(args: &[Word], eff: &Effects) -> ParallelParts {
         if !t.starts_with('-') || t == "-" {
             break;
         }
-        if t == "-I" {
-            if let Some(r) = args.get(i + 1) {
-                replace = r.text.clone();
-            }
-        } else if let Some(r) = t.strip_prefix("--replace=") {
-            replace = r.to_string();
-        }
-        if t == "-a" || t == "--arg-file" || t.starts_with("--arg-file=") {
+        if eff
+            .read_flags
+            .iter()
+            .any(|f| t == f || flag_value(args, i, f).is_some())
+        {
             from_input = false;
         }
         i += if eff.takes_value(t) { 2 } else { 1 };
     }
+    let options = &args[..i.min(args.len())];
+    let replace = replace_string(options, &eff.replace_flags, |f| eff.takes_value(f))
+        .filter(|r| !r.is_empty())
+        .unwrap_or_else(|| "{}".to_string());
     let rest = &args[i.min(args.len())..];
     let is_sep = |w: &Word| matches!(w.text.as_str(), ":::" | ":::+" | "::::" | "::::+");
     let cmd_end = rest.iter().position(is_sep).unwrap_or(rest.len());

@@ -7,15 +7,22 @@
 //! command; both the peeling here and the download detection in `shells` read it. Their
 //! grammar is in their tables in `policy/18-options-runners.toml`: which of their options
 //! take a value, which name a file they write and which the folder the command runs in,
-//! and how many operands stand before the command (`operands`: `timeout`'s duration). A
+//! how many operands stand before the command (`operands`: `timeout`'s duration), which
+//! option's value is shell code it runs (`code_flags`: `env -S`, `flock -c`, `npx -c`), the
+//! string each input word replaces (`replace_flags`: `xargs -I R`), and with which options
+//! npx fetches nothing (`offline_flags`: `--no-install`; with its `inert_flags`, read
+//! from the built-in table only, since they let a call be judged as local). A
 //! table of a user's or a project's file is read together with the built-in one, so that it
 //! cannot hide a command the built-in one finds.
 
 use std::path::{Path, PathBuf};
 
 use super::{join_words, listed, program_name, Analyzer, CmdCtx, Invocation};
-use crate::engine::args::{flag_value, is_env_name, skip_options, skip_options_by};
-use crate::engine::policy::{AccessKind, Effects, Policy};
+use crate::engine::args::{
+    flag_value, is_env_name, option_use_at, option_uses, replace_string, skip_options,
+    skip_options_by,
+};
+use crate::engine::policy::{AccessKind, Effects, List, Policy};
 use crate::engine::shell::Word;
 
 /// How a wrapper gives way to the command it runs.
@@ -133,9 +140,10 @@ pub(super) const WRAPPERS: &[Wrapper] = {
 /// Python project tools whose `run` subcommand runs a command in the project's environment.
 pub(super) const PROJECT_RUNNERS: &[&str] = &["uv", "poetry", "pdm", "hatch"];
 
-/// What `npx --no-install …` runs: a `-c`/`--call` script, or the command after its options.
-/// Only the forms that install nothing (`--no-install`, `--no`, `--offline`) are read here;
-/// the others are a package fetched and run, judged by their own rule.
+/// What `npx --no-install …` runs: the script of an option of its table's `code_flags`
+/// (`-c`, `--call`), or the command after its options. Only the forms that install nothing
+/// (the `offline_flags` of the built-in table: `--no-install`, `--no`, `--offline`) are read
+/// here; the others are a package fetched and run, judged by their own rule.
 pub(super) fn local_npx<'w>(
     policy: &Policy,
     inv: &'w Invocation,
@@ -143,24 +151,21 @@ pub(super) fn local_npx<'w>(
     if !matches!(inv.name.as_str(), "npx" | "pnpx") {
         return None;
     }
-    let words: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
-    if !words
-        .iter()
-        .any(|w| matches!(*w, "--no-install" | "--no" | "--offline"))
-    {
+    let offline = &Policy::builtin_effects(&inv.name)?.offline_flags;
+    if !inv.args.iter().any(|w| offline.contains(&w.text)) {
         return None;
     }
-    let call = words
-        .iter()
-        .position(|w| matches!(*w, "-c" | "--call"))
-        .and_then(|i| inv.args.get(i + 1))
-        .map(|w| w.text.clone())
-        .or_else(|| {
-            words
-                .iter()
-                .find_map(|w| w.strip_prefix("--call="))
-                .map(str::to_string)
-        });
+    let tables = policy.effects_readings(&inv.name);
+    let mut code = List::default();
+    for eff in &tables {
+        code.extend(&eff.code_flags);
+    }
+    let call = tables.iter().find_map(|eff| {
+        option_uses(&inv.args, eff, &code)
+            .into_iter()
+            .find_map(|u| u.value)
+            .map(|w| w.text)
+    });
     match call {
         Some(script) => Some(Ok(script)),
         None => {
@@ -174,7 +179,8 @@ pub(super) fn local_npx<'w>(
 
 /// `npx NAME …`, `npm exec`, `pnpm exec`, `yarn exec`: the program name they run, when it is
 /// a plain name (no version, scope, `--package` or `-c` script) and no option says
-/// otherwise; and the words from it on.
+/// otherwise (only the `inert_flags` and `offline_flags` of npx's built-in table stand
+/// before it); and the words from it on.
 fn exec_target(inv: &Invocation) -> Option<&[Word]> {
     let rest = match inv.name.as_str() {
         "npx" | "pnpx" => &inv.args[..],
@@ -189,12 +195,10 @@ fn exec_target(inv: &Invocation) -> Option<&[Word]> {
     };
     // Only words the program's own options could be: `npx -y jest` is plain too.
     let at = rest.iter().position(|w| !w.text.starts_with('-'))?;
+    let npx = Policy::builtin_effects("npx")?;
     if rest[..at].iter().any(|w| {
         let t = w.text.as_str();
-        !matches!(
-            t,
-            "-y" | "--yes" | "-q" | "--quiet" | "--no-install" | "--no" | "--offline" | "--"
-        )
+        t != "--" && !npx.inert_flags.contains(t) && !npx.offline_flags.contains(t)
     }) {
         return None;
     }
@@ -345,7 +349,13 @@ impl Analyzer<'_> {
         if self.env.fs.canonicalize(&bin).is_none() {
             return inv;
         }
-        let args = std::iter::once(Word::lit("--no-install"))
+        // The first of npx's `offline_flags`: `--no-install`.
+        let Some(offline) =
+            Policy::builtin_effects("npx").and_then(|e| e.offline_flags.iter().next())
+        else {
+            return inv;
+        };
+        let args = std::iter::once(Word::lit(offline))
             .chain(words.iter().cloned())
             .collect();
         Invocation {
@@ -468,7 +478,7 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `flock FILE COMMAND…` or `flock FILE -c SCRIPT`.
+    /// `flock FILE COMMAND…` or `flock FILE -c SCRIPT` (the `code_flags` of its tables).
     fn flock(
         &mut self,
         w: &Wrapper,
@@ -478,12 +488,13 @@ impl Analyzer<'_> {
         extra: bool,
     ) {
         let commands = self.wrapped(w, &inv.args);
+        let mut code = List::default();
+        for eff in self.policy().effects_readings(w.name) {
+            code.extend(&eff.code_flags);
+        }
         self.push(inv);
         for rest in commands {
-            if let Some(pos) = rest
-                .iter()
-                .position(|a| a.text == "-c" || a.text == "--command")
-            {
+            if let Some(pos) = rest.iter().position(|a| code.contains(&a.text)) {
                 if let Some(code) = rest.get(pos + 1) {
                     self.code_string(code, cwd.clone(), ctx);
                 }
@@ -558,18 +569,10 @@ impl Analyzer<'_> {
                 i += 1;
                 break;
             }
-            // `-S`, `--split-string`: the command as one string, split.
-            if t == "-S" || t == "--split-string" {
-                split_string = args.get(i + 1).cloned();
-                i += 2;
-                continue;
-            }
-            if let Some(s) = t.strip_prefix("--split-string=") {
-                split_string = Some(Word {
-                    text: s.to_string(),
-                    literal: args[i].literal,
-                });
-                i += 1;
+            // `code_flags` (`-S`, `--split-string`): the command as one string, split.
+            if let Some((u, n)) = option_use_at(args, i, eff, &eff.code_flags) {
+                split_string = u.value;
+                i += n;
                 continue;
             }
             if eff.folder_flags.contains(t) {
@@ -627,6 +630,18 @@ impl Analyzer<'_> {
             }
         }
         let mut commands = self.wrapped(w, &inv.args);
+        // The replace string, from the `replace_flags` of its tables.
+        let tables: Vec<Effects> = self
+            .policy()
+            .effects_readings(w.name)
+            .into_iter()
+            .cloned()
+            .collect();
+        let mut replace_flags = List::default();
+        for eff in &tables {
+            replace_flags.extend(&eff.replace_flags);
+        }
+        let takes_value = |f: &str| tables.iter().any(|e| e.takes_value(f));
         let args = inv.args.clone();
         self.push(inv);
         if commands.is_empty() {
@@ -636,8 +651,10 @@ impl Analyzer<'_> {
         for rest in commands {
             // Its own options are the words before the command (a value too: `-n 1 -I{}`).
             let own = &args[..args.len().saturating_sub(rest.len())];
-            let replace = xargs_replace(own).filter(|r| !r.is_empty());
-            let input = listed::input(ctx.script, ctx.cmd, &xargs_split(own), ctx.depth == 0);
+            let replace =
+                replace_string(own, &replace_flags, takes_value).filter(|r| !r.is_empty());
+            let split = xargs_split(own, &tables);
+            let input = listed::input(ctx.script, ctx.cmd, &split, ctx.depth == 0);
             self.xargs_command(rest, replace, input, cwd.clone(), ctx);
         }
     }
@@ -714,71 +731,44 @@ fn leading_options(args: &[Word]) -> &[Word] {
     &args[..end]
 }
 
-/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`).
-fn xargs_split(options: &[Word]) -> listed::Split {
+/// How xargs splits its input, read from its options (short ones also in a cluster, `-0r`)
+/// as its tables say: `null_flags` split at NUL bytes, `line_flags` and `replace_flags` at
+/// lines or a delimiter, `read_flags` read the input from a file; in a cluster, the letters
+/// after one that takes a value (`value_flags`, or only in its word: `attached_flags`) are
+/// that value.
+fn xargs_split(options: &[Word], tables: &[Effects]) -> listed::Split {
+    let any = |f: &str, list: fn(&Effects) -> &List| tables.iter().any(|e| list(e).contains(f));
     let mut split = listed::Split {
         nul: false,
         other: false,
         from_file: false,
     };
+    let mut note = |f: &str| {
+        split.nul |= any(f, |e| &e.null_flags);
+        split.other |= any(f, |e| &e.line_flags) || any(f, |e| &e.replace_flags);
+        split.from_file |= any(f, |e| &e.read_flags);
+    };
     for a in options {
         let t = a.text.as_str();
-        if let Some(long) = t.strip_prefix("--") {
-            let name = long.split_once('=').map_or(long, |(n, _)| n);
-            match name {
-                "null" => split.nul = true,
-                "delimiter" | "replace" | "max-lines" => split.other = true,
-                "arg-file" => split.from_file = true,
-                _ => {}
-            }
+        if t.starts_with("--") {
+            note(t.split_once('=').map_or(t, |(n, _)| n));
             continue;
         }
         let Some(letters) = t.strip_prefix('-') else {
             continue;
         };
         for c in letters.chars() {
-            match c {
-                '0' => split.nul = true,
-                'd' | 'I' | 'L' | 'i' | 'l' => {
-                    split.other = true;
-                    break;
-                }
-                'a' => {
-                    split.from_file = true;
-                    break;
-                }
-                'n' | 'P' | 's' | 'E' | 'e' => break,
-                _ => {}
+            let f = format!("-{c}");
+            note(&f);
+            let valued = tables
+                .iter()
+                .any(|e| e.takes_value(&f) || e.attached_flags.contains(&f));
+            if valued {
+                break;
             }
         }
     }
     split
-}
-
-/// The replace string (`-I R`, `-iR`, `--replace=R`, `-i` meaning `{}`): every word of the
-/// command holding it is filled from the input, so its value is unknown.
-fn xargs_replace(options: &[Word]) -> Option<String> {
-    let mut replace: Option<String> = None;
-    for (i, a) in options.iter().enumerate() {
-        let t = a.text.as_str();
-        if t == "-I" || t == "-J" {
-            replace = options.get(i + 1).map(|w| w.text.clone());
-        } else if let Some(r) = t.strip_prefix("-I") {
-            replace = Some(r.to_string());
-        } else if t == "-i" || t == "--replace" {
-            replace = Some("{}".into());
-        } else if let Some(r) = t
-            .strip_prefix("--replace=")
-            .or_else(|| t.strip_prefix("-i"))
-        {
-            replace = Some(if r.is_empty() {
-                "{}".into()
-            } else {
-                r.to_string()
-            });
-        }
-    }
-    replace
 }
 
 /// Whether a word is a variable assignment (`NAME=value`).

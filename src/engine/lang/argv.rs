@@ -384,46 +384,10 @@ fn bun(args: &[Word]) -> Option<CodeCall> {
     }
 }
 
-/// Ruby libraries whose loading has no effect of its own.
-const RUBY_LIBS: &[&str] = &[
-    "json",
-    "set",
-    "time",
-    "date",
-    "pp",
-    "fileutils",
-    "pathname",
-    "shellwords",
-    "digest",
-    "securerandom",
-    "csv",
-    "open3",
-    "English",
-    "optparse",
-    "uri",
-    "base64",
-    "yaml",
-    "psych",
-    "erb",
-    "stringio",
-    "tmpdir",
-    "tempfile",
-    "benchmark",
-    "bigdecimal",
-    "etc",
-    "strscan",
-    "ostruct",
-    "forwardable",
-    "logger",
-    "net/http",
-    "open-uri",
-    "socket",
-    "find",
-];
-
-/// Whether a Ruby library is one whose loading has no effect of its own.
+/// Whether a Ruby library is one whose loading has no effect of its own: one of the
+/// `inert_libraries` of ruby's built-in table.
 pub fn ruby_lib(lib: &str) -> bool {
-    RUBY_LIBS.contains(&lib)
+    Grammar::of("ruby").0.inert_libraries.contains(lib)
 }
 
 fn ruby(name: &str, args: &[Word]) -> Option<CodeCall> {
@@ -499,7 +463,7 @@ fn ruby_flags(
                 let lib = cluster_value(args, i, rest, &mut consumed_next)
                     .map(|w| w.text)
                     .unwrap_or_default();
-                if !RUBY_LIBS.contains(&lib.as_str()) {
+                if !ruby_lib(&lib) {
                     c.opaque = Some(format!("`{name} -{f} {lib}` loads other code first"));
                 }
                 break;

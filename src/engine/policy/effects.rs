@@ -138,7 +138,8 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub folder_flags: List,
     /// Options whose value is a command in the program's own command language (`vim -c
-    /// CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`).
+    /// CMD`, `gdb -ex CMD`): the analysis reads the shell commands it runs (vim's `:!CMD`,
+    /// gdb's `shell CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub command_flags: List,
     /// The words of the program's command language that run the rest as a shell command
@@ -151,6 +152,28 @@ pub struct Effects {
     /// whole (`gh alias set --shell NAME CMD`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub shell_flags: List,
+    /// Options after which the rest of the words are a program and its arguments, which
+    /// the program runs (`gdb --args PROG ARGS…`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub program_flags: List,
+    /// Options whose value is the string that each word of the input replaces in the
+    /// command run (`xargs -I R`, `parallel -I R`). One that `value_flags` does not name
+    /// takes its value only in the same word, `{}` when there is none (`xargs -i[R]`,
+    /// `--replace[=R]`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub replace_flags: List,
+    /// Options with which a program that reads words from its input splits it at NUL bytes
+    /// only (`xargs -0`, `--null`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub null_flags: List,
+    /// Options with which it splits its input at the ends of lines or at a delimiter they
+    /// give, not at blanks (`xargs -d D`, `-L N`, `-l[N]`); `replace_flags` do too.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub line_flags: List,
+    /// Options with which the program runs only what is installed, fetching nothing
+    /// (`npx --no-install`, `--offline`). Read from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub offline_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -160,7 +183,9 @@ pub struct Effects {
     // (`src/engine/lang/argv.rs`) from the built-in tables only: where its code comes from
     // and what loads other code. An option of an interpreter that none of these lists
     // (nor `value_flags`, `in_place_flags`) names makes its code opaque.
-    /// Options whose value is the code run (`python -c CODE`, `perl -e CODE`).
+    /// Options whose value is the code run (`python -c CODE`, `perl -e CODE`); for a
+    /// wrapper, the shell code it runs (`env -S STRING`, `flock FILE -c SCRIPT`, `npx -c
+    /// SCRIPT`, `script -c CMD`), read by the mechanism that peels it.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub code_flags: List,
     /// Options whose value is the script file run (`php -f FILE`, `awk -f FILE`).
@@ -174,6 +199,10 @@ pub struct Effects {
     /// knows has no effect of its own.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub library_flags: List,
+    /// Libraries whose loading has no effect of its own (`ruby -r json`, `require 'json'`
+    /// in Ruby code): with one of them the code stays followed. Names, not options.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub inert_libraries: List,
     /// Options that load other code or change which code runs (`node --require F`, `ruby
     /// -I DIR`, `php -d KEY=VALUE`): the code is not followed. Each takes a value, but
     /// one in `attached_flags` only in the same word (`perl -d:Trace`).
@@ -206,6 +235,28 @@ pub struct Effects {
 }
 
 impl Effects {
+    /// The table with the options of `sub`, a table named for one of its subcommands
+    /// (`"git format-patch"`), added: its `flags`, `value_flags` and the lists of options
+    /// whose value is a path, each option once.
+    pub fn with_subcommand(mut self, sub: &Effects) -> Effects {
+        for (to, from) in [
+            (&mut self.flags, &sub.flags),
+            (&mut self.value_flags, &sub.value_flags),
+            (&mut self.read_flags, &sub.read_flags),
+            (&mut self.write_flags, &sub.write_flags),
+            (&mut self.list_flags, &sub.list_flags),
+            (&mut self.send_flags, &sub.send_flags),
+            (&mut self.unknown_value_flags, &sub.unknown_value_flags),
+        ] {
+            for w in from.iter() {
+                if !to.contains(w) {
+                    to.push(w);
+                }
+            }
+        }
+        self
+    }
+
     /// Whether option `flag` takes a value, as the table says.
     pub fn takes_value(&self, flag: &str) -> bool {
         [
@@ -245,6 +296,11 @@ impl Effects {
                 &self.inert_flags,
                 &self.attached_flags,
                 &self.number_flags,
+                &self.program_flags,
+                &self.replace_flags,
+                &self.null_flags,
+                &self.line_flags,
+                &self.offline_flags,
             ]
             .iter()
             .any(|l| l.contains(flag))
@@ -252,7 +308,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 27] = [
+        let lists: [(&str, &List); 32] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -269,6 +325,11 @@ impl Effects {
             ("unknown_value_flags", &self.unknown_value_flags),
             ("command_flags", &self.command_flags),
             ("shell_flags", &self.shell_flags),
+            ("program_flags", &self.program_flags),
+            ("replace_flags", &self.replace_flags),
+            ("null_flags", &self.null_flags),
+            ("line_flags", &self.line_flags),
+            ("offline_flags", &self.offline_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),
