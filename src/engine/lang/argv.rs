@@ -158,16 +158,24 @@ impl CodeCall {
     }
 }
 
-/// The language a program name runs.
+/// The language a program name runs: the entry of the built-in `languages` kind
+/// (`policy/00-paths.toml`) that names it, a version left out (`python3.12` is `python`).
 pub fn language(name: &str) -> Option<Lang> {
     let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    match base {
-        "python" | "pypy" => Some(Lang::Python),
-        "node" | "nodejs" | "deno" | "bun" => Some(Lang::JavaScript),
+    let lang = Policy::builtin_kinds().languages.iter().find_map(|entry| {
+        let (lang, names) = entry.split_once(':')?;
+        names
+            .split_whitespace()
+            .any(|n| n == base)
+            .then(|| lang.trim())
+    })?;
+    match lang {
+        "python" => Some(Lang::Python),
+        "javascript" => Some(Lang::JavaScript),
         "ruby" => Some(Lang::Ruby),
         "php" => Some(Lang::Php),
         "perl" => Some(Lang::Perl),
-        "awk" | "gawk" | "mawk" | "nawk" => Some(Lang::Awk),
+        "awk" => Some(Lang::Awk),
         _ => None,
     }
 }

@@ -49,6 +49,11 @@ pub fn builtin_path_needs(
 }
 
 impl Policy {
+    /// The built-in kind lists, whatever a layer adds to them.
+    pub fn builtin_kinds() -> &'static Kinds {
+        &BUILTIN_KINDS
+    }
+
     /// The built-in defaults.
     pub fn builtin() -> Result<Policy> {
         let mut p = Policy::default();

@@ -88,6 +88,17 @@ impl Policy {
             .iter()
             .flat_map(|(name, e)| e.problems(name))
             .collect();
+        for entry in file.kinds.languages.iter() {
+            let known = entry.split_once(':').is_some_and(|(lang, names)| {
+                schema::LANGUAGES.contains(&lang.trim()) && !names.trim().is_empty()
+            });
+            if !known {
+                out.push(format!("`kinds.languages` holds {entry:?}, which is not `LANGUAGE: NAME…` with a language the analysis reads ({})", schema::LANGUAGES.join(", ")));
+            }
+        }
+        if layer != Layer::Default && !file.kinds.languages.is_empty() {
+            out.push("`kinds.languages` is read from the built-in files only; a policy file may not change it".to_string());
+        }
         if layer != Layer::Project {
             return out;
         }

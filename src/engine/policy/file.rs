@@ -92,6 +92,11 @@ pub struct Kinds {
     /// about the local files its words would name.
     #[serde(default)]
     pub remote_runners: List,
+    /// The languages whose code the analysis reads, each with the names of the programs
+    /// that run it (`"python: python pypy"`; `python3.12` is read as `python`). Read from
+    /// the built-in files only.
+    #[serde(default)]
+    pub languages: List,
 }
 
 impl Kinds {
@@ -109,6 +114,7 @@ impl Kinds {
         self.git_commits.extend(&o.git_commits);
         self.runners.extend(&o.runners);
         self.remote_runners.extend(&o.remote_runners);
+        self.languages.extend(&o.languages);
     }
 }
 

@@ -151,7 +151,11 @@ pub const KIND_LISTS: &[&str] = &[
     "git_commits",
     "runners",
     "remote_runners",
+    "languages",
 ];
+
+/// The languages the analysis reads code in, as the `languages` kind names them.
+pub const LANGUAGES: &[&str] = &["python", "javascript", "ruby", "php", "perl", "awk"];
 
 /// The keys of `[workflow]`.
 pub const WORKFLOW_KEYS: &[&str] = &["max_review_rounds", "log_retention_days"];

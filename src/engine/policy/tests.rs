@@ -685,3 +685,38 @@ fn every_safe_program_has_an_option_table() {
         missing.join(" ")
     );
 }
+
+/// The built-in `languages` kind: each entry a language the analysis reads with the names
+/// of its programs, each an interpreter but awk's; a policy file may not change it, and an
+/// entry of another shape is a problem.
+#[test]
+fn languages_are_built_in_and_well_formed() {
+    let kinds = Policy::builtin_kinds();
+    assert!(!kinds.languages.is_empty());
+    let policy = Policy::builtin().expect("default policy loads");
+    for entry in kinds.languages.iter() {
+        let (lang, names) = entry.split_once(':').expect("LANGUAGE: NAME…");
+        assert!(schema::LANGUAGES.contains(&lang.trim()), "{entry}");
+        for n in names.split_whitespace() {
+            assert!(
+                lang.trim() == "awk" || policy.is_interpreter(n),
+                "{n} of {entry} is not an interpreter"
+            );
+        }
+    }
+    let cases: &[(&str, Layer, usize)] = &[
+        ("[kinds]\nlanguages = ['python: evil']\n", Layer::User, 1),
+        ("[kinds]\nlanguages = ['python: evil']\n", Layer::Project, 1),
+        ("[kinds]\nlanguages = ['cobol: cobc']\n", Layer::Default, 1),
+        ("[kinds]\nlanguages = ['python']\n", Layer::Default, 1),
+        (
+            "[kinds]\nlanguages = ['python: python']\n",
+            Layer::Default,
+            0,
+        ),
+    ];
+    for (text, layer, want) in cases {
+        let got = policy.file_problems(&file(text), *layer).len();
+        assert_eq!(got, *want, "{text} in {layer:?}");
+    }
+}
