@@ -805,7 +805,7 @@ impl<'a> Matcher<'a> {
             return true;
         }
         let line = inv.line();
-        let regex_ok = |re: &Option<crate::engine::policy::Text>, want: bool| match re {
+        let regex_ok = |re: &Option<crate::engine::policy::PolicyText>, want: bool| match re {
             None => true,
             Some(re) => self.regex(re).is_some_and(|x| x.is_match(&line) == want),
         };

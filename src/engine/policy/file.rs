@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use super::{schema, Effects, List, Rule, Text};
+use super::{schema, Effects, List, PolicyText, Rule};
 
 /// The path lists.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -161,7 +161,7 @@ pub struct PolicyFile {
     #[serde(default)]
     pub kinds: Kinds,
     #[serde(default)]
-    pub commands: BTreeMap<Text, Effects>,
+    pub commands: BTreeMap<PolicyText, Effects>,
     #[serde(default)]
     pub workflow: Option<WorkflowSettings>,
     #[serde(default, rename = "rule")]

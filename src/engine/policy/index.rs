@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::builtin::{BUILTIN_ANY_RULES, BUILTIN_COMMAND_INDEX, BUILTIN_EFFECTS_INDEX};
-use super::{schema, Effects, Policy, Rule, RuleKind, RuleRef, Text, DEFAULT_FILES};
+use super::{schema, Effects, Policy, PolicyText, Rule, RuleKind, RuleRef, DEFAULT_FILES};
 
 /// A counter a shared policy can bump; a copy starts from the same count.
 #[derive(Debug, Default)]
@@ -118,7 +118,7 @@ impl Policy {
     }
 
     /// Every command's effects in force (for `policy show`).
-    pub fn all_effects(&self) -> BTreeMap<Text, Effects> {
+    pub fn all_effects(&self) -> BTreeMap<PolicyText, Effects> {
         let mut all = BTreeMap::new();
         for f in DEFAULT_FILES {
             for (n, e) in f.commands {

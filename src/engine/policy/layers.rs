@@ -13,7 +13,8 @@ use serde::Serialize;
 use super::checks::duplicate_ids;
 use super::index::{CommandIndex, Counter};
 use super::{
-    parse_file, Effects, Kinds, List, PathLists, PolicyFile, Rule, RuleRef, Text, WorkflowSettings,
+    parse_file, Effects, Kinds, List, PathLists, PolicyFile, PolicyText, Rule, RuleRef,
+    WorkflowSettings,
 };
 
 /// Where a layer comes from.
@@ -44,7 +45,7 @@ impl fmt::Display for Layer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Origin {
     pub layer: Layer,
-    pub file: Text,
+    pub file: PolicyText,
 }
 
 /// What a later layer did to a rule of an earlier one.
@@ -76,7 +77,7 @@ pub struct Policy {
     pub kinds: Kinds,
     /// Command effects from user and project files; the built-in ones are in
     /// [`super::DEFAULT_FILES`] (see [`Policy::effects`]).
-    pub commands: BTreeMap<Text, Effects>,
+    pub commands: BTreeMap<PolicyText, Effects>,
     pub workflow: WorkflowSettings,
     /// The rules in force: the built-in ones borrowed from the binary, others owned.
     /// Changed only through [`Policy::merge`], which keeps [`Policy::index`] in step.
@@ -252,7 +253,7 @@ impl Policy {
     }
 
     /// Records a layer; returns its index in [`Policy::origins`].
-    pub(super) fn add_origin(&mut self, layer: Layer, file: Text) -> Result<u16> {
+    pub(super) fn add_origin(&mut self, layer: Layer, file: PolicyText) -> Result<u16> {
         let index = u16::try_from(self.origins.len())
             .context("too many policy layers merged into one policy")?;
         self.origins.push(Origin { layer, file });

@@ -9,7 +9,7 @@ use super::schema::SEP;
 
 /// Text in a policy: borrowed from the binary for the built-in policy, owned when read
 /// from a user's or a project's file.
-pub type Text = Cow<'static, str>;
+pub type PolicyText = Cow<'static, str>;
 
 /// A list of words (command names, flags, globs), stored as one string.
 ///
@@ -18,7 +18,7 @@ pub type Text = Cow<'static, str>;
 /// string is read as a list of one word). Inside, each word is preceded by [`SEP`], so an
 /// empty word (as in `args_is = [""]`, "no arguments") is kept.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct List(Text);
+pub struct List(PolicyText);
 
 impl List {
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone {

@@ -31,7 +31,7 @@ pub use file::{line_col, parse_file, Kinds, PathLists, PolicyFile, WorkflowSetti
 pub use layers::{
     project_policy_path, user_policy_path, Layer, Origin, Overridden, Override, Policy,
 };
-pub use list::{List, Text};
+pub use list::{List, PolicyText};
 pub use rules::{AccessKind, MountClass, PathClass, Rule, RuleKind, RuleRef, Tier};
 pub use schema::SEP;
 

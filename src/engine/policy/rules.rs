@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{List, Text};
+use super::{List, PolicyText};
 
 /// The autonomy tiers, from least to most restrictive.
 #[derive(
@@ -81,14 +81,14 @@ pub enum MountClass {
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
-    pub id: Text,
+    pub id: PolicyText,
     #[serde(default = "default_tier")]
     pub tier: Tier,
     #[serde(default)]
-    pub reason: Text,
+    pub reason: PolicyText,
     /// What to do instead (shown with a denial).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instead: Option<Text>,
+    pub instead: Option<PolicyText>,
     /// Applies only when no other rule of its kind matched.
     #[serde(default, skip_serializing_if = "is_false")]
     pub fallback: bool,
@@ -107,7 +107,7 @@ pub struct Rule {
     /// `discard-work` …), shown in `policy check` and the audit log. The effects of
     /// [`super::schema::NEVER_RELAXED_EFFECTS`] may not be relaxable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<Text>,
+    pub effect: Option<PolicyText>,
     /// Removes a rule of the same id from a lower layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub disabled: bool,
@@ -133,9 +133,9 @@ pub struct Rule {
     pub args_none: List,
     /// Regex over the command line (words joined by single spaces).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_regex: Option<Text>,
+    pub line_regex: Option<PolicyText>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line_not_regex: Option<Text>,
+    pub line_not_regex: Option<PolicyText>,
     /// The arguments, joined by single spaces, are exactly one of these.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub args_is: List,
@@ -159,7 +159,7 @@ pub struct Rule {
     pub access: Option<AccessKind>,
     /// For signal rules: the signal name raised by the analysis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signal: Option<Text>,
+    pub signal: Option<PolicyText>,
 
     /// Inline examples this rule must match / must not match (see `policy test`).
     #[serde(default, rename = "match", skip_serializing_if = "Vec::is_empty")]

@@ -40,7 +40,7 @@ fn sorted(names: &[&str]) -> Vec<String> {
 #[test]
 fn serde_types_have_the_schema_keys() {
     let l: List = ["x"].into_iter().collect();
-    let t = || Some(Text::Borrowed("x"));
+    let t = || Some(PolicyText::Borrowed("x"));
     let rule = Rule {
         id: "x".into(),
         reason: "x".into(),
