@@ -275,6 +275,15 @@ fn list(v: Option<&Value>) -> R<String> {
 }
 
 /// The Rust value of a closed value of `names`, as a variant of `ty`.
+/// A key that is true or false, false when not given.
+fn flag(v: Option<&Value>, key: &str) -> R<bool> {
+    match v {
+        None => Ok(false),
+        Some(Value::Boolean(b)) => Ok(*b),
+        Some(other) => Err(format!("`{key}` must be true or false, found {other:?}")),
+    }
+}
+
 fn enum_value(v: &Value, names: &[&str], ty: &str) -> R<String> {
     let s = v
         .as_str()
@@ -324,11 +333,7 @@ fn rule_code(v: &Value) -> R<String> {
         write!(c, "{k}: {}, ", opt_text(t.get(*k)).map_err(at)?).ok();
     }
     for k in RULE_FLAGS {
-        let b = match t.get(*k) {
-            None => false,
-            Some(Value::Boolean(b)) => *b,
-            Some(other) => return Err(at(format!("`{k}` must be true or false, found {other:?}"))),
-        };
+        let b = flag(t.get(*k), k).map_err(at)?;
         if *k == "relaxable" && b && tier != "Tier::Confirm" {
             return Err(at(
                 "only Confirm rules may set `relaxable = true`".to_string()
@@ -380,38 +385,10 @@ fn rule_code(v: &Value) -> R<String> {
 fn effects_code(v: &Value) -> R<String> {
     let t = table(v)?;
     check_keys(t, EFFECT_KEYS, "command effects")?;
-    let into_folder = match t.get("into_folder") {
-        None => false,
-        Some(Value::Boolean(b)) => *b,
-        Some(other) => {
-            return Err(format!(
-                "`into_folder` must be true or false, found {other:?}"
-            ))
-        }
-    };
-    let complete = match t.get("complete") {
-        None => false,
-        Some(Value::Boolean(b)) => *b,
-        Some(other) => return Err(format!("`complete` must be true or false, found {other:?}")),
-    };
-    let runs_input = match t.get("runs_input") {
-        None => false,
-        Some(Value::Boolean(b)) => *b,
-        Some(other) => {
-            return Err(format!(
-                "`runs_input` must be true or false, found {other:?}"
-            ))
-        }
-    };
-    let command_input = match t.get("command_input") {
-        None => false,
-        Some(Value::Boolean(b)) => *b,
-        Some(other) => {
-            return Err(format!(
-                "`command_input` must be true or false, found {other:?}"
-            ))
-        }
-    };
+    let into_folder = flag(t.get("into_folder"), "into_folder")?;
+    let complete = flag(t.get("complete"), "complete")?;
+    let runs_input = flag(t.get("runs_input"), "runs_input")?;
+    let command_input = flag(t.get("command_input"), "command_input")?;
     let operands = match t.get("operands") {
         None => 0,
         Some(Value::Integer(n)) if (0..=16).contains(n) => *n,
