@@ -652,7 +652,8 @@ fn readers_that_can_run_or_reveal() {
         ("deny", "path.protected-write", "git log --output=/etc/passwd"),
         ("deny", "path.protected-write", "shuf -o /etc/hosts a.txt"),
         ("deny", "fs.sync-delete-broad", "rsync -a --delete /tmp/empty/ ~/"),
-        ("ask", "file.write-outside", "rsync -a --delete ~/ /backup/home/"),
+        ("ask", "fs.copy-outside-folder", "rsync -a --delete ~/ /backup/home/"),
+        ("ask", "file.write-outside", "rsync --delete notes.txt /backup/home/"),
     ]);
 }
 

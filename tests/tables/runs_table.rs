@@ -159,7 +159,7 @@ fn archivers_editors_and_debuggers() {
         ("ask", "unknown.command", "tar --rsh-command=/x -cf h:a.tar src"),
         ("ask", "run.editor", "vim -c '!ls' f.txt"),
         // Benign neighbours.
-        ("ask", "fs.change", "tar -xzf a.tgz"),
+        ("ask", "fs.unpack", "tar -xzf a.tgz"),
         ("ask", "exec.option-runs", "tar -I zstd -xf a.tar"),
         ("ask", "exec.option-runs", "tar --to-command=cat -xf a.tar"),
         ("ask", "fs.change", "zip -r a.zip src"),
@@ -204,7 +204,7 @@ fn options_whose_value_is_a_command() {
         ("allow", "cli.tar-list", "tar -tvf a.tar"),
         ("allow", "cli.tar-list", "bsdtar -tf a.tar"),
         ("allow", "shell.inline-script", "bash -o pipefail -c 'ls | wc -l'"),
-        ("ask", "fs.change", "tar -xzf a.tgz"),
+        ("ask", "fs.unpack", "tar -xzf a.tgz"),
         ("ask", "fs.change", "tar --checkpoint=100 --checkpoint-action=dot -cf a.tar src"),
         ("ask", "fs.change", "tar -cf a.tar -C src ."),
         ("ask", "fs.change", "split -l 100 big.log"),
