@@ -306,7 +306,7 @@ fn rule_code(v: &Value) -> R<String> {
         .and_then(Value::as_str)
         .ok_or("a rule has no string `id`")?;
     let at = |e: String| format!("rule {id}: {e}");
-    let mut c = format!("Rule {{ id: {}, managed: false, ", text(id));
+    let mut c = format!("Rule {{ id: {}, managed: false, layered: false, ", text(id));
     let tier = match t.get("tier") {
         Some(v) => enum_value(v, TIERS, "Tier").map_err(at)?,
         None => format!("Tier::{}", schema::variant_name(schema::DEFAULT_TIER)),

@@ -158,6 +158,13 @@ const USER_RELAXABLE_FIRST: &str = "[[rule]]\nid = \"fs.change\"\ntier = \"confi
 const USER_CONTAINED_FIRST: &str = "[[rule]]\nid = \"build.run\"\ntier = \"confirm\"\ncontained = true\nreason = \"mine\"\ncommand = \"cargo\"\n";
 const USER_STRICTER: &str = "[[rule]]\nid = \"me.no-touch\"\ntier = \"forbidden\"\nreason = \"mine\"\ncommand = \"touch\"\n";
 const USER_NOT_SENSITIVE: &str = "[paths]\nnot_sensitive = [\"~/team/**\"]\n";
+// The managed policy's fallbacks: they apply where no default or managed rule describes
+// the call, and a user's or a project's rule matching does not take that away.
+const MANAGED_FALLBACKS: &str = "[[rule]]\nid = \"team.no-helm\"\ntier = \"forbidden\"\nfallback = true\nreason = \"the team does not deploy from here\"\ncommand = \"helm\"\n\n[[rule]]\nid = \"team.ask-git\"\ntier = \"confirm\"\nfallback = true\nreason = \"the team asks\"\ncommand = \"git\"\n";
+const USER_SAFE_HELM: &str =
+    "[[rule]]\nid = \"me.helm\"\ntier = \"safe\"\nreason = \"mine\"\ncommand = \"helm\"\n";
+const PROJECT_ASK_HELM: &str =
+    "[[rule]]\nid = \"repo.helm\"\ntier = \"confirm\"\nreason = \"ours\"\ncommand = \"helm\"\n";
 const PROJECT_SAFE: &str = "[[rule]]\nid = \"repo.terraform\"\ntier = \"safe\"\nreason = \"ours\"\ncommand = \"terraform\"\n";
 const PROJECT_REPLACE: &str = "[[rule]]\nid = \"team.no-terraform\"\ntier = \"confirm\"\nreason = \"ours\"\ncommand = \"terraform\"\n";
 
@@ -282,6 +289,15 @@ fn the_managed_rules_are_a_floor() {
         (m, USER_RELAXABLE_FIRST, "", false, "touch a.txt", "ask", "ask", "team.ask-touch"),
         ("", USER_CONTAINED_FIRST, "", true, "cargo build", "ask", "allow", "build.run"),
         (m, USER_CONTAINED_FIRST, "", true, "cargo build", "ask", "ask", "team.ask-build"),
+        // A managed fallback: where no ordinary rule of the defaults or the managed policy
+        // matches, no rule of a later layer lowers it; a default rule that matches keeps it
+        // from applying, as a default fallback is kept.
+        (MANAGED_FALLBACKS, "", "", false, "helm install x ./chart", "deny", "deny", "team.no-helm"),
+        (MANAGED_FALLBACKS, USER_SAFE_HELM, "", false, "helm install x ./chart", "deny", "deny", "team.no-helm"),
+        (MANAGED_FALLBACKS, "", PROJECT_ASK_HELM, false, "helm install x ./chart", "deny", "deny", "team.no-helm"),
+        ("", USER_SAFE_HELM, "", false, "helm install x ./chart", "allow", "allow", "me.helm"),
+        (MANAGED_FALLBACKS, "", "", false, "git push", "ask", "ask", "team.ask-git"),
+        (MANAGED_FALLBACKS, "", "", false, "git status", "allow", "allow", "git.read"),
         // A later rule may be stricter.
         (m, USER_STRICTER, "", false, "touch a.txt", "deny", "deny", "me.no-touch"),
         // Managed path lists: a later `not_sensitive` does not lift a managed secret.

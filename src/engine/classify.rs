@@ -822,11 +822,23 @@ impl<'a> Matcher<'a> {
                 ordinary.push(r);
             }
         }
-        let applied = if ordinary.is_empty() {
+        // The managed policy's fallbacks are a floor too: a rule of the user's or a
+        // project's file matching keeps the default fallbacks from applying, not those.
+        let managed_fallbacks: Vec<&Rule> = if !ordinary.is_empty()
+            && self.policy().has_managed_rules()
+            && ordinary.iter().all(|r| r.layered)
+        {
+            fallback.iter().copied().filter(|r| r.managed).collect()
+        } else {
+            Vec::new()
+        };
+        let mut applied = if ordinary.is_empty() {
             fallback
         } else {
             ordinary
         };
+        let ordinary_count = applied.len();
+        applied.extend(managed_fallbacks);
         let mut matched = self.matched.borrow_mut();
         for r in &applied {
             if !matched.iter().any(|m| *m == r.id) {
@@ -834,7 +846,7 @@ impl<'a> Matcher<'a> {
             }
         }
         let mut best: Option<&Rule> = None;
-        for r in &applied {
+        for r in &applied[..ordinary_count] {
             if best.is_none_or(|b| r.tier > b.tier) {
                 best = Some(r);
             }

@@ -179,6 +179,7 @@ impl Policy {
         self.managed_rules |= layer == Layer::Managed && !file.rules.is_empty();
         for mut r in file.rules {
             r.managed = layer == Layer::Managed;
+            r.layered = matches!(layer, Layer::User | Layer::Project);
             if let Some(pos) = self.rules.iter().position(|x| x.id == r.id) {
                 let (action, was, from) = if r.disabled {
                     let was = self.rules.remove(pos);

@@ -171,6 +171,10 @@ pub struct Rule {
     /// a project's rules cannot loosen (set when the layer is merged, never read from a file).
     #[serde(skip)]
     pub managed: bool,
+    /// The rule comes from the user's or a project's file (set when the layer is merged):
+    /// such a rule matching does not keep the managed policy's fallbacks from applying.
+    #[serde(skip)]
+    pub layered: bool,
 }
 
 pub(super) fn default_tier() -> Tier {
