@@ -518,23 +518,17 @@ fn hooks_run_by(args: &[Word]) -> &'static [&'static str] {
         .iter()
         .find(|a| !a.text.starts_with('-'))
         .map(|a| a.text.as_str());
-    let skip = sub
-        .and_then(|s| Policy::builtin_effects(&format!("git {s}")))
-        .map(|e| &e.skip_hooks_flags);
-    let no_verify = skip.is_some_and(|flags| args.iter().any(|a| flags.contains(&a.text)));
-    HOOKS_RUN
-        .iter()
-        .find(|(command, _, _)| Some(*command) == sub)
-        .map_or(
-            &[],
-            |&(_, all, unverified)| {
-                if no_verify {
-                    unverified
-                } else {
-                    all
-                }
-            },
-        )
+    let Some(&(command, all, unverified)) = HOOKS_RUN.iter().find(|(c, _, _)| Some(*c) == sub)
+    else {
+        return &[];
+    };
+    // Looked up only for a command that runs hooks: most git calls run none.
+    let skip = Policy::builtin_effects(&format!("git {command}")).map(|e| &e.skip_hooks_flags);
+    if skip.is_some_and(|flags| args.iter().any(|a| flags.contains(&a.text))) {
+        unverified
+    } else {
+        all
+    }
 }
 
 /// The program a hook's first line (`#!…`) runs it with (the one after `env`), `sh` when

@@ -126,7 +126,7 @@ impl Analyzer<'_> {
 
     /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.
     pub(super) fn shell(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let opts = shell_options(&inv.args, &shell_tables(&inv.name));
+        let opts = shell_options(&inv.args, shell_tables(&inv.name));
         let rest = &inv.args[opts.script_at.min(inv.args.len())..]; // an option may lack its value
         if opts.dash_c {
             let code = rest.first().cloned();
@@ -311,19 +311,21 @@ struct ShellOptions {
 /// that does not take one of them refuses the command, so reading it as `sh` does loses
 /// nothing, and a shell without a table of its own (`fish`, `tcsh`, one a user's kinds
 /// add) is read as `sh` is.
-fn shell_tables(name: &str) -> Vec<&'static Effects> {
-    let mut tables: Vec<&'static Effects> = Policy::builtin_effects(name).into_iter().collect();
-    if name != "sh" {
-        tables.extend(Policy::builtin_effects("sh"));
-    }
-    tables
+fn shell_tables(name: &str) -> [Option<&'static Effects>; 2] {
+    let sh = if name == "sh" {
+        None
+    } else {
+        Policy::builtin_effects("sh")
+    };
+    [Policy::builtin_effects(name), sh]
 }
 
 /// Reads a shell's options with its `tables`: those that take a value skip it (`-o NAME`,
 /// `--rcfile FILE`), a cluster of one dash holding a letter of `string_flags` or
 /// `stdin_flags` says where the script comes from, a word of `+` is an option; the first
 /// other word (or the one after `--`) starts the script.
-fn shell_options(args: &[Word], tables: &[&Effects]) -> ShellOptions {
+fn shell_options(args: &[Word], tables: [Option<&Effects>; 2]) -> ShellOptions {
+    let tables = tables.iter().flatten();
     let mut i = 0;
     let mut dash_c = false;
     let mut reads_stdin = false;
@@ -340,13 +342,13 @@ fn shell_options(args: &[Word], tables: &[&Effects]) -> ShellOptions {
             i += 1;
             break;
         }
-        if tables.iter().any(|eff| eff.takes_value(t)) {
+        if tables.clone().any(|eff| eff.takes_value(t)) {
             i += 2;
             continue;
         }
         if let Some(flags) = t.strip_prefix('-') {
             if !flags.starts_with('-') {
-                for eff in tables {
+                for eff in tables.clone() {
                     dash_c |= has_letter(&eff.string_flags, flags);
                     reads_stdin |= has_letter(&eff.stdin_flags, flags);
                 }
