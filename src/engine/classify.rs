@@ -23,7 +23,7 @@ use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
 use crate::engine::policy::{
-    AccessKind, Effects, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
+    AccessKind, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
@@ -730,10 +730,11 @@ impl<'a> Matcher<'a> {
     /// `$(cat f)/..`) is in none: the command keeps the verdict of the other rules.
     fn mount_source_matches(&self, r: &Rule, inv: &Invocation) -> bool {
         let cwd = inv.cwd.as_deref();
-        let none = Effects::default();
         let mut tables = self.policy().effects_readings(&format!("{} run", inv.name));
         if tables.is_empty() {
-            tables.push(&none);
+            // A program a rule names that has no `run` table of its own (a user's rule for
+            // another engine) is read as docker's `run` is, so its mounts are not missed.
+            tables.extend(Policy::builtin_effects("docker run"));
         }
         let mounts: Vec<_> = tables
             .into_iter()

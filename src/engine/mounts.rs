@@ -3,9 +3,10 @@
 //! `--volume=SRC:DST` and `--mount …,source=SRC,…` (`src=`, `--mount=…`), as `docker`,
 //! `podman` and `nerdctl` read them for `run` and `create`.
 //!
-//! Only the words are read here, with the arity of the subcommand's table (`[commands."docker
-//! run"]` in the policy: in a cluster, the letters after one that takes a value are its
-//! value, not options, so `-ev` sets the variable `v`); the classifier resolves each source
+//! Only the words are read here, with the subcommand's table (`[commands."docker run"]` in
+//! the policy): its `volume_flags` and `mount_flags` say which options give a mount, and its
+//! arity which letters of a cluster take a value (the letters after one are its value, not
+//! options, so `-ev` sets the variable `v`); the classifier resolves each source
 //! as a path and judges it by the rules' `mount_source`. A named volume (`myvol:/data`) and an anonymous one
 //! (`-v /data`) have no host path and are left out. Every argument is read, the container's
 //! own command after the image included: a mount spelled there is taken as one, which can
@@ -52,7 +53,10 @@ enum Kind {
     Mount,
 }
 
-/// The mount argument `i` gives, if it is one, and how many words it takes.
+/// The mount argument `i` gives, if it is one, and how many words it takes: a long option
+/// of the table's `volume_flags` or `mount_flags` with its value in the next word or after
+/// `=`, or in a cluster of one-letter options a letter of `volume_flags` after letters that
+/// take no value, its value the rest of the word (after an optional `=`) or the next word.
 fn mount_option(args: &[Word], i: usize, eff: &Effects) -> (Option<(Kind, Word)>, usize) {
     let a = &args[i];
     let next = || args.get(i + 1).cloned();
@@ -60,31 +64,43 @@ fn mount_option(args: &[Word], i: usize, eff: &Effects) -> (Option<(Kind, Word)>
         text: text.to_string(),
         literal: a.literal,
     };
-    for (name, kind) in [("--volume", Kind::Volume), ("--mount", Kind::Mount)] {
-        if a.text == name {
-            return (next().map(|w| (kind, w)), 2);
-        }
-        if let Some(v) = a.text.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-            return (Some((kind, with(v))), 1);
+    let long = |o: &&str| o.starts_with("--");
+    let lists = [
+        (&eff.volume_flags, Kind::Volume),
+        (&eff.mount_flags, Kind::Mount),
+    ];
+    for (list, kind) in lists {
+        for name in list.iter().filter(long) {
+            if a.text == name {
+                return (next().map(|w| (kind, w)), 2);
+            }
+            if let Some(v) = a.text.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+                return (Some((kind, with(v))), 1);
+            }
         }
     }
     let Some(cluster) = a.text.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
         return (None, 1);
     };
-    for (at, letter) in cluster.bytes().enumerate() {
+    for (at, letter) in cluster.char_indices() {
         if !letter.is_ascii_alphabetic() {
             break;
         }
-        if letter == b'v' {
+        let flag = format!("-{letter}");
+        let kind = lists
+            .iter()
+            .find(|(list, _)| list.contains(&flag))
+            .map(|&(_, kind)| kind);
+        if let Some(kind) = kind {
             let rest = &cluster[at + 1..];
             let rest = rest.strip_prefix('=').unwrap_or(rest);
             return if rest.is_empty() {
-                (next().map(|w| (Kind::Volume, w)), 2)
+                (next().map(|w| (kind, w)), 2)
             } else {
-                (Some((Kind::Volume, with(rest))), 1)
+                (Some((kind, with(rest))), 1)
             };
         }
-        if eff.takes_value(&format!("-{}", letter as char)) {
+        if eff.takes_value(&flag) {
             break;
         }
     }
@@ -158,6 +174,8 @@ mod tests {
             value_flags: ["-a", "-c", "-e", "-h", "-l", "-m", "-p", "-u", "-v", "-w"]
                 .into_iter()
                 .collect(),
+            volume_flags: ["-v", "--volume"].into_iter().collect(),
+            mount_flags: ["--mount"].into_iter().collect(),
             ..Effects::default()
         }
     }

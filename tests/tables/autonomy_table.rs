@@ -307,7 +307,7 @@ pub(crate) fn check(cases: &[(&str, &str, &str, &str)]) {
     check_on(Machine::get(), cases);
 }
 
-fn check_on(m: &Machine, cases: &[(&str, &str, &str, &str)]) {
+pub(crate) fn check_on(m: &Machine, cases: &[(&str, &str, &str, &str)]) {
     let mut wrong = Vec::new();
     for &(default, auto, rule, cmd) in cases {
         let head: String = cmd.chars().take(80).collect();

@@ -10,6 +10,7 @@ mod autonomy_table;
 mod classify_table;
 mod code_table;
 mod expansion_table;
+mod grammar_table;
 mod hostile;
 mod irreversible_table;
 mod runs_table;

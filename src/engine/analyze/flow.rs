@@ -5,6 +5,7 @@
 //! through these.
 
 use super::program_name;
+use crate::engine::policy::Policy;
 use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
 
 /// Whether stage `at` feeds stage `of`: it comes before it in the same pipeline, or before
@@ -131,9 +132,7 @@ pub(super) fn literal_output(c: &SimpleCommand) -> Option<String> {
                 .words
                 .iter()
                 .skip(1)
-                .skip_while(|w| {
-                    name == "echo" && matches!(w.text.as_str(), "-n" | "-e" | "-E" | "-ne" | "-en")
-                })
+                .skip_while(|w| name == "echo" && echo_option(&w.text))
                 .collect();
             // `printf %q` quotes its arguments: read back by a shell, each is one word,
             // not the words it holds; what that runs is left unknown.
@@ -157,4 +156,22 @@ pub(super) fn literal_output(c: &SimpleCommand) -> Option<String> {
         },
         _ => None,
     }
+}
+
+/// Whether a word before echo's text is an option, as the shell's `echo` reads one: a dash
+/// and letters, each an option of echo's built-in table (`-n`, `-e`, `-neE`); any other
+/// word, and every word after it, is printed.
+fn echo_option(word: &str) -> bool {
+    let Some(letters) = word.strip_prefix('-').filter(|l| !l.is_empty()) else {
+        return false;
+    };
+    let Some(echo) = Policy::builtin_effects("echo") else {
+        return false;
+    };
+    let mut flag = String::from("-");
+    letters.chars().all(|c| {
+        flag.truncate(1);
+        flag.push(c);
+        echo.flags.contains(&flag)
+    })
 }

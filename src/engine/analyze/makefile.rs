@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
+use crate::engine::policy::Policy;
+use crate::engine::shell::Word;
 
 /// How many targets of a Makefile are followed through their prerequisites.
 const MAX_TARGETS: usize = 64;
@@ -45,9 +47,20 @@ impl Analyzer<'_> {
         self.within(lines, Some(dir), ctx);
     }
 
-    /// The folder, Makefile and targets of a `make` command; none when it runs no recipe
-    /// (`-n`, `--version` …) or builds a target named at run time (a signal).
+    /// The folder, Makefile and targets of a `make` command, read with make's built-in
+    /// table: `folder_flags` (`-C DIR`) move it, `script_flags` (`-f FILE`) name the
+    /// Makefile, `no_code_flags` (`-n`, `--version` …) run no recipe, the other options
+    /// that take a value skip it; a long option's value may follow `=`, a one-letter one's
+    /// be the rest of its word (`-Cdir`). None when it runs no recipe or builds a target
+    /// named at run time (a signal).
     fn make_call(&mut self, inv: &Invocation) -> Option<MakeCall> {
+        let Some(eff) =
+            Policy::builtin_effects(&inv.name).or_else(|| Policy::builtin_effects("make"))
+        else {
+            self.facts
+                .signal(SignalName::CodeOpaque, "make's options could not be read");
+            return None;
+        };
         let mut call = MakeCall {
             dir: inv.cwd.clone(),
             file: None,
@@ -56,36 +69,55 @@ impl Analyzer<'_> {
         let args = &inv.args;
         let mut i = 0;
         while i < args.len() {
-            let t = args[i].text.as_str();
-            match t {
-                "-n" | "--dry-run" | "--just-print" | "--recon" | "-q" | "--question" | "-p"
-                | "--print-data-base" | "-v" | "--version" | "-h" | "--help" => return None,
-                "-C" | "--directory" => {
-                    if let Some(d) = args.get(i + 1) {
-                        call.dir = self
-                            .resolve(d, call.dir.as_deref())
-                            .lexical
-                            .map(PathBuf::from);
-                    }
-                    i += 1;
-                }
-                "-f" | "--file" | "--makefile" => {
-                    call.file = args.get(i + 1).map(|w| w.text.clone());
-                    i += 1;
-                }
-                "-j" | "-l" | "-o" | "-W" | "-I" => i += 1,
-                _ if t.starts_with('-') => {}
-                _ if t.contains('=') => {}
-                _ if !args[i].literal => {
-                    self.facts.signal(
-                        SignalName::CodeOpaque,
-                        "make builds a target named at run time",
-                    );
+            let a = &args[i];
+            let t = a.text.as_str();
+            i += 1;
+            if t.starts_with('-') {
+                if eff.no_code_flags.contains(t) {
                     return None;
                 }
-                _ => call.targets.push(t.to_string()),
+                let (opt, attached) = match t.split_once('=') {
+                    Some((o, v)) if t.starts_with("--") => (o, Some(v)),
+                    _ if !t.starts_with("--") && t.len() > 2 && t.is_char_boundary(2) => {
+                        (&t[..2], Some(&t[2..]))
+                    }
+                    _ => (t, None),
+                };
+                if !eff.takes_value(opt) {
+                    continue;
+                }
+                let value = match attached {
+                    Some(v) => Some(Word {
+                        text: v.to_string(),
+                        literal: a.literal,
+                    }),
+                    None => {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    }
+                };
+                let Some(value) = value else { continue };
+                if eff.folder_flags.contains(opt) {
+                    call.dir = self
+                        .resolve(&value, call.dir.as_deref())
+                        .lexical
+                        .map(PathBuf::from);
+                } else if eff.script_flags.contains(opt) {
+                    call.file = Some(value.text);
+                }
+                continue;
             }
-            i += 1;
+            if t.contains('=') {
+                continue;
+            }
+            if !a.literal {
+                self.facts.signal(
+                    SignalName::CodeOpaque,
+                    "make builds a target named at run time",
+                );
+                return None;
+            }
+            call.targets.push(t.to_string());
         }
         Some(call)
     }
@@ -188,7 +220,10 @@ impl Makefile {
             }
             match t.split_whitespace().next().unwrap_or("") {
                 "define" => in_define = true,
-                "include" | "-include" | "sinclude" => mk.includes = true,
+                // `-include` is `include` that ignores a missing file.
+                d if matches!(d.strip_prefix('-').unwrap_or(d), "include" | "sinclude") => {
+                    mk.includes = true
+                }
                 "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif" | "export"
                 | "unexport" | "override" | "vpath" => {}
                 _ => mk.statement(t),

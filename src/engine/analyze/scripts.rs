@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::positionals;
+use crate::engine::args::{flag_value, positionals};
 use crate::engine::lang::{argv, MAX_CODE_BYTES};
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects, Policy};
 use crate::engine::shell::Word;
 
 /// Commands of yarn and pnpm that are their own, not scripts of the project.
@@ -75,8 +75,6 @@ const BUILTINS: &[&str] = &[
     "doctor",
     "server",
     "deploy",
-    "-v",
-    "--version",
     "run",
     "test",
     "t",
@@ -167,22 +165,25 @@ impl Analyzer<'_> {
             .map(|e| e.value_flags.clone())
             .unwrap_or_default();
         let pos = positionals(&inv.args, &value_flags);
+        // The options are read with the tool's built-in table, whatever a layer says.
+        let none = Effects::default();
+        let eff = Policy::builtin_effects(&inv.name).unwrap_or(&none);
         let keys = match script_name(&inv.name, &pos) {
             Some(name) => vec![
                 format!("pre{name}"),
                 name.to_string(),
                 format!("post{name}"),
             ],
-            None if installs_into_project(&inv.name, &pos, &inv.args) => {
+            None if installs_into_project(&inv.name, &pos, &inv.args, eff) => {
                 LIFECYCLE.iter().map(|k| k.to_string()).collect()
             }
             None => return,
         };
         // Workspaces run the scripts of other folders' manifests: not followed here.
-        if runs_in_workspaces(&inv.args) {
+        if runs_in_workspaces(&inv.args, eff) {
             return;
         }
-        let dir = self.package_dir(inv);
+        let dir = self.package_dir(inv, eff);
         let first = pos.first().map(|w| w.text.as_str());
         if !pos.get(1).is_none_or(|w| w.literal) && first == Some("run")
             || !pos.first().is_none_or(|w| w.literal)
@@ -205,17 +206,21 @@ impl Analyzer<'_> {
         self.within(run, Some(dir), ctx);
     }
 
-    /// The folder of `package.json`: `--prefix`, `--dir`/`-C`, `--cwd`, else here.
-    fn package_dir(&self, inv: &Invocation) -> Option<PathBuf> {
+    /// The folder of `package.json`: the value of the last option of the tool's
+    /// `folder_flags` (npm's `--prefix`, pnpm's `--dir`/`-C`, yarn's `--cwd`; `--opt=DIR`
+    /// too), else here.
+    fn package_dir(&self, inv: &Invocation, eff: &Effects) -> Option<PathBuf> {
         let mut dir = inv.cwd.clone();
-        for (i, a) in inv.args.iter().enumerate() {
-            if matches!(a.text.as_str(), "--prefix" | "--dir" | "-C" | "--cwd") {
-                if let Some(d) = inv.args.get(i + 1) {
-                    dir = self
-                        .resolve(d, inv.cwd.as_deref())
-                        .lexical
-                        .map(PathBuf::from);
-                }
+        for i in 0..inv.args.len() {
+            let value = eff
+                .folder_flags
+                .iter()
+                .find_map(|f| flag_value(&inv.args, i, f));
+            if let Some(d) = value {
+                dir = self
+                    .resolve(&d, inv.cwd.as_deref())
+                    .lexical
+                    .map(PathBuf::from);
             }
         }
         dir
@@ -431,8 +436,8 @@ const LIFECYCLE: &[&str] = &[
 /// add`, `pnpm i` …), which runs its [`LIFECYCLE`] scripts unless `--ignore-scripts` says
 /// not to. An install of named packages is counted too: whether the tool then runs the
 /// project's own scripts differs between tools and versions, and judging them is stricter.
-fn installs_into_project(tool: &str, pos: &[&Word], args: &[Word]) -> bool {
-    if args.iter().any(|a| a.text == "--ignore-scripts") {
+fn installs_into_project(tool: &str, pos: &[&Word], args: &[Word], eff: &Effects) -> bool {
+    if args.iter().any(|a| eff.no_scripts_flags.contains(&a.text)) {
         return false;
     }
     let first = pos.first().map(|w| w.text.as_str());
@@ -460,14 +465,15 @@ fn installs_into_project(tool: &str, pos: &[&Word], args: &[Word]) -> bool {
     }
 }
 
-/// Whether the options run the scripts of a workspace's other manifests.
-fn runs_in_workspaces(args: &[Word]) -> bool {
+/// Whether the options run the scripts of a workspace's other manifests: an option of the
+/// tool's `workspace_flags`, a long one with its value after `=` too (`--filter=app`).
+fn runs_in_workspaces(args: &[Word], eff: &Effects) -> bool {
     args.iter().any(|a| {
-        matches!(
-            a.text.as_str(),
-            "-w" | "--workspace" | "--workspaces" | "--filter" | "-F" | "-r" | "--recursive"
-        ) || a.text.starts_with("--workspace=")
-            || a.text.starts_with("--filter=")
+        eff.workspace_flags.iter().any(|f| {
+            a.text == f
+                || (f.starts_with("--")
+                    && a.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+        })
     })
 }
 
@@ -504,28 +510,25 @@ const HOOKS_RUN: &[(&str, &[&str], &[&str])] = &[
     ),
 ];
 
-/// The hooks a git command with arguments `args` runs (see [`HOOKS_RUN`]).
+/// The hooks a git command with arguments `args` runs (see [`HOOKS_RUN`]): with an option
+/// of the `skip_hooks_flags` of the subcommand's built-in table (`[commands."git commit"]`:
+/// `--no-verify`, `-n`), only those it runs then.
 fn hooks_run_by(args: &[Word]) -> &'static [&'static str] {
     let sub = args
         .iter()
         .find(|a| !a.text.starts_with('-'))
         .map(|a| a.text.as_str());
-    let no_verify = args
-        .iter()
-        .any(|a| a.text == "--no-verify" || (a.text == "-n" && sub == Some("commit")));
-    HOOKS_RUN
-        .iter()
-        .find(|(command, _, _)| Some(*command) == sub)
-        .map_or(
-            &[],
-            |&(_, all, unverified)| {
-                if no_verify {
-                    unverified
-                } else {
-                    all
-                }
-            },
-        )
+    let Some(&(command, all, unverified)) = HOOKS_RUN.iter().find(|(c, _, _)| Some(*c) == sub)
+    else {
+        return &[];
+    };
+    // Looked up only for a command that runs hooks: most git calls run none.
+    let skip = Policy::builtin_effects(&format!("git {command}")).map(|e| &e.skip_hooks_flags);
+    if skip.is_some_and(|flags| args.iter().any(|a| flags.contains(&a.text))) {
+        unverified
+    } else {
+        all
+    }
 }
 
 /// The program a hook's first line (`#!…`) runs it with (the one after `env`), `sh` when

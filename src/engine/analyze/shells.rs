@@ -11,7 +11,7 @@ use super::walk::quoted;
 use super::wrappers::{self, peel_for_download};
 use super::{join_words, program_name, Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::skip_options_by;
-use crate::engine::policy::AccessKind;
+use crate::engine::policy::{AccessKind, Effects, List, Policy};
 use crate::engine::shell::{SimpleCommand, Stdin, Word};
 
 impl Analyzer<'_> {
@@ -60,7 +60,8 @@ impl Analyzer<'_> {
     }
 
     /// `watch [OPTIONS] COMMAND…`: runs its words joined as a script, again and again; with
-    /// `-x` (`--exec`) it runs them as they are, a program and its arguments.
+    /// an option of its `program_flags` (`-x`, `--exec`) it runs them as they are, a
+    /// program and its arguments.
     pub(super) fn watch(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let commands: Vec<(bool, Vec<Word>)> = wrappers::readings(self.policy(), "watch", |eff| {
             skip_options_by(&inv.args, |t| eff.takes_value(t))
@@ -68,7 +69,13 @@ impl Analyzer<'_> {
         .into_iter()
         .map(|rest| {
             let options = &inv.args[..inv.args.len() - rest.len()];
-            (options.iter().any(|o| watch_exec(&o.text)), rest.to_vec())
+            let exec = options.iter().any(|o| {
+                self.policy()
+                    .effects_readings("watch")
+                    .into_iter()
+                    .any(|eff| watch_exec(&o.text, eff))
+            });
+            (exec, rest.to_vec())
         })
         .collect();
         self.push(inv);
@@ -86,12 +93,14 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `su -c SCRIPT`, `runuser -c SCRIPT`: runs a script as another user.
+    /// `su -c SCRIPT`, `runuser -c SCRIPT` (the `code_flags` of its built-in table): runs a
+    /// script as another user.
     pub(super) fn su(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
+        let code_flags = Policy::builtin_effects(&inv.name).map(|e| &e.code_flags);
         let code = inv
             .args
             .iter()
-            .position(|a| a.text == "-c" || a.text == "--command")
+            .position(|a| code_flags.is_some_and(|c| c.contains(&a.text)))
             .and_then(|pos| inv.args.get(pos + 1))
             .cloned();
         self.push(inv);
@@ -117,7 +126,7 @@ impl Analyzer<'_> {
 
     /// `bash -c STRING`, `bash script.sh`, or a bare shell reading standard input.
     pub(super) fn shell(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let opts = shell_options(&inv.args);
+        let opts = shell_options(&inv.args, shell_tables(&inv.name));
         let rest = &inv.args[opts.script_at.min(inv.args.len())..]; // an option may lack its value
         if opts.dash_c {
             let code = rest.first().cloned();
@@ -291,32 +300,58 @@ impl Analyzer<'_> {
 struct ShellOptions {
     /// Where the script (or the file to run) starts.
     script_at: usize,
-    /// `-c`: the first word after the options is the script.
+    /// `-c` (a `string_flags` option): the first word after the options is the script.
     dash_c: bool,
-    /// `-s`: the script is read from standard input.
+    /// `-s` (a `stdin_flags` option): the script is read from standard input.
     reads_stdin: bool,
 }
 
-fn shell_options(args: &[Word]) -> ShellOptions {
+/// The built-in tables a shell's command line is read with: its own, and `sh`'s. `sh` is
+/// bash on some systems, so its table holds the options bash reads with a value; a shell
+/// that does not take one of them refuses the command, so reading it as `sh` does loses
+/// nothing, and a shell without a table of its own (`fish`, `tcsh`, one a user's kinds
+/// add) is read as `sh` is.
+fn shell_tables(name: &str) -> [Option<&'static Effects>; 2] {
+    let sh = if name == "sh" {
+        None
+    } else {
+        Policy::builtin_effects("sh")
+    };
+    [Policy::builtin_effects(name), sh]
+}
+
+/// Reads a shell's options with its `tables`: those that take a value skip it (`-o NAME`,
+/// `--rcfile FILE`), a cluster of one dash holding a letter of `string_flags` or
+/// `stdin_flags` says where the script comes from, a word of `+` is an option; the first
+/// other word (or the one after `--`) starts the script.
+fn shell_options(args: &[Word], tables: [Option<&Effects>; 2]) -> ShellOptions {
+    let tables = tables.iter().flatten();
     let mut i = 0;
     let mut dash_c = false;
     let mut reads_stdin = false;
+    let has_letter = |list: &List, letters: &str| {
+        list.iter().any(|f| {
+            f.strip_prefix('-')
+                .filter(|l| l.len() == 1 && !l.starts_with('-'))
+                .is_some_and(|l| letters.contains(l))
+        })
+    };
     while i < args.len() {
         let t = args[i].text.as_str();
         if t == "--" {
             i += 1;
             break;
         }
-        if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+        if tables.clone().any(|eff| eff.takes_value(t)) {
             i += 2;
             continue;
         }
         if let Some(flags) = t.strip_prefix('-') {
-            if !flags.starts_with('-') && flags.contains('c') {
-                dash_c = true;
-            }
-            if !flags.starts_with('-') && flags.contains('s') {
-                reads_stdin = true;
+            if !flags.starts_with('-') {
+                for eff in tables.clone() {
+                    dash_c |= has_letter(&eff.string_flags, flags);
+                    reads_stdin |= has_letter(&eff.stdin_flags, flags);
+                }
             }
             i += 1;
             continue;
@@ -334,10 +369,15 @@ fn shell_options(args: &[Word]) -> ShellOptions {
     }
 }
 
-/// `-x`, `--exec`, or a cluster of watch's letters holding `x` (`-tx`).
-fn watch_exec(option: &str) -> bool {
-    option == "--exec"
+/// Whether a word of watch's options makes it run its command as a program and its
+/// arguments (an option of its `program_flags`: `-x`, `--exec`, also in a cluster of its
+/// letters, `-tx`).
+fn watch_exec(option: &str, eff: &Effects) -> bool {
+    eff.program_flags.contains(option)
         || option.strip_prefix('-').is_some_and(|c| {
-            !c.starts_with('-') && c.contains('x') && c.bytes().all(|b| b.is_ascii_alphabetic())
+            !c.starts_with('-')
+                && c.bytes().all(|b| b.is_ascii_alphabetic())
+                && c.chars()
+                    .any(|l| eff.program_flags.contains(&format!("-{l}")))
         })
 }

@@ -174,6 +174,38 @@ pub struct Effects {
     /// (`npx --no-install`, `--offline`). Read from the built-in table only.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub offline_flags: List,
+    /// For a shell, options with which its first operand is the script it runs (`bash -c
+    /// STRING`), in a cluster of letters too (`-ec`); the options before the script are
+    /// read with the table's arity (`-o NAME`, `--rcfile FILE`). Read from the built-in
+    /// table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub string_flags: List,
+    /// For a shell, options with which it reads its script from its input (`bash -s`), in
+    /// a cluster too. Read from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub stdin_flags: List,
+    /// For a package manager, options with which it runs the scripts of other folders'
+    /// manifests, which are not followed (`npm -w NAME`, `pnpm -r`, `--filter=X`). Read
+    /// from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub workspace_flags: List,
+    /// For a package manager, options with which an install runs none of the project's
+    /// lifecycle scripts (`npm install --ignore-scripts`). Read from the built-in table
+    /// only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub no_scripts_flags: List,
+    /// For a git subcommand (`[commands."git commit"]`), options with which git runs only
+    /// some of its hooks (`--no-verify`, commit's `-n`). Read from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub skip_hooks_flags: List,
+    /// For a container's `run` (`[commands."docker run"]`), options whose value mounts a
+    /// host path as `SRC:DST[:OPTS]` (`-v`, `--volume`), in a cluster too (`-itv`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub volume_flags: List,
+    /// For a container's `run`, options whose value mounts as comma-separated fields
+    /// (`--mount type=bind,source=SRC,target=DST`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub mount_flags: List,
     /// Options of `value_flags` whose value the table does not describe: a format that may
     /// name a file (`kubectl -o jsonpath-file=F`). The value is taken as the option's where
     /// arguments are read, and judged as a word whose use is not known.
@@ -277,6 +309,8 @@ impl Effects {
         .iter()
         .any(|l| l.contains(flag))
             || self.run_flags.iter().any(|r| run_flag_name(r) == flag)
+            || self.volume_flags.contains(flag)
+            || self.mount_flags.contains(flag)
             || (self.load_flags.contains(flag) && !self.attached_flags.contains(flag))
     }
 
@@ -301,6 +335,11 @@ impl Effects {
                 &self.null_flags,
                 &self.line_flags,
                 &self.offline_flags,
+                &self.string_flags,
+                &self.stdin_flags,
+                &self.workspace_flags,
+                &self.no_scripts_flags,
+                &self.skip_hooks_flags,
             ]
             .iter()
             .any(|l| l.contains(flag))
@@ -308,7 +347,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 32] = [
+        let lists: [(&str, &List); 39] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -330,6 +369,13 @@ impl Effects {
             ("null_flags", &self.null_flags),
             ("line_flags", &self.line_flags),
             ("offline_flags", &self.offline_flags),
+            ("string_flags", &self.string_flags),
+            ("stdin_flags", &self.stdin_flags),
+            ("workspace_flags", &self.workspace_flags),
+            ("no_scripts_flags", &self.no_scripts_flags),
+            ("skip_hooks_flags", &self.skip_hooks_flags),
+            ("volume_flags", &self.volume_flags),
+            ("mount_flags", &self.mount_flags),
             ("code_flags", &self.code_flags),
             ("script_flags", &self.script_flags),
             ("module_flags", &self.module_flags),

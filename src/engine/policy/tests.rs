@@ -118,6 +118,13 @@ fn serde_types_have_the_schema_keys() {
         null_flags: l.clone(),
         line_flags: l.clone(),
         offline_flags: l.clone(),
+        string_flags: l.clone(),
+        stdin_flags: l.clone(),
+        workspace_flags: l.clone(),
+        no_scripts_flags: l.clone(),
+        skip_hooks_flags: l.clone(),
+        volume_flags: l.clone(),
+        mount_flags: l.clone(),
         code_flags: l.clone(),
         script_flags: l.clone(),
         module_flags: l.clone(),
@@ -718,5 +725,55 @@ fn languages_are_built_in_and_well_formed() {
     for (text, layer, want) in cases {
         let got = policy.file_problems(&file(text), *layer).len();
         assert_eq!(got, *want, "{text} in {layer:?}");
+    }
+}
+
+/// The analyses that read a program's own command line (where a shell's script comes from,
+/// which folder and Makefile make reads, which manifest a package manager runs, which hooks
+/// a commit runs, which options mount a host path) find its grammar in the built-in
+/// tables: a table that lost it would leave the analysis reading nothing.
+#[test]
+fn the_command_line_analyses_find_their_grammar_in_the_built_in_tables() {
+    let p = Policy::builtin().expect("default policy loads");
+    let table = |name: &str| Policy::builtin_effects(name).unwrap_or_else(|| panic!("{name}"));
+    for shell in p.kinds.shells.iter() {
+        let own = Policy::builtin_effects(shell).filter(|e| !e.string_flags.is_empty());
+        let eff = own.unwrap_or_else(|| table("sh"));
+        assert!(eff.string_flags.contains("-c"), "{shell}");
+        assert!(eff.stdin_flags.contains("-s"), "{shell}");
+    }
+    // `sh` may be bash: it reads bash's options that take a value.
+    for opt in ["-o", "+o", "-O", "+O", "--rcfile", "--init-file"] {
+        assert!(table("sh").takes_value(opt), "sh {opt}");
+    }
+    for make in ["make", "gmake"] {
+        let eff = table(make);
+        assert!(eff.folder_flags.contains("-C"), "{make}");
+        assert!(eff.script_flags.contains("-f"), "{make}");
+        assert!(eff.no_code_flags.contains("-n"), "{make}");
+        assert!(
+            !eff.no_code_flags.contains("-p"),
+            "{make}: -p runs the recipes"
+        );
+    }
+    for tool in ["npm", "pnpm", "yarn"] {
+        let eff = table(tool);
+        assert!(!eff.folder_flags.is_empty(), "{tool}");
+        assert!(eff.no_scripts_flags.contains("--ignore-scripts"), "{tool}");
+    }
+    for run in ["docker run", "podman run", "nerdctl run"] {
+        let eff = table(run);
+        assert!(eff.volume_flags.contains("-v") && eff.volume_flags.contains("--volume"));
+        assert!(eff.mount_flags.contains("--mount"), "{run}");
+    }
+    for sub in ["git commit", "git push"] {
+        assert!(table(sub).skip_hooks_flags.contains("--no-verify"), "{sub}");
+    }
+    for su in ["su", "runuser"] {
+        assert!(table(su).code_flags.contains("-c"), "{su}");
+    }
+    assert!(table("watch").program_flags.contains("-x"));
+    for opt in ["-n", "-e", "-E"] {
+        assert!(table("echo").flags.contains(opt), "echo {opt}");
     }
 }

@@ -1,0 +1,171 @@
+//! The option grammar the analysis of a program's own command line reads from the
+//! program's table in `policy/`: where a shell's script comes from (`string_flags`,
+//! `stdin_flags`, the arity of `-o`, `--rcfile`), which folder and Makefile `make` reads and
+//! which of its modes run no recipe (`folder_flags`, `script_flags`, `no_code_flags`),
+//! which `package.json` npm, pnpm and yarn read and when they run its scripts
+//! (`folder_flags`, `workspace_flags`, `no_scripts_flags`), which git hooks a commit runs
+//! (`skip_hooks_flags`), `su -c` and `watch -x`, the words before echo's text, and the
+//! options that mount a host path into a container (`volume_flags`, `mount_flags`). One
+//! line per case, `(default, auto, rule, command)`, through the real binary in a default
+//! and an `auto` session, in a machine of its own whose project and home hold the
+//! Makefiles, manifests and hooks below.
+
+use crate::autonomy_table::{check, check_on};
+use crate::support::sessions::Machine;
+
+/// The files of the machine, relative to its home: name, content.
+const FILES: &[(&str, &str)] = &[
+    (
+        "project/Makefile",
+        "all: build\n\nbuild:\n\techo build\n\nnuke:\n\trm -rf ~\n",
+    ),
+    ("project/evil.mk", "all:\n\trm -rf ~\n"),
+    ("other/Makefile", "all:\n\trm -rf ~\n"),
+    (
+        "project/package.json",
+        "{\"scripts\": {\"build\": \"tsc\", \"x\": \"echo x\", \"postinstall\": \"echo ok\"}}\n",
+    ),
+    (
+        "other/package.json",
+        "{\"scripts\": {\"build\": \"rm -rf ~\", \"x\": \"rm -rf ~\", \"postinstall\": \"rm -rf ~\"}}\n",
+    ),
+    ("package.json", "{\"scripts\": {\"x\": \"rm -rf ~\"}}\n"),
+    ("project/.git/HEAD", "ref: refs/heads/main\n"),
+    ("project/.git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n"),
+    ("project/.git/hooks/pre-push", "#!/bin/sh\nrm -rf ~\n"),
+    (".ssh/id_ed25519", "not a key\n"),
+];
+
+/// make: `-C`/`--directory` move it (each spelling of the value), `-f`/`--file` name the
+/// Makefile, `-n`, `-q`, `--version` run no recipe; `-p` prints the data base and then
+/// runs as usual, so the recipe is judged.
+#[rustfmt::skip]
+const MAKE_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "make nuke"),
+    ("deny", "deny", "fs.rm-broad", "make -C ~/other"),
+    ("deny", "deny", "fs.rm-broad", "make -C ../other"),
+    ("deny", "deny", "fs.rm-broad", "make --directory=../other"),
+    ("deny", "deny", "fs.rm-broad", "make -C../other"),
+    ("deny", "deny", "fs.rm-broad", "gmake -C ~/other"),
+    ("deny", "deny", "fs.rm-broad", "make -f evil.mk"),
+    ("deny", "deny", "fs.rm-broad", "make --file=evil.mk"),
+    ("deny", "deny", "fs.rm-broad", "make -fevil.mk"),
+    ("deny", "deny", "fs.rm-broad", "make --makefile evil.mk"),
+    ("deny", "deny", "fs.rm-broad", "make -p nuke"),
+    ("deny", "deny", "fs.rm-broad", "make -j 4 nuke"),
+    ("deny", "deny", "fs.rm-broad", "make -I inc nuke"),
+    ("ask", "ask", "build.run", "make -C ~/other -n"),
+    ("ask", "ask", "build.run", "make -n nuke"),
+    ("ask", "ask", "build.run", "make --dry-run nuke"),
+    ("ask", "ask", "build.run", "make -q nuke"),
+    ("allow", "allow", "any.version-help", "make --version"),
+    ("ask", "ask", "path.secret-named", "make -f ~/.ssh/id_ed25519"),
+    ("ask", "ask", "path.secret-named", "make -C ~/.ssh"),
+    // Benign neighbours.
+    ("ask", "ask", "build.run", "make"),
+    ("ask", "ask", "build.run", "make -j4 build"),
+];
+
+/// npm, pnpm, yarn: the `package.json` of the folder their `folder_flags` name (each
+/// tool's own: yarn has no `--prefix`, so it reads the project's), not followed into
+/// workspaces, an install's lifecycle scripts unless `--ignore-scripts`.
+#[rustfmt::skip]
+const SCRIPT_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "npm --prefix ~ run x"),
+    ("deny", "deny", "fs.rm-broad", "npm --prefix ../other run build"),
+    ("deny", "deny", "fs.rm-broad", "npm --prefix=../other run build"),
+    ("deny", "deny", "fs.rm-broad", "npm -C ../other run build"),
+    ("deny", "deny", "fs.rm-broad", "npm -C ../other install"),
+    ("deny", "deny", "fs.rm-broad", "pnpm -C ../other build"),
+    ("deny", "deny", "fs.rm-broad", "pnpm --dir=../other build"),
+    ("deny", "deny", "fs.rm-broad", "yarn --cwd ../other build"),
+    ("deny", "deny", "fs.rm-broad", "yarn --cwd=../other build"),
+    ("deny", "deny", "fs.rm-broad", "yarn -r --cwd ../other build"),
+    ("ask", "ask", "build.run", "yarn --prefix ../other build"),
+    ("ask", "ask", "build.run", "npm -w app --prefix ../other run build"),
+    ("ask", "ask", "build.run", "npm --workspace=app --prefix ../other run build"),
+    ("ask", "ask", "build.run", "pnpm -r -C ../other build"),
+    ("ask", "ask", "build.run", "pnpm --filter=app -C ../other build"),
+    ("ask", "ask", "pkg.install-outside", "npm --prefix ../other install --ignore-scripts"),
+    // Benign neighbours.
+    ("ask", "ask", "build.run", "npm run build"),
+    ("ask", "allow", "pkg.install", "npm install --ignore-scripts"),
+];
+
+/// git: a commit runs the repository's hooks unless `--no-verify` (`-n`) skips them; a
+/// push only with `--no-verify` (its `-n` is a dry run).
+#[rustfmt::skip]
+const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "git commit -m x"),
+    ("deny", "deny", "fs.rm-broad", "git push -n origin main"),
+    ("ask", "allow", "git.write", "git commit -n -m x"),
+    ("ask", "allow", "git.write", "git commit --no-verify -m x"),
+];
+
+#[test]
+fn build_tools_read_their_options_from_their_tables() {
+    let m = Machine::fresh("grammar", false);
+    for (name, content) in FILES {
+        let path = m.home.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("scratch folder");
+        }
+        std::fs::write(&path, content).expect("scratch file");
+    }
+    check_on(&m, MAKE_CASES);
+    check_on(&m, SCRIPT_CASES);
+    check_on(&m, HOOK_CASES);
+}
+
+/// Shells: `-c` (also in a cluster, after options that take a value), `-s`, `--rcfile`;
+/// `sh` is read with bash's options that take a value, and so is a shell without a table
+/// of its own. `su -c`, `watch -x`, and the words before the text echo prints into a shell.
+#[rustfmt::skip]
+const SHELL_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "fs.rm-broad", "bash -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "bash -ec 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "bash -o pipefail -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "bash +O extglob -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "bash --init-file x.sh -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "sh -O extglob -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "dash -O extglob -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "ksh -T x -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "yash --profile x -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "fish -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "rbash -O x -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "echo 'rm -rf ~' | bash -s"),
+    ("ask", "ask", "file.read-secret", "bash --rcfile ~/.ssh/id_ed25519"),
+    ("ask", "ask", "file.read-secret", "sh --rcfile ~/.ssh/id_ed25519 -c ls"),
+    ("deny", "deny", "fs.rm-broad", "su -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "su --command 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "runuser --session-command 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "watch -x sh -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "watch --exec sh -c 'rm -rf ~'"),
+    ("deny", "deny", "fs.rm-broad", "echo -n 'rm -rf ~' | sh"),
+    ("deny", "deny", "fs.rm-broad", "echo -ne 'rm -rf ~' | sh"),
+    ("deny", "deny", "fs.rm-broad", "echo -nE 'rm -rf ~' | sh"),
+    // Benign neighbours.
+    ("allow", "allow", "shell.inline-script", "bash -o pipefail -c 'ls -la'"),
+    ("allow", "allow", "shell.wrapper", "watch -tx ls -la"),
+];
+
+/// The host paths a container mounts, found by the options of `[commands."docker run"]`'s
+/// `volume_flags` and `mount_flags`.
+#[rustfmt::skip]
+const MOUNT_CASES: &[(&str, &str, &str, &str)] = &[
+    ("deny", "deny", "container.mount-host", "docker run --mount type=bind,src=$HOME/.ssh,dst=/k img"),
+    ("deny", "deny", "container.mount-host", "docker run --mount=type=bind,source=/,target=/h img"),
+    ("deny", "deny", "container.mount-host", "docker run -itv ~:/h img"),
+    ("deny", "deny", "container.mount-host", "docker run -v=/:/h img"),
+    ("deny", "deny", "container.mount-host", "podman run --volume=/etc:/e img"),
+    ("deny", "deny", "container.mount-host", "nerdctl run -v ~/.ssh:/k:ro img"),
+    // Benign neighbours: `-e` takes the rest of the cluster, a named volume has no host path.
+    ("ask", "ask", "run.container", "docker run -ev /:/h img"),
+    ("ask", "ask", "run.container", "docker run -v data:/d img"),
+];
+
+#[test]
+fn shells_and_mounts_read_their_options_from_their_tables() {
+    check(SHELL_CASES);
+    check(MOUNT_CASES);
+}
