@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use super::{Analyzer, CmdCtx, Invocation};
 use super::SignalName;
+use super::{Analyzer, CmdCtx, Invocation};
 use crate::engine::policy::{Effects, List, Policy};
 use crate::engine::shell::Word;
 
@@ -25,8 +25,7 @@ pub(super) fn grammar(name: &str) -> Option<&'static Effects> {
 /// after `=` (`--format=FMT`).
 pub(super) fn is_option(list: &List, t: &str) -> bool {
     list.contains(t)
-        || t
-            .split_once('=')
+        || t.split_once('=')
             .is_some_and(|(o, _)| o.starts_with("--") && list.contains(o))
 }
 
@@ -35,7 +34,10 @@ impl Analyzer<'_> {
     pub(super) fn find(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let Some(table) = grammar(&inv.name) else {
             // Without its grammar, where a command begins is not known.
-            self.facts.signal(SignalName::OptionRuns, format!("`{}` may run a command", inv.name));
+            self.facts.signal(
+                SignalName::OptionRuns,
+                format!("`{}` may run a command", inv.name),
+            );
             self.push_with_effects(inv);
             return;
         };
@@ -90,7 +92,6 @@ impl Analyzer<'_> {
         self.words(cmd, cwd, ctx, added);
         self.found_paths = outer;
     }
-
 }
 
 /// Takes the commands of find's `exec_flags` (`-exec`, `-execdir`, `-ok`, `-okdir`) out of
@@ -176,4 +177,29 @@ pub(super) fn leading_options(args: &[Word], table: &Effects) -> usize {
         }
     }
     start
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grammar;
+
+    /// The readers of find, fd and the listers fall back to asking when a program has no
+    /// built-in table; the built-in policy gives each one its grammar, and fd's two names
+    /// one grammar.
+    #[test]
+    fn the_finders_and_listers_have_their_grammar() {
+        for name in ["find", "fd", "fdfind"] {
+            let t = grammar(name).expect("a built-in table");
+            assert!(t
+                .exec_flags
+                .contains(if name == "find" { "-exec" } else { "-x" }));
+            assert!(!t.not_listing_flags.is_empty(), "{name}");
+        }
+        let find = grammar("find").expect("find's table");
+        assert!(find.leading_flags.contains("-L") && find.write_flags.contains("-fprint"));
+        assert!(grammar("rg").is_some_and(|t| t.lister_flags.contains("--files")));
+        assert!(grammar("git ls-files").is_some_and(|t| t.listing_flags.contains("-z")));
+        let json = |n: &str| serde_json::to_value(grammar(n)).expect("a table as JSON");
+        assert_eq!(json("fd"), json("fdfind"));
+    }
 }
