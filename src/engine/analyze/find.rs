@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::SignalName;
 use super::{Analyzer, CmdCtx, Invocation};
-use crate::engine::policy::{Effects, List, Policy};
+use crate::engine::policy::{AccessKind, Effects, List, Policy};
 use crate::engine::shell::Word;
 
 /// The words that end the command of `find -exec`: `;` runs it once per file, `+` once
@@ -43,6 +43,22 @@ impl Analyzer<'_> {
         };
         let (kept, inner) = find_expression(&inv.args, table);
         let found = found_files(&kept, table);
+        // A layer's table of find replaces the built-in one: the files the built-in one
+        // says find writes (`-fprint FILE`) are written whatever the layer's says.
+        let layered = self
+            .policy()
+            .effects(&inv.name)
+            .is_some_and(|e| !std::ptr::eq(e, table));
+        if layered {
+            for (i, w) in kept.iter().enumerate() {
+                if let Some(f) = kept
+                    .get(i + 1)
+                    .filter(|_| table.write_flags.contains(&w.text))
+                {
+                    self.access(AccessKind::Write, f, cwd.as_deref(), &inv.name);
+                }
+            }
+        }
         self.push_with_effects(Invocation {
             args: kept.clone(),
             ..inv
