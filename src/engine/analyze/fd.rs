@@ -12,7 +12,7 @@
 
 use std::path::PathBuf;
 
-use super::find::{grammar, is_option};
+use super::find::{grammar, is_flag, is_option};
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::policy::Effects;
 use crate::engine::shell::Word;
@@ -65,7 +65,7 @@ fn split_commands(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<Vec<Word>>)
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
-        if table.exec_flags.contains(t) {
+        if is_flag(&table.exec_flags, t) {
             kept.push(args[i].clone());
             let mut cmd = Vec::new();
             i += 1;
@@ -129,7 +129,7 @@ pub(super) fn found_paths(kept: &[Word], table: &Effects) -> Vec<Word> {
             }
         } else if !kept
             .get(i.wrapping_sub(1))
-            .is_some_and(|p| table.exec_flags.contains(&p.text))
+            .is_some_and(|p| is_flag(&table.exec_flags, &p.text))
         {
             positional.push(w);
         }

@@ -24,9 +24,16 @@ pub(super) fn grammar(name: &str) -> Option<&'static Effects> {
 /// Whether word `t` is one of the options of `list`, alone or, a long one, with its value
 /// after `=` (`--format=FMT`).
 pub(super) fn is_option(list: &List, t: &str) -> bool {
-    list.contains(t)
-        || t.split_once('=')
-            .is_some_and(|(o, _)| o.starts_with("--") && list.contains(o))
+    t.starts_with('-')
+        && (list.contains(t)
+            || t.split_once('=')
+                .is_some_and(|(o, _)| o.starts_with("--") && list.contains(o)))
+}
+
+/// Whether word `t` is one of the options of `list`, alone: a word that does not start
+/// with `-` is turned away before the list is searched.
+pub(super) fn is_flag(list: &List, t: &str) -> bool {
+    t.starts_with('-') && list.contains(t)
 }
 
 impl Analyzer<'_> {
@@ -120,7 +127,7 @@ fn find_expression(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<(Vec<Word>
     let mut inner: Vec<(Vec<Word>, bool)> = Vec::new();
     while i < args.len() {
         let t = args[i].text.as_str();
-        if table.exec_flags.contains(t) {
+        if is_flag(&table.exec_flags, t) {
             kept.push(args[i].clone());
             let mut cmd = Vec::new();
             i += 1;
@@ -146,7 +153,7 @@ fn find_expression(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<(Vec<Word>
 pub(super) fn found_files(kept: &[Word], table: &Effects) -> Vec<Word> {
     let names: Vec<&Word> = kept
         .windows(2)
-        .filter(|w| table.found_name_flags.contains(&w[0].text))
+        .filter(|w| is_flag(&table.found_name_flags, &w[0].text))
         .map(|w| &w[1])
         .collect();
     let roots: Vec<&Word> = kept
@@ -180,6 +187,9 @@ pub(super) fn leading_options(args: &[Word], table: &Effects) -> usize {
     let mut start = 0;
     while let Some(w) = args.get(start) {
         let t = w.text.as_str();
+        if !t.starts_with('-') {
+            break;
+        }
         let attached = table
             .attached_flags
             .iter()

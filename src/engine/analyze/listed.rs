@@ -17,7 +17,7 @@
 //! and fd, `listing_flags` of `git ls-files`, `lister_flags` of rg), as are those that name
 //! the files (`found_name_flags`, `extension_flags`) and `-print0` (`null_flags`).
 
-use super::find::{found_files, grammar, is_option, leading_options};
+use super::find::{found_files, grammar, is_flag, is_option, leading_options};
 use super::flow::{literal_output, stage_before};
 use super::program_name;
 use crate::engine::policy::Effects;
@@ -183,7 +183,7 @@ fn find(args: &[Word], table: &Effects, split: &Split) -> Option<Input> {
         return None;
     }
     let words = found_files(args, table);
-    let print0 = args.iter().any(|a| table.null_flags.contains(&a.text));
+    let print0 = args.iter().any(|a| is_flag(&table.null_flags, &a.text));
     // The roots are words up to the first test; a root known only at run time may start
     // with `-`.
     let roots_plain = words.iter().all(|w| !w.text.starts_with('-'))
