@@ -129,6 +129,17 @@ fn find() {
         ("find / -exec rm {} +", "run find / -exec rm | run rm / | write /"),
         ("find src -type f -print0 | xargs -0 wc -l", "run find src -type f -print0 | run xargs -0 wc -l | run wc -l src | read /home/user/project/src"),
         ("find . -fprint out.txt", "run find . -fprint out.txt | write /home/user/project/out.txt"),
+        // The grammar is find's table's: the leading options before the folders searched
+        // (`-D` takes a value, `-O3` holds its own), the files `-fprint` and its kin write,
+        // where the command of `-execdir` runs (each file's folder: not known).
+        ("find -L -O3 -D tree ~/.ssh -name 'id_*' -exec cat {} +", "run find -L -O3 -D tree ~/.ssh -name id_* -exec cat | run cat ~/.ssh/**/id_* | read /home/user/.ssh/**/id_*"),
+        ("find . -fprint0 a -fprintf b %p -fls c", "run find . -fprint0 a -fprintf b %p -fls c | write /home/user/project/a | write /home/user/project/b | write /home/user/project/c"),
+        ("find ~ -name .bashrc -execdir cat notes \\;", "run find ~ -name .bashrc -execdir cat | run cat notes | read ?notes"),
+        // fd's: its commands up to `;`, the folders searched (`--search-path=DIR`,
+        // `--base-directory=DIR`, which runs them in DIR), the names `-e` and `-g` give.
+        ("fd --search-path=docs -e md -x wc -l \\; -X ls", "run fd --search-path=docs -e md -x wc -X ls | run wc -l docs/**/*.md | run ls docs/**/*.md | read /home/user/project/docs/**/*.md"),
+        ("fd --base-directory=/etc -g '*.conf' -x cat", "run fd --base-directory=/etc -g *.conf -x cat | run cat /etc/**/*.conf | read /etc/**/*.conf"),
+        ("git ls-files --exclude-per-directory=.ignore -x '*.o' src | xargs cat", "run git ls-files --exclude-per-directory=.ignore -x *.o src | run xargs cat | run cat src | read /home/user/project/src"),
     ]);
 }
 

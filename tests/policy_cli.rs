@@ -988,3 +988,36 @@ fn validate_rejects_an_option_list_word_that_is_no_option() {
         assert!(text.contains(&want), "missing {want:?} in:\n{text}");
     }
 }
+
+/// A user's table of find or fd replaces the built-in one for the files it reads and
+/// writes, but not their grammar: where a command of `-exec` or `-x` begins, and the files
+/// the built-in table says `-fprint` writes, stay the built-in table's.
+#[test]
+fn a_users_table_of_find_or_fd_keeps_their_grammar() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let state = home.path().join(".claude/state/programmer");
+    std::fs::create_dir_all(&state).expect("mkdir");
+    std::fs::write(
+        state.join("policy.toml"),
+        "[commands]\nfind = { names = \"all\" }\nfd = { names = \"all\", value_flags = [\"-x\"] }\n",
+    )
+    .expect("write");
+    for (cmd, decision, rule) in [
+        ("find . -fprint ~/.bashrc", "deny", "path.protected-write"),
+        ("find . -exec rm -rf ~ \\;", "deny", "fs.find-exec-rm-broad"),
+        ("fd -x rm -rf ~", "deny", "fs.rm-broad"),
+        ("fd -e md -x wc -l", "allow", "read.fd"),
+    ] {
+        let out = bin()
+            .env("HOME", home.path())
+            .args(["policy", "check", "--json", "--", cmd])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(
+            (v["decision"].as_str(), v["rule"].as_str()),
+            (Some(decision), Some(rule)),
+            "{cmd}: {v}"
+        );
+    }
+}

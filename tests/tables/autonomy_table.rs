@@ -702,6 +702,57 @@ const SEED_FORMS: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.protected-write", "echo ~/.bashrc | xargs sed -i 's/a/b/'"),
     ("ask", "ask", "file.read-unknown", "xargs cp -t dest < list"),
     ("ask", "ask", "path.secret-named", "xargs git add < list"),
+    // The grammar of find, fd and the listers xargs reads, from their tables: find's
+    // leading options come before its folders (`-D` takes a value, `-O3` holds its own),
+    // `-exec` and its kin run a command up to `;` or `+` (`-execdir`, `-okdir` in each
+    // file's folder), `-fprint` and its kin write a file, `-name` names the files found.
+    ("deny", "deny", "path.protected-write", "find . -fprint ~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "find . -fprint0 ~/.bashrc"),
+    ("deny", "deny", "path.protected-write", "find . -fprintf ~/.bashrc '%p'"),
+    ("deny", "deny", "path.protected-write", "find . -fls ~/.bashrc"),
+    ("deny", "deny", "fs.find-exec-rm-broad", "find . -exec rm -rf ~ \\;"),
+    ("deny", "deny", "fs.find-exec-rm-broad", "find . -ok rm {} \\;"),
+    ("deny", "deny", "path.protected-write", "find ~ -name .bashrc -okdir rm {} \\;"),
+    ("ask", "ask", "file.read-secret", "find -L ~/.ssh -name 'id_*' -exec cat {} +"),
+    ("ask", "ask", "file.read-secret", "find -D tree ~/.ssh -exec cat {} +"),
+    ("ask", "ask", "file.read-secret", "find -H -O3 ~/.ssh -exec cat {} +"),
+    ("ask", "ask", "file.read-secret", "find . -iname .env -exec cat {} \\;"),
+    ("ask", "ask", "file.read-unknown", "find -execdir cat {} +"),
+    ("allow", "allow", "read.find", "find -L ~/.ssh -name 'id_*'"),
+    // fd's `-x`/`-X` commands (up to `;`) run with the paths under the folders searched
+    // (`--search-path`, `--base-directory`, in DIR), named by `-e` and a `-g` glob; with
+    // `--strip-cwd-prefix` a path may be taken for an option.
+    ("ask", "ask", "fs.change", "fd -x rm"),
+    ("ask", "ask", "fs.change", "fdfind -x rm"),
+    ("deny", "deny", "fs.rm-broad", "fd --exec-batch rm -rf"),
+    ("allow", "allow", "read.fd", "fdfind -e md -x wc -l"),
+    ("allow", "allow", "read.fd", "fd --search-path ~/.ssh"),
+    ("ask", "ask", "file.read-secret", "fd --search-path ~/.ssh -x cat"),
+    ("ask", "ask", "file.read-secret", "fd --search-path=~/.ssh -x cat"),
+    ("ask", "ask", "file.read-secret", "fd --base-directory ~/.ssh -x cat"),
+    ("ask", "ask", "file.write-outside", "fd --base-directory=/etc -x cp {} backup/"),
+    ("ask", "ask", "file.read-secret", "fd -g '*.pem' -x cat"),
+    ("ask", "ask", "file.read-secret", "fd --extension=pem -x cat"),
+    ("allow", "allow", "read.fd", "fd -x tree -a"),
+    ("ask", "ask", "unknown.command", "fd --strip-cwd-prefix=always -x tree -a"),
+    // What a lister prints, from its table: names (NUL-separated with `-print0`), or,
+    // with an option that prints more or does more than list, words known only at run
+    // time.
+    ("allow", "allow", "read.find", "find . -name '*.rs' -print0 | xargs -0 wc -l"),
+    ("ask", "ask", "file.read-secret", "find -L ~/.ssh -print0 | xargs -0 cat"),
+    ("ask", "ask", "file.read-unknown", "find . -ls | xargs cat"),
+    ("ask", "ask", "file.read-unknown", "find . -printf '%p\\n' | xargs cat"),
+    ("ask", "ask", "file.read-unknown", "find . -exec echo {} + | xargs cat"),
+    ("allow", "allow", "git.read", "git ls-files -z | xargs -0 wc -l"),
+    ("allow", "allow", "git.read", "git ls-files -x '*.o' | xargs wc -l"),
+    ("ask", "ask", "file.read-unknown", "git ls-files --format=x | xargs cat"),
+    ("ask", "ask", "path.secret-named", "git ls-files --exclude-per-directory ~/.ssh/id_rsa"),
+    ("ask", "ask", "file.read-secret", "rg --files --glob='*.pem' | xargs cat"),
+    ("ask", "ask", "file.read-secret", "rg --files ~/.ssh | xargs cat"),
+    ("ask", "ask", "file.read-unknown", "fd -l | xargs cat"),
+    ("ask", "ask", "file.read-unknown", "fd --format='{}' | xargs cat"),
+    ("ask", "ask", "file.read-secret", "fd -e pem | xargs cat"),
+    ("ask", "ask", "file.read-secret", "fd --search-path ~/.ssh | xargs cat"),
     // With nothing to feed it, xargs reads the call's own input, which Claude Code leaves
     // empty: its command runs with no word added.
     ("allow", "allow", "shell.xargs", "xargs cat"),

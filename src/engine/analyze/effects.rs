@@ -265,6 +265,11 @@ impl Analyzer<'_> {
                     self.access(write, &w, cwd, &inv.name);
                 }
             }
+            // Only an option gives a path option's value (every option starts with `-` or
+            // `+`): a plain word is not looked for in the lists.
+            if !a.text.starts_with(['-', '+']) {
+                continue;
+            }
             // A whole option the table names (`-decode`, `-so`) is not a cluster of
             // one-letter options, whatever letters it holds.
             // Looked up once per word, not once per path option: the tables are long.

@@ -5,22 +5,20 @@
 //! paths start with a folder searched (`./` when none is named: fd adds it when it runs a
 //! command), so they are never taken for options, unless `--strip-cwd-prefix` takes the
 //! `./` away or a placeholder gives a bare file name (`{/}`, `{/.}`).
+//!
+//! Which options run a command, name the folders searched, narrow the names found or take
+//! the `./` away are fd's table's (`[commands.fd]`, the built-in one); the placeholders and
+//! the `;` that ends a command are read here.
 
 use std::path::PathBuf;
 
-use super::{Analyzer, CmdCtx, Invocation};
-use crate::engine::policy::Policy;
+use super::find::{grammar, is_flag, is_option};
+use super::{Analyzer, CmdCtx, Invocation, SignalName};
+use crate::engine::policy::Effects;
 use crate::engine::shell::Word;
 
-/// Whether fd's option `t` takes the next word as its value, as its built-in table
-/// (`policy/17-options-clis.toml`) says: a user's table cannot make a command's words the
-/// value of an option.
-fn takes_value(t: &str) -> bool {
-    Policy::builtin_effects("fd").is_some_and(|e| e.takes_value(t))
-}
-
-/// The options whose words up to a `;` (or the end) are a command.
-const EXEC_OPTS: &[&str] = &["-x", "--exec", "-X", "--exec-batch"];
+/// The word that ends the command of fd's `-x`, `-X`.
+const EXEC_END: &str = ";";
 
 /// Placeholders that stand for a found path, starting with the folder searched.
 const PATH_PLACEHOLDERS: &[&str] = &["{}", "{.}", "{//}"];
@@ -30,13 +28,20 @@ const PLACEHOLDERS: &[&str] = &["{}", "{.}", "{//}", "{/}", "{/.}"];
 impl Analyzer<'_> {
     /// `fd [OPTIONS] [PATTERN] [PATH…] [-x CMD…]`: fd itself, then each command it runs.
     pub(super) fn fd(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
-        let (kept, commands) = split_commands(&inv.args);
-        let found = found_paths(&kept);
-        let stripped = kept
-            .iter()
-            .any(|w| w.text.starts_with("--strip-cwd-prefix"));
+        let Some(table) = grammar(&inv.name) else {
+            // Without its grammar, where a command begins is not known.
+            self.facts.signal(
+                SignalName::OptionRuns,
+                format!("`{}` may run a command", inv.name),
+            );
+            self.push_with_effects(inv);
+            return;
+        };
+        let (kept, commands) = split_commands(&inv.args, table);
+        let found = found_paths(&kept, table);
+        let stripped = kept.iter().any(|w| is_option(&table.bare_flags, &w.text));
         // `--base-directory DIR` runs fd, and so the commands, in DIR.
-        let moved = kept.iter().any(|w| w.text.starts_with("--base-directory"));
+        let moved = kept.iter().any(|w| is_option(&table.folder_flags, &w.text));
         let cwd = if moved { None } else { cwd };
         // Its own words are judged by its table (`--ignore-file FILE` is read).
         self.push_with_effects(Invocation { args: kept, ..inv });
@@ -52,18 +57,19 @@ impl Analyzer<'_> {
 }
 
 /// fd's own words (with each command's program name kept, in view of fd's rules) and the
-/// commands of its exec options.
-fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
+/// commands of its `exec_flags`. The value of an option is never a command's start: the
+/// arity is the built-in table's, which a layer cannot change.
+fn split_commands(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<Vec<Word>>) {
     let mut kept = Vec::new();
     let mut commands = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let t = args[i].text.as_str();
-        if EXEC_OPTS.contains(&t) {
+        if is_flag(&table.exec_flags, t) {
             kept.push(args[i].clone());
             let mut cmd = Vec::new();
             i += 1;
-            while i < args.len() && args[i].text != ";" {
+            while i < args.len() && args[i].text != EXEC_END {
                 cmd.push(args[i].clone());
                 i += 1;
             }
@@ -73,7 +79,7 @@ fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
             continue;
         }
         kept.push(args[i].clone());
-        if takes_value(t) {
+        if table.takes_value(t) {
             if let Some(v) = args.get(i + 1) {
                 kept.push(v.clone());
             }
@@ -84,9 +90,10 @@ fn split_commands(args: &[Word]) -> (Vec<Word>, Vec<Vec<Word>>) {
     (kept, commands)
 }
 
-/// What the found paths are, as words: under each folder searched (`.` when none is
-/// named), `**/*.EXT` for each `-e EXT`, `**/GLOB` for a `-g` pattern, or the folder itself.
-pub(super) fn found_paths(kept: &[Word]) -> Vec<Word> {
+/// What the found paths are, as words: under each folder searched (an operand after the
+/// pattern, a `root_flags` value, or `.`), `**/*.EXT` for each `extension_flags` value,
+/// `**/GLOB` for a pattern that `glob_flags` make a glob, or the folder itself.
+pub(super) fn found_paths(kept: &[Word], table: &Effects) -> Vec<Word> {
     let mut positional: Vec<&Word> = Vec::new();
     let mut extensions: Vec<&str> = Vec::new();
     let mut roots: Vec<Word> = Vec::new();
@@ -100,27 +107,29 @@ pub(super) fn found_paths(kept: &[Word]) -> Vec<Word> {
             break;
         }
         if t.starts_with('-') && t.len() > 1 {
-            glob |= t == "-g" || t == "--glob";
-            if takes_value(t) {
+            glob |= table.glob_flags.contains(t);
+            if table.takes_value(t) {
                 if let Some(v) = kept.get(i + 1) {
-                    match t {
-                        "-e" | "--extension" => extensions.push(&v.text),
-                        "--search-path" | "--base-directory" => roots.push(v.clone()),
-                        _ => {}
+                    if table.extension_flags.contains(t) {
+                        extensions.push(&v.text);
+                    } else if table.root_flags.contains(t) {
+                        roots.push(v.clone());
                     }
                 }
                 i += 1;
-            } else if let Some(v) = t.strip_prefix("--extension=") {
-                extensions.push(v);
-            } else if let Some(v) = t.strip_prefix("--search-path=") {
-                roots.push(Word {
-                    text: v.to_string(),
-                    literal: w.literal,
-                });
+            } else if let Some((o, v)) = t.split_once('=') {
+                if table.extension_flags.contains(o) {
+                    extensions.push(v);
+                } else if table.root_flags.contains(o) {
+                    roots.push(Word {
+                        text: v.to_string(),
+                        literal: w.literal,
+                    });
+                }
             }
-        } else if !EXEC_OPTS
-            .iter()
-            .any(|o| kept.get(i.wrapping_sub(1)).is_some_and(|p| p.text == *o))
+        } else if !kept
+            .get(i.wrapping_sub(1))
+            .is_some_and(|p| is_flag(&table.exec_flags, &p.text))
         {
             positional.push(w);
         }

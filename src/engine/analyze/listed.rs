@@ -11,10 +11,16 @@
 //! with a folder searched. With blank or line separation a name holding a blank or a line
 //! break (`a --write b.rs`) gives xargs several words, and `git ls-files`, `fd` and `rg`
 //! print names as they are (a tracked file may be called `--write`).
+//!
+//! Which options keep a lister's output plain names, or make it print more, are the
+//! listers' built-in tables' (`not_listing_flags`, `exec_flags` and `write_flags` of find
+//! and fd, `listing_flags` of `git ls-files`, `lister_flags` of rg), as are those that name
+//! the files (`found_name_flags`, `extension_flags`) and `-print0` (`null_flags`).
 
-use super::find::found_files;
+use super::find::{found_files, grammar, is_flag, is_option, leading_options};
 use super::flow::{literal_output, stage_before};
 use super::program_name;
+use crate::engine::policy::Effects;
 use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
 
 /// The words xargs adds to its command.
@@ -151,30 +157,39 @@ fn lister(c: &SimpleCommand, split: &Split) -> Option<Input> {
     }
     let args = &c.words[1..];
     match name.as_str() {
-        "find" => find(args, split),
-        "fd" | "fdfind" => fd(args),
-        "git" => git_ls_files(args),
-        "rg" => rg_files(args),
+        "find" => find(args, grammar("find")?, split),
+        "fd" | "fdfind" => fd(args, grammar(&name)?),
+        "git" => git_ls_files(args, grammar("git ls-files")?),
+        "rg" => rg_files(args, grammar("rg")?),
         _ => None,
     }
 }
 
+/// Whether word `t` makes a lister with table `table` print more than names or do more
+/// than list: one of its `not_listing_flags`, `exec_flags` or `write_flags`.
+fn not_listing(table: &Effects, t: &str) -> bool {
+    [
+        &table.not_listing_flags,
+        &table.exec_flags,
+        &table.write_flags,
+    ]
+    .iter()
+    .any(|l| is_option(l, t))
+}
+
 /// `find ROOTS… TESTS`, printing names only (no action but `-print` or `-print0`).
-fn find(args: &[Word], split: &Split) -> Option<Input> {
-    const ACTIONS: &[&str] = &[
-        "-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-ls", "-fls", "-fprint",
-        "-fprint0", "-delete", "-quit",
-    ];
-    if args.iter().any(|a| ACTIONS.contains(&a.text.as_str())) {
+fn find(args: &[Word], table: &Effects, split: &Split) -> Option<Input> {
+    if args.iter().any(|a| not_listing(table, &a.text)) {
         return None;
     }
-    let words = found_files(args);
-    let print0 = args.iter().any(|a| a.text == "-print0");
+    let words = found_files(args, table);
+    let print0 = args.iter().any(|a| is_flag(&table.null_flags, &a.text));
     // The roots are words up to the first test; a root known only at run time may start
     // with `-`.
     let roots_plain = words.iter().all(|w| !w.text.starts_with('-'))
         && args
             .iter()
+            .skip(leading_options(args, table))
             .take_while(|a| !a.text.starts_with('-') && a.text != "!" && a.text != "(")
             .all(|a| a.literal);
     Some(Input {
@@ -185,55 +200,21 @@ fn find(args: &[Word], split: &Split) -> Option<Input> {
 }
 
 /// `fd [PATTERN] [PATH…]` without a command of its own: the names it prints.
-fn fd(args: &[Word]) -> Option<Input> {
-    if args.iter().any(|a| {
-        matches!(
-            a.text.as_str(),
-            "-x" | "--exec" | "-X" | "--exec-batch" | "-l" | "--list-details" | "--format"
-        )
-    }) || args.iter().any(|a| a.text.starts_with("--format="))
-    {
+fn fd(args: &[Word], table: &Effects) -> Option<Input> {
+    if args.iter().any(|a| not_listing(table, &a.text)) {
         return None;
     }
     Some(Input {
-        words: super::fd::found_paths(args),
+        words: super::fd::found_paths(args, table),
         never_options: false,
         exact: false,
     })
 }
 
-/// `git ls-files [OPTIONS] [--] [PATHSPEC…]`, with options that print only names: under
-/// each pathspec (a glob under the working folder for one with wildcards), or the working
-/// folder.
-fn git_ls_files(args: &[Word]) -> Option<Input> {
-    const NAMES_ONLY: &[&str] = &[
-        "-z",
-        "-c",
-        "--cached",
-        "-m",
-        "--modified",
-        "-o",
-        "--others",
-        "-d",
-        "--deleted",
-        "-i",
-        "--ignored",
-        "--exclude-standard",
-        "--full-name",
-        "--recurse-submodules",
-        "--directory",
-        "--no-empty-directory",
-        "--error-unmatch",
-        "--deduplicate",
-        "--sparse",
-    ];
-    const VALUE: &[&str] = &[
-        "-x",
-        "--exclude",
-        "-X",
-        "--exclude-from",
-        "--exclude-per-directory",
-    ];
+/// `git ls-files [OPTIONS] [--] [PATHSPEC…]`, with options that print only names (its
+/// table's `listing_flags`): under each pathspec (a glob under the working folder for one
+/// with wildcards), or the working folder.
+fn git_ls_files(args: &[Word], table: &Effects) -> Option<Input> {
     if args.first().map(|w| w.text.as_str()) != Some("ls-files") {
         return None;
     }
@@ -244,12 +225,13 @@ fn git_ls_files(args: &[Word]) -> Option<Input> {
         let t = a.text.as_str();
         if options && t == "--" {
             options = false;
-        } else if options && VALUE.contains(&t) {
-            i += 1;
         } else if options && t.starts_with('-') {
             let (opt, _) = t.split_once('=').unwrap_or((t, ""));
-            if !NAMES_ONLY.contains(&opt) && !VALUE.contains(&opt) {
+            if !table.listing_flags.contains(opt) {
                 return None;
+            }
+            if opt == t && table.takes_value(t) {
+                i += 1;
             }
         } else {
             pathspecs.push(a);
@@ -283,10 +265,11 @@ fn git_ls_files(args: &[Word]) -> Option<Input> {
     })
 }
 
-/// `rg --files [PATH…]`: the names of the files it would search, under each path (`-g
-/// GLOB` narrows them), or the working folder.
-fn rg_files(args: &[Word]) -> Option<Input> {
-    if !args.iter().any(|a| a.text == "--files") {
+/// `rg --files [PATH…]` (its table's `lister_flags`): the names of the files it would
+/// search, under each path (a `found_name_flags` glob, `-g GLOB`, narrows them), or the
+/// working folder.
+fn rg_files(args: &[Word], table: &Effects) -> Option<Input> {
+    if !args.iter().any(|a| table.lister_flags.contains(&a.text)) {
         return None;
     }
     let mut roots: Vec<Word> = Vec::new();
@@ -294,10 +277,14 @@ fn rg_files(args: &[Word]) -> Option<Input> {
     let mut i = 0;
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
-        if t == "-g" || t == "--glob" {
+        if table.found_name_flags.contains(t) {
             globs.extend(args.get(i + 1).map(|g| g.text.clone()));
             i += 1;
-        } else if let Some(g) = t.strip_prefix("--glob=") {
+        } else if let Some(g) = t
+            .split_once('=')
+            .filter(|(o, _)| o.starts_with("--") && table.found_name_flags.contains(o))
+            .map(|(_, g)| g)
+        {
             globs.push(g.to_string());
         } else if !t.starts_with('-') {
             // A value of an option not read here counts as a root too: more roots, never

@@ -163,13 +163,67 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub replace_flags: List,
     /// Options with which a program that reads words from its input splits it at NUL bytes
-    /// only (`xargs -0`, `--null`).
+    /// only (`xargs -0`, `--null`), or with which a file lister ends each name it prints
+    /// with a NUL byte (`find -print0`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub null_flags: List,
     /// Options with which it splits its input at the ends of lines or at a delimiter they
     /// give, not at blanks (`xargs -d D`, `-L N`, `-l[N]`); `replace_flags` do too.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub line_flags: List,
+    // The grammar of the programs that find files and run commands with them (`find`,
+    // `fd`), and of the file listers whose output `xargs` reads (`find`, `fd`, `git
+    // ls-files`, `rg --files`): read from the built-in tables only, by their analysers
+    // (`src/engine/analyze/find.rs`, `fd.rs`, `listed.rs`), so that a layer cannot make a
+    // command's words an option's or a lister's output plain names.
+    /// Options that come before the operands, and only there (`find -L`, `-D DEBUGOPTS`,
+    /// `-O3`): the words after them are the folders searched. Their value, if any, is as the
+    /// other lists say (`value_flags`; `attached_flags`: only in the same word).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub leading_flags: List,
+    /// Options after which the words up to the end mark (`;`, or find's `+`) are a command
+    /// the program runs with the files it finds (`find -exec CMD {} ;`, `fd -x CMD`): it is
+    /// judged on its own, the files found in place of `{}`.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub exec_flags: List,
+    /// Of `exec_flags`, those whose command runs in the folder of each file found (`find
+    /// -execdir`), which is not known, rather than in the working folder.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub exec_dir_flags: List,
+    /// Options whose value is a folder searched, as an operand naming one is (`fd
+    /// --search-path DIR`, `--base-directory=DIR`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub root_flags: List,
+    /// Options whose value is a glob the names of the files found match (`find -name P`,
+    /// `rg --files -g GLOB`): the files are `ROOT/**/P` under each folder searched.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub found_name_flags: List,
+    /// Options whose value is an extension the names of the files found end with (`fd -e
+    /// md`, `--extension=md`): the files are `ROOT/**/*.md`.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub extension_flags: List,
+    /// Options with which the pattern operand is a glob of the names found, not a regular
+    /// expression (`fd -g '*.rs'`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub glob_flags: List,
+    /// Options with which the paths found no longer start with the folder searched (`fd
+    /// --strip-cwd-prefix`): a command given them may take one for an option.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub bare_flags: List,
+    /// Options that make the program print the names of the files it would read instead of
+    /// reading them (`rg --files`): a file lister.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub lister_flags: List,
+    /// Of a file lister that has such a list, the options with which it still prints only
+    /// names (`git ls-files -z`, `--others`): with any other its output is not read as
+    /// names (`git ls-files -s` prints modes and hashes too).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub listing_flags: List,
+    /// Of a file lister, the options with which it prints more than names or does more
+    /// than list (`find -ls`, `-delete`, `fd --format FMT`), as its `exec_flags` and
+    /// `write_flags` do: its output is then not read as names.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub not_listing_flags: List,
     /// Options with which the program runs only what is installed, fetching nothing
     /// (`npx --no-install`, `--offline`). Read from the built-in table only.
     #[serde(default, skip_serializing_if = "List::is_empty")]
@@ -340,6 +394,17 @@ impl Effects {
                 &self.workspace_flags,
                 &self.no_scripts_flags,
                 &self.skip_hooks_flags,
+                &self.leading_flags,
+                &self.exec_flags,
+                &self.exec_dir_flags,
+                &self.root_flags,
+                &self.found_name_flags,
+                &self.extension_flags,
+                &self.glob_flags,
+                &self.bare_flags,
+                &self.lister_flags,
+                &self.listing_flags,
+                &self.not_listing_flags,
             ]
             .iter()
             .any(|l| l.contains(flag))
@@ -347,7 +412,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 39] = [
+        let lists: [(&str, &List); 50] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -368,6 +433,17 @@ impl Effects {
             ("replace_flags", &self.replace_flags),
             ("null_flags", &self.null_flags),
             ("line_flags", &self.line_flags),
+            ("leading_flags", &self.leading_flags),
+            ("exec_flags", &self.exec_flags),
+            ("exec_dir_flags", &self.exec_dir_flags),
+            ("root_flags", &self.root_flags),
+            ("found_name_flags", &self.found_name_flags),
+            ("extension_flags", &self.extension_flags),
+            ("glob_flags", &self.glob_flags),
+            ("bare_flags", &self.bare_flags),
+            ("lister_flags", &self.lister_flags),
+            ("listing_flags", &self.listing_flags),
+            ("not_listing_flags", &self.not_listing_flags),
             ("offline_flags", &self.offline_flags),
             ("string_flags", &self.string_flags),
             ("stdin_flags", &self.stdin_flags),

@@ -48,6 +48,11 @@ impl List {
             return false;
         }
         let text = self.0.as_ref();
+        // A short list (an option table's list of a few options) is read word by word:
+        // cheaper than setting the substring search up.
+        if text.len() <= SHORT_LIST {
+            return self.iter().any(|w| w == word);
+        }
         // The word with a separator on each side, in a buffer on the stack for a short
         // word: `str::contains` finds or turns it away with its vectorised search, and no
         // match of it is ever part of a longer word.
@@ -84,6 +89,9 @@ impl List {
         List(Cow::Borrowed(joined))
     }
 }
+
+/// The length of stored text up to which [`List::contains`] reads the words one by one.
+const SHORT_LIST: usize = 64;
 
 /// [`SEP`] as a byte: it is ASCII, so no other character's encoding holds it.
 const SEP_BYTE: u8 = SEP as u8;
