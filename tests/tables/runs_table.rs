@@ -165,7 +165,8 @@ fn archivers_editors_and_debuggers() {
         ("ask", "fs.change", "zip -r a.zip src"),
         // The files are added after the command, unknown here.
         ("ask", "fs.change", "git difftool -x rm HEAD~1"),
-        ("ask", "fs.change", "zip -TT rm a.zip b"),
+        // `-TT` is one of zip's `run_flags`: what zip hands the command is not seen.
+        ("ask", "exec.option-runs", "zip -TT rm a.zip b"),
         ("ask", "run.editor", "vim file.txt"),
     ]);
 }
