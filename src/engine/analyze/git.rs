@@ -441,7 +441,7 @@ impl Analyzer<'_> {
     /// `git config [SCOPE] KEY VALUE` (and `set`, `--add`, `--replace-all`): the value is
     /// judged as the setting is; the file written is the one its table's `file_flags` name
     /// (`--file F`, `--global` for `~/.gitconfig`). With one of its `read_only_flags`
-    /// (`--get`, `--list`) it writes nothing; with one of its `edit_flags` (`--unset`,
+    /// (`--get`, `--list`) it only reads that file; with one of its `edit_flags` (`--unset`,
     /// `--edit`) it writes the file but gives no setting to judge.
     fn git_config_write(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args[1..];
@@ -467,6 +467,7 @@ impl Analyzer<'_> {
             .filter(|f| !f.contains('='))
             .collect();
         let mut writes_only = false;
+        let mut reads_only = false;
         let mut file: Option<Word> = None;
         let mut positional: Vec<&Word> = Vec::new();
         let mut i = 0;
@@ -483,7 +484,7 @@ impl Analyzer<'_> {
                 i += n;
                 continue;
             } else if table.read_only_flags.contains(t) {
-                return;
+                reads_only = true;
             } else if table.edit_flags.contains(t) {
                 writes_only = true;
             } else if table.takes_value(t) {
@@ -493,8 +494,11 @@ impl Analyzer<'_> {
             }
             i += 1;
         }
+        if reads_only {
+            return self.config_file(AccessKind::Read, file, inv);
+        }
         if writes_only {
-            return self.config_file_write(file, inv);
+            return self.config_file(AccessKind::Write, file, inv);
         }
         let (key, value) = match positional.as_slice() {
             [s, k, v, ..] if s.text == "set" => (*k, *v),
@@ -504,15 +508,18 @@ impl Analyzer<'_> {
                     "get" | "list" | "unset" | "rename-section" | "remove-section" | "edit"
                 ) =>
             {
-                if s.text != "get" && s.text != "list" {
-                    self.config_file_write(file, inv);
-                }
+                let kind = if s.text == "get" || s.text == "list" {
+                    AccessKind::Read
+                } else {
+                    AccessKind::Write
+                };
+                self.config_file(kind, file, inv);
                 return;
             }
             [k, v, ..] => (*k, *v),
             _ => return,
         };
-        self.config_file_write(file, inv);
+        self.config_file(AccessKind::Write, file, inv);
         match git_args::setting(&Word {
             text: format!("{}={}", key.text, value.text),
             literal: key.literal && value.literal,
@@ -525,9 +532,11 @@ impl Analyzer<'_> {
         }
     }
 
-    fn config_file_write(&mut self, file: Option<Word>, inv: &Invocation) {
+    /// The file of settings `git config` reads or writes, when an option names it (`-` is
+    /// its input).
+    fn config_file(&mut self, kind: AccessKind, file: Option<Word>, inv: &Invocation) {
         if let Some(f) = file.filter(|f| f.text != "-") {
-            self.access(AccessKind::Write, &f, inv.cwd.as_deref(), "git config");
+            self.access(kind, &f, inv.cwd.as_deref(), "git config");
         }
     }
 
