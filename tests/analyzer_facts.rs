@@ -246,8 +246,8 @@ fn runners() {
     check(&[
         ("tar --to-command=cat -xf a.tar", "run cat | run tar --to-command=cat -xf a.tar | write /home/user/project/a.tar | signal option-runs"),
         ("tar -I zstd -xf a.tar", "run zstd | run tar -I zstd -xf a.tar | write /home/user/project/a.tar | signal option-runs"),
-        ("zip -TT 'unzip -t' a.zip b", "run unzip -t $@ | run zip -TT unzip -t a.zip b | read ?$@ | read /home/user/project/b | write /home/user/project/a.zip"),
-        ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | read /home/user/project/{} | read /home/user/project/b | write /home/user/project/a.zip"),
+        ("zip -TT 'unzip -t' a.zip b", "run unzip -t | run zip -TT unzip -t a.zip b | read /home/user/project/b | write /home/user/project/a.zip | signal option-runs"),
+        ("zip -TT 'unzip -tqq {}' a.zip b", "run unzip -tqq {} | run zip -TT unzip -tqq {} a.zip b | read /home/user/project/{} | read /home/user/project/b | write /home/user/project/a.zip | signal option-runs"),
         ("vim -c '!ls' f.txt", "run ls | run vim -c !ls f.txt | write /home/user/project/f.txt"),
         ("gdb -ex 'shell ls'", "run ls | run gdb -ex shell ls"),
         ("gdb -batch --command=cmds.gdb ./a.out", "run gdb -batch --command=cmds.gdb ./a.out | read /home/user/project/cmds.gdb"),

@@ -102,6 +102,46 @@ pub fn flag_value(args: &[Word], i: usize, flag: &str) -> Option<Word> {
     }
 }
 
+/// The value that argument `i` gives option `flag`, read with the arity of the table `eff`:
+/// one of its `attached_flags` only from its own word (see [`attached_value`]), any other
+/// as [`flag_value`] reads it.
+pub fn table_flag_value(args: &[Word], i: usize, flag: &str, eff: &Effects) -> Option<Word> {
+    if eff.attached_flags.contains(flag) {
+        attached_value(args.get(i)?, flag)
+    } else {
+        flag_value(args, i, flag)
+    }
+}
+
+/// The value option `flag` has in word `a` itself, for an option whose value, which may be
+/// left out, is never the next word: after `=` for a long one (`--timing=FILE`), the rest
+/// of the word for a short one (`-tFILE`, inside a cluster `-qtFILE`) or for one of one
+/// dash and several letters (`-TTCMD`, `-TT=CMD`). None when there is none.
+pub fn attached_value(a: &Word, flag: &str) -> Option<Word> {
+    let with = |v: &str| {
+        (!v.is_empty()).then(|| Word {
+            text: v.to_string(),
+            literal: a.literal,
+        })
+    };
+    if flag.starts_with("--") {
+        return with(a.text.strip_prefix(flag)?.strip_prefix('=')?);
+    }
+    let letter = match flag.as_bytes() {
+        [b'-', l] if l.is_ascii_alphanumeric() => *l,
+        _ => {
+            let rest = a.text.strip_prefix(flag)?;
+            return with(rest.strip_prefix('=').unwrap_or(rest));
+        }
+    };
+    let cluster = a.text.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
+    let at = cluster
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .position(|b| b == letter)?;
+    with(&cluster[at + 1..])
+}
+
 /// Skips leading options; `value_opts` take the next word as their value.
 pub fn skip_options<'w>(args: &'w [Word], value_opts: &[&str]) -> &'w [Word] {
     skip_options_by(args, |t| value_opts.contains(&t))
@@ -174,6 +214,25 @@ pub fn option_uses(args: &[Word], eff: &Effects, wanted: &List) -> Vec<OptionUse
             continue;
         }
         let long = t.starts_with("--") || entry_of(t.split('=').next().unwrap_or(t)).is_some();
+        // `-TTCMD`: an entry of one dash and several letters with its value attached, in a
+        // word that is no option of the table's own.
+        let glued = wanted
+            .iter()
+            .filter(|_| !long)
+            .find(|e| {
+                let o = run_flag_name(e);
+                o.len() > 2 && !o.starts_with("--") && t.starts_with(o)
+            })
+            .filter(|_| !eff.names_option(t));
+        if let Some(e) = glued {
+            let rest = &t[run_flag_name(e).len()..];
+            out.push(OptionUse {
+                entry: e.to_string(),
+                value: Some(with(rest.strip_prefix('=').unwrap_or(rest), a)),
+                clear: true,
+            });
+            continue;
+        }
         if long {
             let (opt, attached) = t.split_once('=').map_or((t, None), |(o, v)| (o, Some(v)));
             let entry = entry_of(opt).or_else(|| {

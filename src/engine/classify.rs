@@ -23,7 +23,7 @@ use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
 use crate::engine::policy::{
-    AccessKind, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
+    AccessKind, FirstValue, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
@@ -793,7 +793,7 @@ impl<'a> Matcher<'a> {
     /// one of the rule's path classes.
     fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         let cwd = inv.cwd.as_deref();
-        path_operands(inv, pos).iter().any(|w| {
+        path_operands(self.policy(), inv, pos).iter().any(|w| {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
             r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
         }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
@@ -995,12 +995,19 @@ fn is_harmless_device(t: &str) -> bool {
 /// Folders outside the project where writes are still ordinary work.
 const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
-/// The positional words that name paths: all of them, but for `chown` and `chgrp` the
-/// first names an owner or group (`chown "$USER" f`), unless `--reference` takes it from a
-/// file and every word is a path.
-fn path_operands<'p, 'w>(inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word] {
-    let owner_first = matches!(inv.name.as_str(), "chown" | "chgrp")
-        && !inv.args.iter().any(|a| a.text.starts_with("--reference"));
+/// The positional words that name paths: all of them, but for a command whose table says
+/// its first names an owner or group (`chown "$USER" f`: `first_is = "owner"`), that one,
+/// unless an option of its `reference_flags` (`--reference`) takes it from a file and every
+/// word is a path.
+fn path_operands<'p, 'w>(policy: &Policy, inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word] {
+    let owner_first = !pos.is_empty()
+        && policy.effects(&inv.name).is_some_and(|eff| {
+            eff.first_is == Some(FirstValue::Owner)
+                && !inv
+                    .args
+                    .iter()
+                    .any(|a| eff.reference_flags.iter().any(|f| a.text.starts_with(f)))
+        });
     match pos.split_first() {
         Some((_, rest)) if owner_first => rest,
         _ => pos,

@@ -693,7 +693,8 @@ fn words_in_unknown_places_may_name_files() {
         ("ask", "path.secret-named", "ruff check ~/.aws/credentials"),
         ("ask", "path.secret-named", "tree --fromfile ~/.ssh/id_ed25519"),
         ("ask", "path.secret-named", "networksetup -getinfo ~/.ssh/id_ed25519"),
-        ("ask", "path.secret-named", "git config --file ~/.ssh/id_ed25519 --list"),
+        // `--file` of git config's table: the file its `--list` reads.
+        ("ask", "file.read-secret", "git config --file ~/.ssh/id_ed25519 --list"),
         ("ask", "unknown.command", "frobnicate --key-file=.env"),
         ("ask", "file.read-secret", "wc -l --files0-from ~/.aws/credentials"),
         ("ask", "file.read-secret", "cat --unknown ~/.ssh/id_rsa.pub ~/.aws/config"),

@@ -42,6 +42,25 @@ fn git_settings_whose_value_is_a_command() {
         ("deny", "fs.rm-broad", "git config set core.sshCommand 'rm -rf ~'"),
         ("deny", "fs.rm-broad", "git clone -c core.fsmonitor='rm -rf ~' https://x/r"),
         ("deny", "path.protected-write", "git config --system core.editor vim"),
+        // Git's global options, from its table, before the subcommand.
+        ("deny", "fs.rm-broad", "git --no-pager -c core.pager='rm -rf ~' log"),
+        ("deny", "fs.rm-broad", "git --git-dir=.git --work-tree=. -c core.pager='rm -rf ~' log"),
+        ("deny", "fs.rm-broad", "git -P --config-env core.editor=EDITOR -c core.editor='rm -rf ~' commit"),
+        ("deny", "fs.rm-broad", "git --namespace=x --literal-pathspecs -c core.pager='rm -rf ~' log"),
+        ("deny", "fs.rm-broad", "git clone --config core.pager='rm -rf ~' https://x/r"),
+        ("deny", "fs.rm-broad", "git submodule foreach -q --recursive -- 'rm -rf ~'"),
+        ("ask", "file.read-secret", "git --git-dir=~/.ssh log"),
+        ("ask", "file.read-secret", "git --work-tree ~/.aws status"),
+        ("ask", "git.config-override", "git --exec-path=/tmp status"),
+        ("ask", "git.config-override", "git --exec-path /tmp status"),
+        // The file of git config's table's `file_flags`: written, or read in a reading mode.
+        ("deny", "path.protected-write", "git config --file=~/.bashrc user.name x"),
+        ("deny", "path.protected-write", "git config -f ~/.bashrc --unset user.name"),
+        ("deny", "path.protected-write", "git config --system core.pager less"),
+        ("ask", "file.read-secret", "git config --list --file ~/.ssh/id_ed25519"),
+        ("ask", "file.read-secret", "git config --file ~/.ssh/id_ed25519 get user.name"),
+        ("allow", "git.config-read", "git config --global --get user.name"),
+        ("allow", "git.config-read", "git config -f x.cfg --list"),
         ("ask", "shell.dynamic-command", "git --config-env=core.pager=PAGER_CMD log"),
         ("ask", "shell.dynamic-command", "git -c core.editor=\"$E\" commit"),
         ("ask", "git.config-override", "git -c core.hooksPath=.hooks commit -m x"),
@@ -132,6 +151,17 @@ fn archivers_editors_and_debuggers() {
         ("deny", "fs.rm-broad", "tar --use-compress-program 'rm -rf ~' -xf a.tar"),
         ("deny", "fs.rm-broad", "tar -cf a.tar -F 'rm -rf ~' src"),
         ("deny", "fs.rm-broad", "zip -TT 'rm -rf ~' a.zip b"),
+        ("deny", "fs.rm-broad", "zip -TT='rm -rf ~' a.zip b"),
+        ("deny", "fs.rm-broad", "zip '-TTrm -rf ~' a.zip b"),
+        ("deny", "fs.rm-broad", "zip --unzip-command 'rm -rf ~' a.zip b"),
+        ("deny", "fs.rm-broad", "zip --unz='rm -rf ~' a.zip b"),
+        // script's `-t[FILE]` takes its file only in its own word.
+        ("deny", "path.protected-write", "script --timing=~/.bashrc -c ls"),
+        ("deny", "path.protected-write", "script -t/etc/x -c ls"),
+        ("deny", "fs.rm-broad", "script -t -c 'rm -rf ~'"),
+        ("deny", "fs.rm-broad", "script --timing -c 'rm -rf ~'"),
+        ("ask", "file.write", "script -t/tmp/x -c ls"),
+        ("ask", "file.write", "script -qt/tmp/x -c ls"),
         ("deny", "fs.rm-broad", "zip --unzip-command 'rm -rf ~' -T a.zip b"),
         ("deny", "fs.rm-broad", "vim -c '!rm -rf ~' f.txt"),
         ("deny", "fs.rm-broad", "vim +'!rm -rf ~' f.txt"),
@@ -165,7 +195,8 @@ fn archivers_editors_and_debuggers() {
         ("ask", "fs.change", "zip -r a.zip src"),
         // The files are added after the command, unknown here.
         ("ask", "fs.change", "git difftool -x rm HEAD~1"),
-        ("ask", "fs.change", "zip -TT rm a.zip b"),
+        // `-TT` is one of zip's `run_flags`: what zip hands the command is not seen.
+        ("ask", "exec.option-runs", "zip -TT rm a.zip b"),
         ("ask", "run.editor", "vim file.txt"),
     ]);
 }
@@ -279,6 +310,9 @@ fn tools_that_act_on_git_s_behalf_and_links() {
         ("deny", "path.protected-write", "ln -s a b && ln -s ~/.zshrc a && echo x > b"),
         ("deny", "path.protected-write", "{ ln -s ~/.profile p && echo x; } >> p"),
         ("ask", "fs.link-outside", "ln -s ~/.bashrc rc"),
+        // ln's `symbolic_flags` and the folder of its `write_flags`, from its table.
+        ("deny", "path.protected-write", "ln --symbolic ~/.bashrc rc && echo x >> rc"),
+        ("deny", "path.protected-write", "ln -st keys ~/.ssh/authorized_keys && echo k >> keys/authorized_keys"),
         ("ask", "fs.change", "ln -s src/a.rs b.rs && echo x >> b.rs"),
     ]);
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::{Analyzer, GitAction, Invocation};
-use crate::engine::args::{flag_matches, flag_value, positionals};
+use crate::engine::args::{flag_matches, positionals, table_flag_value};
 use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, FirstValue, List, Select};
 use crate::engine::shell::Word;
@@ -48,7 +48,7 @@ impl Analyzer<'_> {
 
     fn declared_effects(&mut self, inv: &Invocation, eff: Effects) {
         let mut positional = positionals(&inv.args, &eff.value_flags);
-        if first_is_not_a_file(&inv.args, &positional, eff.first_is) {
+        if first_is_not_a_file(&inv.args, &positional, &eff) {
             positional.remove(0);
         }
         let has_flag = |flags: &List| {
@@ -69,7 +69,7 @@ impl Analyzer<'_> {
             && (0..inv.args.len()).any(|i| {
                 eff.write_flags
                     .iter()
-                    .any(|f| flag_value(&inv.args, i, f).is_some())
+                    .any(|f| table_flag_value(&inv.args, i, f, &eff).is_some())
             });
         if let Some(spec) = eff.reads {
             let spec = match spec {
@@ -97,23 +97,27 @@ impl Analyzer<'_> {
         self.flag_effects(inv, &eff, write);
         self.git_actions(inv, &eff, &positional);
         if inv.name == "ln" || inv.name == "link" {
-            self.record_links(inv, &positional);
+            self.record_links(inv, &eff, &positional);
         }
     }
 
     /// `ln [-s] TARGET LINK`, `ln TARGET… DIR`, `ln -t DIR TARGET…`: the links made, so that
     /// what is later written through one is written to its target. Whether LINK is a
     /// folder is not known, so both readings count. A symbolic link's relative target is
-    /// relative to the link's folder, a hard link's to the working folder.
-    fn record_links(&mut self, inv: &Invocation, positional: &[&Word]) {
+    /// relative to the link's folder, a hard link's to the working folder. Its table `eff`
+    /// says which options make the links symbolic (`symbolic_flags`) and which name the
+    /// folder they are made in (the `write_flags` of an `into_folder` table).
+    fn record_links(&mut self, inv: &Invocation, eff: &Effects, positional: &[&Word]) {
         let cwd = inv.cwd.as_deref();
         let symbolic = inv
             .args
             .iter()
-            .any(|a| flag_matches("-s", &a.text) || a.text == "--symbolic");
+            .any(|a| eff.symbolic_flags.iter().any(|f| flag_matches(f, &a.text)));
         let target_dir = inv.args.iter().enumerate().find_map(|(i, _)| {
-            flag_value(&inv.args, i, "-t")
-                .or_else(|| flag_value(&inv.args, i, "--target-directory"))
+            eff.write_flags
+                .iter()
+                .filter(|_| eff.into_folder)
+                .find_map(|f| table_flag_value(&inv.args, i, f, eff))
         });
         let mut pairs: Vec<(Word, Word)> = Vec::new();
         let in_dir = |dir: &Word, t: &Word| Word {
@@ -215,7 +219,7 @@ impl Analyzer<'_> {
         let target_flag = inv.args.iter().enumerate().find_map(|(i, _)| {
             eff.write_flags
                 .iter()
-                .find_map(|f| flag_value(&inv.args, i, f))
+                .find_map(|f| table_flag_value(&inv.args, i, f, eff))
         });
         let (folder, sources) = match (&target_flag, positional.split_last()) {
             (Some(t), _) => (Some(t), positional),
@@ -282,12 +286,12 @@ impl Analyzer<'_> {
                     || (one_dash_long && eff.names_option(opt)));
             let whole = |f: &str| named && a.text != f && opt != f;
             for f in eff.read_flags.iter().filter(|f| !whole(f)) {
-                if let Some(v) = flag_value(&inv.args, i, f) {
+                if let Some(v) = table_flag_value(&inv.args, i, f, eff) {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);
                 }
             }
             for f in eff.list_flags.iter().filter(|f| !whole(f)) {
-                if let Some(v) = flag_value(&inv.args, i, f) {
+                if let Some(v) = table_flag_value(&inv.args, i, f, eff) {
                     self.access(AccessKind::Read, &v, cwd, &inv.name);
                     let listed = Word {
                         text: "$(…)".into(),
@@ -297,7 +301,7 @@ impl Analyzer<'_> {
                 }
             }
             for f in eff.write_flags.iter().filter(|f| !whole(f)) {
-                if let Some(v) = flag_value(&inv.args, i, f) {
+                if let Some(v) = table_flag_value(&inv.args, i, f, eff) {
                     self.access(write, &v, cwd, &inv.name);
                 }
             }
@@ -306,11 +310,12 @@ impl Analyzer<'_> {
 }
 
 /// Whether the first positional word is the mode or owner a `first_is` command takes, not
-/// a file. Only where that is certain: another file follows it, no `--reference` option
-/// names a file to copy from, and for a mode, it has a mode's shape and no option is a mode
-/// itself (`chmod -x 755 f` changes the files `755` and `f`).
-fn first_is_not_a_file(args: &[Word], positional: &[&Word], first: Option<FirstValue>) -> bool {
-    let Some(first) = first else {
+/// a file. Only where that is certain: another file follows it, no option of its table's
+/// `reference_flags` (`--reference`) names a file to copy from, and for a mode, it has a
+/// mode's shape and no option is a mode itself (`chmod -x 755 f` changes the files `755`
+/// and `f`).
+fn first_is_not_a_file(args: &[Word], positional: &[&Word], eff: &Effects) -> bool {
+    let Some(first) = eff.first_is else {
         return false;
     };
     let Some(word) = positional.first().filter(|_| positional.len() > 1) else {
@@ -322,13 +327,21 @@ fn first_is_not_a_file(args: &[Word], positional: &[&Word], first: Option<FirstV
         .take_while(|t| *t != "--")
         .filter(|t| t.starts_with('-'))
         .collect();
-    if options.iter().any(|o| o.starts_with("--reference")) || !word.literal {
+    if references(&options, eff) || !word.literal {
         return false;
     }
     match first {
         FirstValue::Owner => true,
         FirstValue::Mode => is_mode(&word.text) && !options.iter().any(|o| is_mode(o)),
     }
+}
+
+/// Whether one of `options` is one of the table's `reference_flags`, which take what
+/// `first_is` names from a file: a word that starts with one (`--reference=RFILE`).
+fn references(options: &[&str], eff: &Effects) -> bool {
+    options
+        .iter()
+        .any(|o| eff.reference_flags.iter().any(|f| o.starts_with(f)))
 }
 
 /// A chmod mode: octal (`755`), or symbolic clauses (`u+x`, `go-w`, `a=r,u+w`, `-x`).

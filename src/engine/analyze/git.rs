@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::git_args::{self, env_settings, ext_command, shell_quote, split_cmdline};
 use super::git_tables::GIT_COMMANDS;
 use super::{program_name, Analyzer, CmdCtx, Invocation, SignalName};
-use crate::engine::args::flag_value;
+use crate::engine::args::{attached_value, flag_value, option_use_at};
 use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, List};
 use crate::engine::shell::Word;
@@ -18,18 +18,6 @@ const MAX_ALIAS_DEPTH: usize = 8;
 
 /// Settings of one git command (`-c`, `--config-env`, `GIT_CONFIG_*`): key lowercased, value.
 type Settings = Vec<(String, Word)>;
-
-/// `git config` modes that only read.
-#[rustfmt::skip]
-const CONFIG_READS: &[&str] = &[
-    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool",
-    "--list", "-l",
-];
-/// `git config` modes that change the file without a value to judge.
-#[rustfmt::skip]
-const CONFIG_OTHER_WRITES: &[&str] = &[
-    "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit",
-];
 
 impl Analyzer<'_> {
     /// `git [GLOBAL OPTIONS] COMMAND …`: the rules see the command; `-C DIR` moves it.
@@ -97,79 +85,96 @@ impl Analyzer<'_> {
         }
     }
 
-    /// Reads git's global options: the settings they give are collected; gives where the
-    /// command starts and the folder it runs in.
+    /// Reads git's global options, as git's tables say (`global_flags`,
+    /// `global_value_flags` and the roles of those: `folder_flags`, `setting_flags`,
+    /// `setting_env_flags`, `load_flags`, `global_read_flags`): the settings they give are
+    /// collected, the folders they name read; gives where the command starts and the folder
+    /// it runs in.
     fn git_global_options(
         &mut self,
         args: &[Word],
         mut cwd: Option<PathBuf>,
         settings: &mut Settings,
     ) -> (usize, Option<PathBuf>) {
+        let policy = self.policy();
+        let tables = policy.effects_readings("git");
+        let is = |t: &str, list: fn(&Effects) -> &List| tables.iter().any(|e| list(e).contains(t));
+        let mut uses: Vec<(Role, String, Option<Word>)> = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let t = args[i].text.as_str();
-            match t {
-                "-C" => {
-                    if let Some(d) = args.get(i + 1) {
-                        cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
+            if is(t, |e| &e.global_flags) {
+                i += 1;
+                continue;
+            }
+            // `--git-dir DIR`, `--git-dir=DIR`; `-C DIR`.
+            let (option, value, words) = if is(t, |e| &e.global_value_flags) {
+                (t, args.get(i + 1).cloned(), 2)
+            } else {
+                match t.split_once('=') {
+                    Some((o, v)) if o.starts_with("--") && is(o, |e| &e.global_value_flags) => {
+                        let v = Word {
+                            text: v.to_string(),
+                            literal: args[i].literal,
+                        };
+                        (o, Some(v), 1)
                     }
-                    i += 2;
+                    _ => break,
                 }
-                "-c" | "--config-env" => {
-                    if let Some(kv) = args.get(i + 1) {
-                        self.git_option_setting(t, kv, settings);
-                    }
-                    i += 2;
+            };
+            let role = if is(option, |e| &e.setting_env_flags) {
+                Role::SettingEnv
+            } else if is(option, |e| &e.setting_flags) {
+                Role::Setting
+            } else if is(option, |e| &e.folder_flags) {
+                Role::Folder
+            } else if is(option, |e| &e.load_flags) {
+                Role::Runs
+            } else if is(option, |e| &e.global_read_flags) {
+                Role::Read
+            } else {
+                Role::Data
+            };
+            uses.push((role, option.to_string(), value));
+            i += words;
+        }
+        for (role, option, value) in uses {
+            match (role, value) {
+                (Role::Runs, value) => self.facts.signal(
+                    SignalName::GitConfig,
+                    match value {
+                        Some(v) => format!("git {option}={} changes what git runs", v.text),
+                        None => format!("git {option} changes what git runs"),
+                    },
+                ),
+                (_, None) | (Role::Data, _) => {}
+                (Role::Folder, Some(d)) => {
+                    cwd = self.resolve(&d, cwd.as_deref()).lexical.map(PathBuf::from);
                 }
-                _ if t.starts_with("--config-env=") => {
-                    let kv = Word {
-                        text: t["--config-env=".len()..].to_string(),
-                        literal: args[i].literal,
-                    };
-                    self.git_option_setting("--config-env", &kv, settings);
-                    i += 1;
+                (Role::Setting, Some(kv)) => self.git_option_setting(&option, &kv, false, settings),
+                (Role::SettingEnv, Some(kv)) => {
+                    self.git_option_setting(&option, &kv, true, settings)
                 }
-                "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => i += 2,
-                "--exec-path" => {
-                    self.facts.signal(
-                        SignalName::GitConfig,
-                        "git --exec-path changes what git runs",
-                    );
-                    i += 2;
-                }
-                _ if t.starts_with("--git-dir=")
-                    || t.starts_with("--work-tree=")
-                    || t.starts_with("--namespace=") =>
-                {
-                    i += 1
-                }
-                _ if t.starts_with("--exec-path=") => {
-                    self.facts.signal(
-                        SignalName::GitConfig,
-                        format!("git {t} changes what git runs"),
-                    );
-                    i += 1
-                }
-                "--no-pager"
-                | "-P"
-                | "-p"
-                | "--paginate"
-                | "--bare"
-                | "--no-replace-objects"
-                | "--literal-pathspecs"
-                | "--glob-pathspecs"
-                | "--noglob-pathspecs"
-                | "--icase-pathspecs"
-                | "--no-optional-locks"
-                | "--no-advice" => i += 1,
-                _ => break,
+                (Role::Read, Some(d)) => self.access(
+                    AccessKind::Read,
+                    &d,
+                    cwd.as_deref(),
+                    &format!("git {option}"),
+                ),
             }
         }
         (i, cwd)
     }
 
-    /// `-c KEY=VALUE` or `--config-env KEY=ENVVAR` (whose value is known only at run time).
-    fn git_option_setting(&mut self, option: &str, kv: &Word, settings: &mut Settings) {
+    /// `-c KEY=VALUE`, or with `from_env` `--config-env KEY=ENVVAR` (whose value is known
+    /// only at run time).
+    fn git_option_setting(
+        &mut self,
+        option: &str,
+        kv: &Word,
+        from_env: bool,
+        settings: &mut Settings,
+    ) {
         let Some((key, mut value)) = git_args::setting(kv) else {
             self.facts.signal(
                 SignalName::GitConfig,
@@ -180,7 +185,7 @@ impl Analyzer<'_> {
             );
             return;
         };
-        if option == "--config-env" {
+        if from_env {
             value = Word {
                 text: format!("${}", value.text),
                 literal: false,
@@ -348,18 +353,30 @@ impl Analyzer<'_> {
         // The options whose value is shell code, from the subcommand's tables (`"git
         // rebase"`: `-x CMD`); those of `attached_flags` take it only in their own word
         // (`git grep -O[PAGER]`).
-        let (code_flags, attached) = {
+        let (code_flags, attached, setting_flags) = {
             let mut code = List::default();
             let mut attached = List::default();
+            let mut setting = List::default();
             for eff in self
                 .policy()
                 .effects_readings(&format!("{} {}", inv.name, sub.text))
             {
                 code.extend(&eff.code_flags);
                 attached.extend(&eff.attached_flags);
+                setting.extend(&eff.setting_flags);
             }
-            (code, attached)
+            (code, attached, setting)
         };
+        // `git clone -c KEY=VALUE`: the settings of its table's `setting_flags`.
+        for kv in option_values(rest, &setting_flags, &List::default()) {
+            match git_args::setting(&kv) {
+                Some((k, v)) => self.git_setting(&k, &v, cwd.clone(), ctx),
+                None => self.facts.signal(
+                    SignalName::GitConfig,
+                    format!("git {} sets a setting known only at run time", sub.text),
+                ),
+            }
+        }
         let code_of = || option_values(rest, &code_flags, &attached);
         let code = match sub.text.as_str() {
             // Run with the two files to compare after it.
@@ -375,21 +392,16 @@ impl Analyzer<'_> {
                 Vec::new()
             }
             "submodule" => {
-                if let Some(cmd) = submodule_foreach(rest) {
+                let own = self
+                    .policy()
+                    .effects_readings(&format!("{} submodule foreach", inv.name))
+                    .into_iter()
+                    .fold(List::default(), |mut l, e| {
+                        l.extend(&e.flags);
+                        l
+                    });
+                if let Some(cmd) = submodule_foreach(rest, &own) {
                     self.shell_argv(cmd, cwd.clone(), ctx);
-                }
-                Vec::new()
-            }
-            "clone" => {
-                let settings: List = ["-c", "--config"].into_iter().collect();
-                for kv in option_values(rest, &settings, &List::default()) {
-                    match git_args::setting(&kv) {
-                        Some((k, v)) => self.git_setting(&k, &v, cwd.clone(), ctx),
-                        None => self.facts.signal(
-                            SignalName::GitConfig,
-                            "git clone -c sets a setting known only at run time",
-                        ),
-                    }
                 }
                 Vec::new()
             }
@@ -427,35 +439,66 @@ impl Analyzer<'_> {
     }
 
     /// `git config [SCOPE] KEY VALUE` (and `set`, `--add`, `--replace-all`): the value is
-    /// judged as the setting is; `--global`, `--system` and `--file` name the file written.
+    /// judged as the setting is; the file written is the one its table's `file_flags` name
+    /// (`--file F`, `--global` for `~/.gitconfig`). With one of its `read_only_flags`
+    /// (`--get`, `--list`) it only reads that file; with one of its `edit_flags` (`--unset`,
+    /// `--edit`) it writes the file but gives no setting to judge.
     fn git_config_write(&mut self, inv: &Invocation, ctx: &CmdCtx) {
         let args = &inv.args[1..];
+        // Every table of it counts, the built-in one too: a layer adds options, never
+        // hides one.
+        let mut table = Effects::default();
+        for eff in self
+            .policy()
+            .effects_readings(&format!("{} config", inv.name))
+        {
+            for (to, from) in [
+                (&mut table.value_flags, &eff.value_flags),
+                (&mut table.file_flags, &eff.file_flags),
+                (&mut table.read_only_flags, &eff.read_only_flags),
+                (&mut table.edit_flags, &eff.edit_flags),
+            ] {
+                to.extend(from);
+            }
+        }
+        let file_values: List = table
+            .file_flags
+            .iter()
+            .filter(|f| !f.contains('='))
+            .collect();
         let mut writes_only = false;
+        let mut reads_only = false;
         let mut file: Option<Word> = None;
         let mut positional: Vec<&Word> = Vec::new();
         let mut i = 0;
         while i < args.len() {
             let t = args[i].text.as_str();
-            match t {
-                "--global" => file = Some(Word::lit("~/.gitconfig")),
-                "--system" => file = Some(Word::lit("/etc/gitconfig")),
-                "-f" | "--file" => {
-                    file = args.get(i + 1).cloned();
-                    i += 1;
-                }
-                "--blob" | "--type" | "-t" | "--default" | "--comment" | "--value" | "--url" => {
-                    i += 1
-                }
-                _ if CONFIG_READS.contains(&t) => return,
-                _ if CONFIG_OTHER_WRITES.contains(&t) => writes_only = true,
-                _ if t.starts_with("--file=") => file = Some(Word::lit(&t["--file=".len()..])),
-                _ if t.starts_with('-') => {}
-                _ => positional.push(&args[i]),
+            let fixed = table
+                .file_flags
+                .iter()
+                .find_map(|f| f.split_once('=').filter(|(o, _)| *o == t));
+            if let Some((_, path)) = fixed {
+                file = Some(Word::lit(path));
+            } else if let Some((u, n)) = option_use_at(args, i, &table, &file_values) {
+                file = u.value;
+                i += n;
+                continue;
+            } else if table.read_only_flags.contains(t) {
+                reads_only = true;
+            } else if table.edit_flags.contains(t) {
+                writes_only = true;
+            } else if table.takes_value(t) {
+                i += 1;
+            } else if !t.starts_with('-') {
+                positional.push(&args[i]);
             }
             i += 1;
         }
+        if reads_only {
+            return self.config_file(AccessKind::Read, file, inv);
+        }
         if writes_only {
-            return self.config_file_write(file, inv);
+            return self.config_file(AccessKind::Write, file, inv);
         }
         let (key, value) = match positional.as_slice() {
             [s, k, v, ..] if s.text == "set" => (*k, *v),
@@ -465,15 +508,18 @@ impl Analyzer<'_> {
                     "get" | "list" | "unset" | "rename-section" | "remove-section" | "edit"
                 ) =>
             {
-                if s.text != "get" && s.text != "list" {
-                    self.config_file_write(file, inv);
-                }
+                let kind = if s.text == "get" || s.text == "list" {
+                    AccessKind::Read
+                } else {
+                    AccessKind::Write
+                };
+                self.config_file(kind, file, inv);
                 return;
             }
             [k, v, ..] => (*k, *v),
             _ => return,
         };
-        self.config_file_write(file, inv);
+        self.config_file(AccessKind::Write, file, inv);
         match git_args::setting(&Word {
             text: format!("{}={}", key.text, value.text),
             literal: key.literal && value.literal,
@@ -486,9 +532,11 @@ impl Analyzer<'_> {
         }
     }
 
-    fn config_file_write(&mut self, file: Option<Word>, inv: &Invocation) {
+    /// The file of settings `git config` reads or writes, when an option names it (`-` is
+    /// its input).
+    fn config_file(&mut self, kind: AccessKind, file: Option<Word>, inv: &Invocation) {
         if let Some(f) = file.filter(|f| f.text != "-") {
-            self.access(AccessKind::Write, &f, inv.cwd.as_deref(), "git config");
+            self.access(kind, &f, inv.cwd.as_deref(), "git config");
         }
     }
 
@@ -512,6 +560,23 @@ impl Analyzer<'_> {
             }
         }
     }
+}
+
+/// What one of git's global options gives, as its tables say.
+#[derive(Clone, Copy)]
+enum Role {
+    /// The folder git runs in (`-C DIR`).
+    Folder,
+    /// A setting, `KEY=VALUE` (`-c`).
+    Setting,
+    /// A setting whose value is an environment variable's (`--config-env KEY=VAR`).
+    SettingEnv,
+    /// Changes which programs git runs (`--exec-path=DIR`).
+    Runs,
+    /// A folder git reads (`--git-dir DIR`).
+    Read,
+    /// Data (`--namespace NAME`).
+    Data,
 }
 
 /// What a git setting is to the analysis.
@@ -586,6 +651,9 @@ fn credential_helper(key: &str, value: &str) -> String {
 
 /// The values of some options among a subcommand's words, up to `--`.
 fn option_values(args: &[Word], flags: &List, attached: &List) -> Vec<Word> {
+    if flags.is_empty() {
+        return Vec::new();
+    }
     let end = args
         .iter()
         .position(|a| a.text == "--")
@@ -594,28 +662,21 @@ fn option_values(args: &[Word], flags: &List, attached: &List) -> Vec<Word> {
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let value = flags.iter().find_map(|f| {
-            if !attached.contains(f) {
-                return flag_value(args, i, f);
-            }
-            // Only in the same word: `-OPAGER`, `--open-files-in-pager=PAGER`.
-            let rest = a.text.strip_prefix(f)?;
-            let v = if f.starts_with("--") {
-                rest.strip_prefix('=')?
+            if attached.contains(f) {
+                // Only in the same word: `-OPAGER`, `--open-files-in-pager=PAGER`.
+                attached_value(a, f)
             } else {
-                rest
-            };
-            (!v.is_empty()).then(|| Word {
-                text: v.to_string(),
-                literal: a.literal,
-            })
+                flag_value(args, i, f)
+            }
         });
         out.extend(value);
     }
     out
 }
 
-/// The command of `git submodule [--quiet] [--cached] foreach [--recursive] CMD…`.
-fn submodule_foreach(args: &[Word]) -> Option<&[Word]> {
+/// The command of `git submodule [--quiet] [--cached] foreach [--recursive] CMD…`: after
+/// `foreach` and its own options, `flags` (its table's).
+fn submodule_foreach<'w>(args: &'w [Word], flags: &List) -> Option<&'w [Word]> {
     let at = args.iter().position(|a| !a.text.starts_with('-'))?;
     if args[at].text != "foreach" {
         return None;
@@ -623,7 +684,7 @@ fn submodule_foreach(args: &[Word]) -> Option<&[Word]> {
     let rest = &args[at + 1..];
     let cmd = rest
         .iter()
-        .position(|a| !matches!(a.text.as_str(), "--recursive" | "--quiet" | "-q"))
+        .position(|a| !flags.contains(&a.text))
         .unwrap_or(rest.len());
     let cmd = &rest[cmd..];
     Some(cmd.strip_prefix(&[Word::lit("--")][..]).unwrap_or(cmd))

@@ -1,5 +1,5 @@
 //! Programs that run commands given in their options: the `run_flags` of a program's table
-//! (`tar --to-command`, `rsync -e`), and those read here: `zip -TT`, `vim -c '!…'`, `gdb -ex
+//! (`tar --to-command`, `rsync -e`, `zip -TT`), and those read here: `vim -c '!…'`, `gdb -ex
 //! 'shell …'`, `script -c`, `parallel`. What each runs is judged where its text is known;
 //! the program's own rule says the rest.
 //!
@@ -19,7 +19,7 @@ use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
 use crate::engine::args::{
-    flag_matches, flag_value, option_uses, positionals, replace_string, OptionUse,
+    flag_matches, flag_value, option_uses, positionals, replace_string, table_flag_value, OptionUse,
 };
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::{Stdin, Word};
@@ -38,7 +38,6 @@ impl Analyzer<'_> {
         self.run_flag_commands(inv, ctx);
         self.escaped_commands(inv, ctx);
         match inv.name.as_str() {
-            "zip" => self.zip_commands(inv, ctx),
             "gdb" => self.gdb_commands(inv, ctx),
             "parallel" => self.parallel(inv, ctx),
             "script" => self.script_program(inv, ctx),
@@ -226,45 +225,6 @@ impl Analyzer<'_> {
         values
     }
 
-    /// `zip -TT CMD` and `--unzip-command CMD` test the archive with CMD (`{}` the archive).
-    fn zip_commands(&mut self, inv: &Invocation, ctx: &CmdCtx) {
-        let args = &inv.args;
-        for (i, a) in args.iter().enumerate() {
-            let t = a.text.as_str();
-            let value = if t == "-TT" {
-                args.get(i + 1).cloned()
-            } else if let Some(v) = t.strip_prefix("-TT") {
-                Some(Word {
-                    text: v.trim_start_matches('=').to_string(),
-                    literal: a.literal,
-                })
-            } else if let Some(long) = t.strip_prefix("--") {
-                let (name, v) = long.split_once('=').unwrap_or((long, ""));
-                if name.len() >= 3 && "unzip-command".starts_with(name) {
-                    if long.contains('=') {
-                        Some(Word {
-                            text: v.to_string(),
-                            literal: a.literal,
-                        })
-                    } else {
-                        args.get(i + 1).cloned()
-                    }
-                } else {
-                    None
-                }
-            } else {
-                None
-            };
-            if let Some(mut v) = value {
-                // `{}` is the archive; without it, the archive is added at the end.
-                if !v.text.contains("{}") {
-                    v.text.push_str(" \"$@\"");
-                }
-                self.code_string(&v, inv.cwd.clone(), ctx);
-            }
-        }
-    }
-
     /// `vim -c CMD`, `--cmd CMD` (the `command_flags` of its table, vim's for the editors
     /// of its family that have none, with a layer's table adding to them), `+CMD`: an Ex
     /// command with `!` runs the rest of it in a shell (`!rm …`, `r !…`, `w !…`, `%!…`).
@@ -322,7 +282,7 @@ impl Analyzer<'_> {
                 self.words(&prog, inv.cwd.clone(), ctx, false);
                 return;
             }
-            let Some((v, n)) = value_at(args, i, &opts) else {
+            let Some((v, n)) = value_at(args, i, &opts, &Effects::default()) else {
                 i += 1;
                 continue;
             };
@@ -440,14 +400,16 @@ impl Analyzer<'_> {
     }
 }
 
-/// The value that word `i` gives one of `flags` (see [`flag_value`]), and how many words
-/// that takes: 2 when the value is the next word.
-fn value_at(args: &[Word], i: usize, flags: &[&str]) -> Option<(Word, usize)> {
+/// The value that word `i` gives one of `flags`, read with the arity of the table `eff`
+/// (see [`table_flag_value`]), and how many words that takes: 2 when the value is the next
+/// word.
+fn value_at(args: &[Word], i: usize, flags: &[&str], eff: &Effects) -> Option<(Word, usize)> {
     let t = args.get(i)?.text.as_str();
     flags.iter().find_map(|f| {
-        let v = flag_value(args, i, f)?;
+        let v = table_flag_value(args, i, f, eff)?;
         let short = f.len() == 2 && !f.starts_with("--");
-        let in_next = t == *f || (short && !t.starts_with("--") && t.ends_with(&f[1..]));
+        let in_next = !eff.attached_flags.contains(f)
+            && (t == *f || (short && !t.starts_with("--") && t.ends_with(&f[1..])));
         Some((v, if in_next { 2 } else { 1 }))
     })
 }
@@ -458,13 +420,14 @@ struct ScriptParts {
     command: Option<Word>,
     /// The typescript file, and in BSD's form the command after it.
     positional: Vec<Word>,
-    /// The logs it writes (`-I`, `-O`, `-B`, `-T`, `--log-*`, `-t FILE`), in order.
+    /// The logs it writes (`-I`, `-O`, `-B`, `-T`, `--log-*`, `-tFILE`), in order.
     logs: Vec<Word>,
 }
 
 /// Reads the options and words of `script ARGS` with the arity of its table `eff`:
-/// `code_flags` (`-c`, `--command`) give the command, `write_flags` the logs it writes, the
-/// other `value_flags` take a value.
+/// `code_flags` (`-c`, `--command`) give the command, `write_flags` the logs it writes
+/// (`-t[FILE]`, of `attached_flags`, only in its own word), the other `value_flags` take a
+/// value.
 fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
     let command: Vec<&str> = eff.code_flags.iter().collect();
     let logs: Vec<&str> = eff.write_flags.iter().collect();
@@ -486,30 +449,21 @@ fn script_parts(args: &[Word], eff: &Effects) -> ScriptParts {
             parts.positional.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some((v, n)) = value_at(args, i, &command) {
+        if let Some((v, n)) = value_at(args, i, &command, eff) {
             parts.command = Some(v);
             i += n;
             continue;
         }
-        if let Some((log, n)) = value_at(args, i, &logs) {
+        if let Some((log, n)) = value_at(args, i, &logs, eff) {
             parts.logs.push(log);
             i += n;
             continue;
         }
-        if let Some((_, n)) = value_at(args, i, &other) {
+        if let Some((_, n)) = value_at(args, i, &other, eff) {
             i += n;
             continue;
         }
-        let timing = t.strip_prefix("--timing=").or_else(|| {
-            t.strip_prefix("-t")
-                .filter(|f| !f.is_empty() && !f.starts_with('-'))
-        });
-        if let Some(f) = timing {
-            parts.logs.push(Word {
-                text: f.to_string(),
-                literal: args[i].literal,
-            });
-        } else if !t.starts_with('-') || t == "-" {
+        if !t.starts_with('-') || t == "-" {
             parts.positional.push(args[i].clone());
         }
         i += 1;

@@ -310,14 +310,63 @@ pub struct Effects {
     /// those with a value in the next word are in `value_flags`.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub inert_flags: List,
-    /// Short options whose value, which may be left out, is only the rest of their word
-    /// (`perl -F,`, `ruby -W0`, `perl -i.bak`).
+    /// Options whose value, which may be left out, is only in their own word: the rest of
+    /// it for a short one (`perl -F,`, `ruby -W0`, `perl -i.bak`, `script -tFILE`), after
+    /// `=` for a long one (`script --timing=FILE`). A list that gives the value a role
+    /// (`write_flags`, `code_flags`) may hold them: the value is then read so.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub attached_flags: List,
     /// Short options followed by an optional number in the same word (`perl -l015`, `perl
     /// -0777`); without one, the letters after them are options (`perl -lne`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub number_flags: List,
+    // The grammar of a client with subcommands before its subcommand, read by the
+    // mechanism that peels it (git's, `src/engine/analyze/git.rs`): which words before the
+    // subcommand are the program's own options, and what their values are. The roles of
+    // these options are read for them only there: `folder_flags` (`git -C DIR`, where the
+    // subcommand runs), `load_flags` (`git --exec-path=DIR`, which programs it runs),
+    // `setting_flags`, `setting_env_flags` and `global_read_flags`.
+    /// The program's own options before its subcommand that take no value (`git
+    /// --no-pager`, `-P`, `--bare`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub global_flags: List,
+    /// The program's own options before its subcommand that take a value, in the next word
+    /// or, for a long one, after `=` (`git -C DIR`, `--git-dir=DIR`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub global_value_flags: List,
+    /// Of the `global_value_flags`, those whose value is a folder the program reads (`git
+    /// --git-dir DIR`, `--work-tree DIR`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub global_read_flags: List,
+    /// Options whose value is one of the program's settings, `KEY=VALUE`, judged as that
+    /// setting (`git -c KEY=VALUE` before the subcommand, `git clone -c` in `[commands."git
+    /// clone"]`). Their arity is given by the lists that hold them for it
+    /// (`global_value_flags`), or the option takes the next word.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub setting_flags: List,
+    /// Options whose value is a setting `KEY=VAR` whose value is the environment variable
+    /// VAR's, known only at run time (`git --config-env KEY=VAR`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub setting_env_flags: List,
+    /// Options with which a command that writes a file of settings changes it with no value
+    /// of its own to judge (`git config --unset KEY`, `--rename-section`, `--edit`): the file
+    /// is written, no setting is judged.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub edit_flags: List,
+    /// Options that name the file of settings the command reads or writes: with a value,
+    /// the file (`git config --file F`); written `OPT=FILE`, an option without a value that
+    /// stands for that file (`--global=~/.gitconfig`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub file_flags: List,
+    /// Options with which the links a command makes are symbolic (`ln -s`): a relative
+    /// target is then relative to the link's folder, not to the working folder.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub symbolic_flags: List,
+    /// Options that take what `first_is` names from a file instead (`chmod
+    /// --reference=RFILE`, `chown --reference=RFILE`): with one, every positional argument
+    /// is a file. A word that starts with one counts.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub reference_flags: List,
 }
 
 impl Effects {
@@ -343,9 +392,10 @@ impl Effects {
         self
     }
 
-    /// Whether option `flag` takes a value, as the table says.
+    /// Whether option `flag` takes a value in the next word, as the table says: one of
+    /// `attached_flags` takes its value only in its own word.
     pub fn takes_value(&self, flag: &str) -> bool {
-        [
+        ([
             &self.value_flags,
             &self.read_flags,
             &self.list_flags,
@@ -365,7 +415,9 @@ impl Effects {
             || self.run_flags.iter().any(|r| run_flag_name(r) == flag)
             || self.volume_flags.contains(flag)
             || self.mount_flags.contains(flag)
-            || (self.load_flags.contains(flag) && !self.attached_flags.contains(flag))
+            || self.load_flags.contains(flag)
+            || self.file_flags.contains(flag))
+            && !self.attached_flags.contains(flag)
     }
 
     /// Whether the table names option `flag` at all (with or without a value).
@@ -405,14 +457,18 @@ impl Effects {
                 &self.lister_flags,
                 &self.listing_flags,
                 &self.not_listing_flags,
+                &self.edit_flags,
+                &self.symbolic_flags,
+                &self.reference_flags,
             ]
             .iter()
             .any(|l| l.contains(flag))
+            || self.file_flags.iter().any(|f| run_flag_name(f) == flag)
     }
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 50] = [
+        let lists: [(&str, &List); 59] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -463,11 +519,20 @@ impl Effects {
             ("inert_flags", &self.inert_flags),
             ("attached_flags", &self.attached_flags),
             ("number_flags", &self.number_flags),
+            ("global_flags", &self.global_flags),
+            ("global_value_flags", &self.global_value_flags),
+            ("global_read_flags", &self.global_read_flags),
+            ("setting_flags", &self.setting_flags),
+            ("setting_env_flags", &self.setting_env_flags),
+            ("edit_flags", &self.edit_flags),
+            ("file_flags", &self.file_flags),
+            ("symbolic_flags", &self.symbolic_flags),
+            ("reference_flags", &self.reference_flags),
         ];
         let mut out = Vec::new();
         for (key, list) in lists {
             for w in list.iter() {
-                let opt = if key == "run_flags" {
+                let opt = if key == "run_flags" || key == "file_flags" {
                     run_flag_name(w)
                 } else {
                     w

@@ -141,6 +141,15 @@ keys! {
         "inert_flags",
         "attached_flags",
         "number_flags",
+        "global_flags",
+        "global_value_flags",
+        "global_read_flags",
+        "setting_flags",
+        "setting_env_flags",
+        "edit_flags",
+        "file_flags",
+        "symbolic_flags",
+        "reference_flags",
     ];
 }
 

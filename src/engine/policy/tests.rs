@@ -148,6 +148,15 @@ fn serde_types_have_the_schema_keys() {
         inert_flags: l.clone(),
         attached_flags: l.clone(),
         number_flags: l.clone(),
+        global_flags: l.clone(),
+        global_value_flags: l.clone(),
+        global_read_flags: l.clone(),
+        setting_flags: l.clone(),
+        setting_env_flags: l.clone(),
+        edit_flags: l.clone(),
+        file_flags: l.clone(),
+        symbolic_flags: l.clone(),
+        reference_flags: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     // The keys that hold a list of words are `EFFECT_LISTS`, every one of them: `build.rs`
