@@ -33,6 +33,10 @@ const FILES: &[(&str, &str)] = &[
     ("project/.git/HEAD", "ref: refs/heads/main\n"),
     ("project/.git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n"),
     ("project/.git/hooks/pre-push", "#!/bin/sh\nrm -rf ~\n"),
+    ("other/.git/HEAD", "ref: refs/heads/main\n"),
+    ("other/.git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n"),
+    ("clean/.git/HEAD", "ref: refs/heads/main\n"),
+    ("project/sub/.git/HEAD", "ref: refs/heads/main\n"),
     (".ssh/id_ed25519", "not a key\n"),
 ];
 
@@ -100,6 +104,18 @@ const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "fs.rm-broad", "git push -n origin main"),
     ("ask", "allow", "git.write", "git commit -n -m x"),
     ("ask", "allow", "git.write", "git commit --no-verify -m x"),
+    // Past git's global options: the subcommand, and the repository `-C` moves it to.
+    ("deny", "deny", "fs.rm-broad", "git --no-pager -c user.name=x commit -m x"),
+    ("deny", "deny", "fs.rm-broad", "git -C ../other commit -m x"),
+    ("deny", "deny", "fs.rm-broad", "git -C ../clean -C ../other commit -m x"),
+    // A repository named elsewhere: its hooks are not read, and the call is not relaxed;
+    // those of the working folder's repository are judged too (here they delete ~).
+    ("ask", "ask", "code.opaque", "git -C sub --git-dir=../../other/.git commit -m x"),
+    ("ask", "ask", "code.opaque", "git -C sub --work-tree=. commit -m x"),
+    ("ask", "allow", "git.write", "git -C sub commit -m x"),
+    ("deny", "deny", "fs.rm-broad", "git --git-dir=../clean/.git commit -m x"),
+    ("deny", "deny", "fs.rm-broad", "git --work-tree ../clean commit -m x"),
+    ("ask", "allow", "git.write", "git --no-pager --git-dir=../clean/.git log -1 --stat && git commit -n -m x"),
 ];
 
 #[test]

@@ -59,6 +59,19 @@ impl Analyzer<'_> {
             self.git_alias(inv, rest, &key, ctx, settings, depth);
             return;
         }
+        // A commit or push in a repository named elsewhere (`--git-dir`, `--work-tree`)
+        // runs that repository's hooks, which are not found here, so not read.
+        if !super::scripts::hooks_run_by(&rest).is_empty() {
+            let (_, uses) = git_global_uses(self.policy(), &args[..i.min(args.len())]);
+            if let Some((_, option, _)) = uses.iter().find(|(r, _, _)| matches!(r, Role::Read)) {
+                self.facts.signal(
+                    SignalName::CodeOpaque,
+                    format!(
+                        "`git {option}` runs the hooks of a repository whose hooks are not read"
+                    ),
+                );
+            }
+        }
         git_args::normalize_options(&mut rest);
         inv.args = rest;
         self.git_subcommand(&inv, ctx);
@@ -96,48 +109,7 @@ impl Analyzer<'_> {
         mut cwd: Option<PathBuf>,
         settings: &mut Settings,
     ) -> (usize, Option<PathBuf>) {
-        let policy = self.policy();
-        let tables = policy.effects_readings("git");
-        let is = |t: &str, list: fn(&Effects) -> &List| tables.iter().any(|e| list(e).contains(t));
-        let mut uses: Vec<(Role, String, Option<Word>)> = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let t = args[i].text.as_str();
-            if is(t, |e| &e.global_flags) {
-                i += 1;
-                continue;
-            }
-            // `--git-dir DIR`, `--git-dir=DIR`; `-C DIR`.
-            let (option, value, words) = if is(t, |e| &e.global_value_flags) {
-                (t, args.get(i + 1).cloned(), 2)
-            } else {
-                match t.split_once('=') {
-                    Some((o, v)) if o.starts_with("--") && is(o, |e| &e.global_value_flags) => {
-                        let v = Word {
-                            text: v.to_string(),
-                            literal: args[i].literal,
-                        };
-                        (o, Some(v), 1)
-                    }
-                    _ => break,
-                }
-            };
-            let role = if is(option, |e| &e.setting_env_flags) {
-                Role::SettingEnv
-            } else if is(option, |e| &e.setting_flags) {
-                Role::Setting
-            } else if is(option, |e| &e.folder_flags) {
-                Role::Folder
-            } else if is(option, |e| &e.load_flags) {
-                Role::Runs
-            } else if is(option, |e| &e.global_read_flags) {
-                Role::Read
-            } else {
-                Role::Data
-            };
-            uses.push((role, option.to_string(), value));
-            i += words;
-        }
+        let (i, uses) = git_global_uses(self.policy(), args);
         for (role, option, value) in uses {
             match (role, value) {
                 (Role::Runs, value) => self.facts.signal(
@@ -562,9 +534,60 @@ impl Analyzer<'_> {
     }
 }
 
+/// Git's global options at the start of `args`, as git's tables say (`global_flags`,
+/// `global_value_flags`), each with what it gives: where the subcommand starts, and each
+/// option that takes a value with its role and value.
+pub(super) fn git_global_uses(
+    policy: &crate::engine::policy::Policy,
+    args: &[Word],
+) -> (usize, Vec<(Role, String, Option<Word>)>) {
+    let tables = policy.effects_readings("git");
+    let is = |t: &str, list: fn(&Effects) -> &List| tables.iter().any(|e| list(e).contains(t));
+    let mut uses: Vec<(Role, String, Option<Word>)> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if is(t, |e| &e.global_flags) {
+            i += 1;
+            continue;
+        }
+        // `--git-dir DIR`, `--git-dir=DIR`; `-C DIR`.
+        let (option, value, words) = if is(t, |e| &e.global_value_flags) {
+            (t, args.get(i + 1).cloned(), 2)
+        } else {
+            match t.split_once('=') {
+                Some((o, v)) if o.starts_with("--") && is(o, |e| &e.global_value_flags) => {
+                    let v = Word {
+                        text: v.to_string(),
+                        literal: args[i].literal,
+                    };
+                    (o, Some(v), 1)
+                }
+                _ => break,
+            }
+        };
+        let role = if is(option, |e| &e.setting_env_flags) {
+            Role::SettingEnv
+        } else if is(option, |e| &e.setting_flags) {
+            Role::Setting
+        } else if is(option, |e| &e.folder_flags) {
+            Role::Folder
+        } else if is(option, |e| &e.load_flags) {
+            Role::Runs
+        } else if is(option, |e| &e.global_read_flags) {
+            Role::Read
+        } else {
+            Role::Data
+        };
+        uses.push((role, option.to_string(), value));
+        i += words;
+    }
+    (i, uses)
+}
+
 /// What one of git's global options gives, as its tables say.
 #[derive(Clone, Copy)]
-enum Role {
+pub(super) enum Role {
     /// The folder git runs in (`-C DIR`).
     Folder,
     /// A setting, `KEY=VALUE` (`-c`).

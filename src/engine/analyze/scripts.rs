@@ -513,7 +513,7 @@ const HOOKS_RUN: &[(&str, &[&str], &[&str])] = &[
 /// The hooks a git command with arguments `args` runs (see [`HOOKS_RUN`]): with an option
 /// of the `skip_hooks_flags` of the subcommand's built-in table (`[commands."git commit"]`:
 /// `--no-verify`, `-n`), only those it runs then.
-fn hooks_run_by(args: &[Word]) -> &'static [&'static str] {
+pub(super) fn hooks_run_by(args: &[Word]) -> &'static [&'static str] {
     let sub = args
         .iter()
         .find(|a| !a.text.starts_with('-'))
