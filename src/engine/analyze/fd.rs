@@ -12,8 +12,8 @@
 
 use std::path::PathBuf;
 
-use super::find::{grammar, is_flag, is_option};
-use super::{Analyzer, CmdCtx, Invocation, SignalName};
+use super::find::{grammar, is_flag, is_option, take_commands};
+use super::{Analyzer, CmdCtx, Invocation};
 use crate::engine::policy::Effects;
 use crate::engine::shell::Word;
 
@@ -29,13 +29,7 @@ impl Analyzer<'_> {
     /// `fd [OPTIONS] [PATTERN] [PATH…] [-x CMD…]`: fd itself, then each command it runs.
     pub(super) fn fd(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let Some(table) = grammar(&inv.name) else {
-            // Without its grammar, where a command begins is not known.
-            self.facts.signal(
-                SignalName::OptionRuns,
-                format!("`{}` may run a command", inv.name),
-            );
-            self.push_with_effects(inv);
-            return;
+            return self.without_grammar(inv);
         };
         let (kept, commands) = split_commands(&inv.args, table);
         let found = found_paths(&kept, table);
@@ -60,34 +54,8 @@ impl Analyzer<'_> {
 /// commands of its `exec_flags`. The value of an option is never a command's start: the
 /// arity is the built-in table's, which a layer cannot change.
 fn split_commands(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<Vec<Word>>) {
-    let mut kept = Vec::new();
-    let mut commands = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let t = args[i].text.as_str();
-        if is_flag(&table.exec_flags, t) {
-            kept.push(args[i].clone());
-            let mut cmd = Vec::new();
-            i += 1;
-            while i < args.len() && args[i].text != EXEC_END {
-                cmd.push(args[i].clone());
-                i += 1;
-            }
-            i += 1;
-            kept.extend(cmd.first().cloned());
-            commands.push(cmd);
-            continue;
-        }
-        kept.push(args[i].clone());
-        if table.takes_value(t) {
-            if let Some(v) = args.get(i + 1) {
-                kept.push(v.clone());
-            }
-            i += 1;
-        }
-        i += 1;
-    }
-    (kept, commands)
+    let (kept, commands) = take_commands(args, table, &[EXEC_END], true);
+    (kept, commands.into_iter().map(|(cmd, _)| cmd).collect())
 }
 
 /// What the found paths are, as words: under each folder searched (an operand after the

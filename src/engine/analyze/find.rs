@@ -37,16 +37,20 @@ pub(super) fn is_flag(list: &List, t: &str) -> bool {
 }
 
 impl Analyzer<'_> {
+    /// A finder (`find`, `fd`) whose built-in table lacks its grammar: where a command of
+    /// it begins is not known, so it may run one.
+    pub(super) fn without_grammar(&mut self, inv: Invocation) {
+        self.facts.signal(
+            SignalName::OptionRuns,
+            format!("`{}` may run a command", inv.name),
+        );
+        self.push_with_effects(inv);
+    }
+
     /// `find ROOTS… EXPRESSION`: find itself, then each command of its `-exec`s.
     pub(super) fn find(&mut self, inv: Invocation, cwd: Option<PathBuf>, ctx: &CmdCtx) {
         let Some(table) = grammar(&inv.name) else {
-            // Without its grammar, where a command begins is not known.
-            self.facts.signal(
-                SignalName::OptionRuns,
-                format!("`{}` may run a command", inv.name),
-            );
-            self.push_with_effects(inv);
-            return;
+            return self.without_grammar(inv);
         };
         let (kept, inner) = find_expression(&inv.args, table);
         let found = found_files(&kept, table);
@@ -122,6 +126,20 @@ impl Analyzer<'_> {
 /// rm`). Gives the words kept and the commands, each with whether it runs in the found
 /// file's folder (`exec_dir_flags`: `-execdir`).
 fn find_expression(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<(Vec<Word>, bool)>) {
+    take_commands(args, table, EXEC_ENDS, false)
+}
+
+/// Takes the commands of a finder's `exec_flags` out of its words, each up to one of `ends`
+/// (or the end): the words kept (the program name of each command stays, in view of the
+/// finder's own rules) and the commands, each with whether it runs in the found file's
+/// folder (`exec_dir_flags`). With `values`, the value of an option that takes one (as the
+/// table says) is kept as a word, never read as a command's start (fd's options).
+pub(super) fn take_commands(
+    args: &[Word],
+    table: &Effects,
+    ends: &[&str],
+    values: bool,
+) -> (Vec<Word>, Vec<(Vec<Word>, bool)>) {
     let mut i = 0;
     let mut kept = Vec::new();
     let mut inner: Vec<(Vec<Word>, bool)> = Vec::new();
@@ -131,7 +149,7 @@ fn find_expression(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<(Vec<Word>
             kept.push(args[i].clone());
             let mut cmd = Vec::new();
             i += 1;
-            while i < args.len() && !EXEC_ENDS.contains(&args[i].text.as_str()) {
+            while i < args.len() && !ends.contains(&args[i].text.as_str()) {
                 cmd.push(args[i].clone());
                 i += 1;
             }
@@ -141,6 +159,12 @@ fn find_expression(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<(Vec<Word>
             continue;
         }
         kept.push(args[i].clone());
+        if values && table.takes_value(t) {
+            if let Some(v) = args.get(i + 1) {
+                kept.push(v.clone());
+            }
+            i += 1;
+        }
         i += 1;
     }
     (kept, inner)
