@@ -24,10 +24,6 @@ use crate::engine::args::{
 use crate::engine::policy::{run_flag_name, AccessKind, Effects, List, Policy};
 use crate::engine::shell::{Stdin, Word};
 
-const VIM_FAMILY: &[&str] = &[
-    "vim", "vi", "ex", "view", "nvim", "gvim", "vimdiff", "rvim", "evim",
-];
-
 /// How many argument combinations of `parallel … ::: …` are judged one by one.
 const MAX_PARALLEL_JOBS: usize = 32;
 
@@ -41,7 +37,7 @@ impl Analyzer<'_> {
             "gdb" => self.gdb_commands(inv, ctx),
             "parallel" => self.parallel(inv, ctx),
             "script" => self.script_program(inv, ctx),
-            n if VIM_FAMILY.contains(&n) => self.vim_commands(inv, ctx),
+            n if Policy::builtin_kinds().vim_editors.contains(n) => self.vim_commands(inv, ctx),
             _ => {}
         }
     }

@@ -137,9 +137,6 @@ pub(super) const WRAPPERS: &[Wrapper] = {
     ]
 };
 
-/// Python project tools whose `run` subcommand runs a command in the project's environment.
-pub(super) const PROJECT_RUNNERS: &[&str] = &["uv", "poetry", "pdm", "hatch"];
-
 /// What `npx --no-install …` runs: the script of an option of its table's `code_flags`
 /// (`-c`, `--call`), or the command after its options. Only the forms that install nothing
 /// (the `offline_flags` of the built-in table: `--no-install`, `--no`, `--offline`) are read
@@ -236,7 +233,7 @@ pub(super) fn readings<'w>(
     out
 }
 
-/// The commands `uv run CMD` (and the other [`PROJECT_RUNNERS`]) runs, as read with each
+/// The commands `uv run CMD` (and the other `project_runners` of the built-in kinds) runs, as read with each
 /// of its tables, and whether an option (`folder_flags`) moves it to another folder; none
 /// when `inv` is not such a `run`. `yarn node ARGS` runs `node ARGS`.
 pub(super) fn project_run_command<'w>(
@@ -248,7 +245,7 @@ pub(super) fn project_run_command<'w>(
         return (rest.first().map(|w| w.text.as_str()) == Some("node"))
             .then(|| (vec![rest], false));
     }
-    if !PROJECT_RUNNERS.contains(&inv.name.as_str()) {
+    if !Policy::builtin_kinds().project_runners.contains(&inv.name) {
         return None;
     }
     let commands = readings(policy, &inv.name, |eff| {

@@ -96,8 +96,15 @@ impl Policy {
                 out.push(format!("`kinds.languages` holds {entry:?}, which is not `LANGUAGE: NAME…` with a language the analysis reads ({})", schema::LANGUAGES.join(", ")));
             }
         }
-        if layer != Layer::Default && !file.kinds.languages.is_empty() {
-            out.push("`kinds.languages` is read from the built-in files only; a policy file may not change it".to_string());
+        let k = &file.kinds;
+        for (name, list) in [
+            ("languages", &k.languages),
+            ("vim_editors", &k.vim_editors),
+            ("project_runners", &k.project_runners),
+        ] {
+            if layer != Layer::Default && !list.is_empty() {
+                out.push(format!("`kinds.{name}` is read from the built-in files only; a policy file may not change it"));
+            }
         }
         if layer != Layer::Project {
             return out;

@@ -97,6 +97,14 @@ pub struct Kinds {
     /// the built-in files only.
     #[serde(default)]
     pub languages: List,
+    /// Programs that take vim's command line (`-c CMD`, `+CMD`, `-S FILE`): the commands
+    /// given there are judged. Read from the built-in files only.
+    #[serde(default)]
+    pub vim_editors: List,
+    /// Project tools whose `run CMD` runs CMD in the project's environment (`uv run`,
+    /// `poetry run`): CMD is judged as the command it is. Read from the built-in files only.
+    #[serde(default)]
+    pub project_runners: List,
 }
 
 impl Kinds {
@@ -115,6 +123,8 @@ impl Kinds {
         self.runners.extend(&o.runners);
         self.remote_runners.extend(&o.remote_runners);
         self.languages.extend(&o.languages);
+        self.vim_editors.extend(&o.vim_editors);
+        self.project_runners.extend(&o.project_runners);
     }
 }
 

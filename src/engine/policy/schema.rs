@@ -179,6 +179,8 @@ pub const KIND_LISTS: &[&str] = &[
     "runners",
     "remote_runners",
     "languages",
+    "vim_editors",
+    "project_runners",
 ];
 
 /// The languages the analysis reads code in, as the `languages` kind names them.

@@ -741,7 +741,12 @@ fn languages_are_built_in_and_well_formed() {
             Layer::Default,
             0,
         ),
+        // The editors that take vim's command line and the project runners likewise.
+        ("[kinds]\nvim_editors = ['myvim']\n", Layer::User, 1),
+        ("[kinds]\nproject_runners = ['rye']\n", Layer::Project, 1),
+        ("[kinds]\nvim_editors = ['vim']\n", Layer::Default, 0),
     ];
+    assert!(kinds.vim_editors.contains("nvim") && kinds.project_runners.contains("uv"));
     for (text, layer, want) in cases {
         let got = policy.file_problems(&file(text), *layer).len();
         assert_eq!(got, *want, "{text} in {layer:?}");
