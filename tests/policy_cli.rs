@@ -1021,3 +1021,37 @@ fn a_users_table_of_find_or_fd_keeps_their_grammar() {
         );
     }
 }
+
+/// A user's table of a git subcommand replaces the built-in one, but not git's grammar: the
+/// long options a prefix stands for (`--rec` is `--receive-pack`, `--mirr` `--mirror`) and
+/// those that take a value stay the built-in table's.
+#[test]
+fn a_users_table_of_git_push_keeps_its_options() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let state = home.path().join(".claude/state/programmer");
+    std::fs::create_dir_all(&state).expect("mkdir");
+    std::fs::write(
+        state.join("policy.toml"),
+        "[commands.\"git push\"]\nlong_options = [\"--repo\"]\nlong_value_options = []\n",
+    )
+    .expect("write");
+    for (cmd, decision, rule) in [
+        ("git push --rec=x origin", "ask", "git.runs-command-option"),
+        ("git push --mirr origin", "deny", "git.force-push"),
+        ("git push --fo origin main", "deny", "git.force-push"),
+        // `--repo` takes the next word: `--force` is its value, not an option.
+        ("git push --repo --force", "ask", "git.write"),
+    ] {
+        let out = bin()
+            .env("HOME", home.path())
+            .args(["policy", "check", "--json", "--", cmd])
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(
+            (v["decision"].as_str(), v["rule"].as_str()),
+            (Some(decision), Some(rule)),
+            "{cmd}: {v}"
+        );
+    }
+}

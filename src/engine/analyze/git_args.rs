@@ -2,7 +2,7 @@
 //! split into words, `ext::` remote commands decoded, settings given in the environment.
 //! Pure functions; `git` uses them.
 
-use super::git_tables::{GitOptions, GIT_OPTIONS};
+use crate::engine::policy::{Effects, Policy};
 use crate::engine::shell::Word;
 
 /// The settings git reads from `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n` and
@@ -256,7 +256,10 @@ pub(super) fn setting(kv: &Word) -> Option<(String, Word)> {
 /// subcommand), as git's option parser reads them: `--mirr` is `--mirror`. A prefix of
 /// several options (which git refuses) stands for all of them. A value given in the next
 /// word that starts with `-` is joined to its option (`-o --dry-run` becomes
-/// `-o--dry-run`), so that it is not read as an option of its own.
+/// `-o--dry-run`), so that it is not read as an option of its own. The options are those
+/// of the subcommand's built-in table (`long_options`, `long_value_options`,
+/// `short_value_options` of `[commands."git SUB"]`): a user's or project's table of the
+/// same name replaces the one in force, and could otherwise take an expansion away.
 pub(super) fn normalize_options(args: &mut Vec<Word>) {
     let Some(table) = args
         .first()
@@ -275,19 +278,20 @@ pub(super) fn normalize_options(args: &mut Vec<Word>) {
             i += 1;
             continue;
         }
-        let takes_next = if let Some(long) = w.text.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
+        let takes_next = if w.text.starts_with("--") {
+            let (option, value) = match w.text.split_once('=') {
                 Some((n, v)) => (n, Some(v)),
-                None => (long, None),
+                None => (w.text.as_str(), None),
             };
-            let names = expand_long(table, name);
-            let takes =
-                value.is_none() && names.len() == 1 && table.long_values.contains(&names[0]);
-            if names.first().is_some_and(|n| *n != name) {
+            let options = expand_long(table, option);
+            let takes = value.is_none()
+                && options.len() == 1
+                && table.long_value_options.contains(options[0]);
+            if options.first().is_some_and(|n| *n != option) {
                 let value = value.map(|v| format!("={v}")).unwrap_or_default();
-                let new: Vec<Word> = names
+                let new: Vec<Word> = options
                     .iter()
-                    .map(|n| Word::lit(&format!("--{n}{value}")))
+                    .map(|n| Word::lit(&format!("{n}{value}")))
                     .collect();
                 let count = new.len();
                 args.splice(i..=i, new);
@@ -299,7 +303,7 @@ pub(super) fn normalize_options(args: &mut Vec<Word>) {
             let letters = &w.text[1..];
             letters
                 .char_indices()
-                .find(|(_, c)| table.short_values.contains(*c))
+                .find(|(_, c)| takes_short_value(table, *c))
                 .is_some_and(|(at, c)| at + c.len_utf8() == letters.len())
         } else {
             false
@@ -322,27 +326,32 @@ pub(super) fn normalize_options(args: &mut Vec<Word>) {
     }
 }
 
-fn options_of(sub: &str) -> Option<&'static GitOptions> {
-    GIT_OPTIONS
-        .binary_search_by(|o| o.sub.cmp(sub))
-        .ok()
-        .and_then(|i| GIT_OPTIONS.get(i))
+/// The built-in table of git subcommand `sub` when it lists the subcommand's long options.
+fn options_of(sub: &str) -> Option<&'static Effects> {
+    Policy::builtin_effects(&format!("git {sub}")).filter(|e| !e.long_options.is_empty())
 }
 
-/// The options a long option name stands for: itself when it is one (or none is known),
-/// else every option it is a prefix of.
-fn expand_long<'n>(table: &'static GitOptions, name: &'n str) -> Vec<&'n str> {
-    if name.is_empty() || table.long.contains(&name) {
-        return vec![name];
+/// Whether one-letter option `-c` takes a value.
+fn takes_short_value(table: &Effects, c: char) -> bool {
+    let mut buf = [0u8; 5];
+    buf[0] = b'-';
+    let len = 1 + c.encode_utf8(&mut buf[1..]).len();
+    std::str::from_utf8(&buf[..len]).is_ok_and(|o| table.short_value_options.contains(o))
+}
+
+/// The options a long option (`--name`) stands for: itself when it is one (or none is
+/// known), else every option it is a prefix of.
+fn expand_long<'n>(table: &'static Effects, option: &'n str) -> Vec<&'n str> {
+    if option == "--" || table.long_options.contains(option) {
+        return vec![option];
     }
     let found: Vec<&str> = table
-        .long
+        .long_options
         .iter()
-        .copied()
-        .filter(|o| o.starts_with(name))
+        .filter(|o| o.starts_with(option))
         .collect();
     if found.is_empty() {
-        vec![name]
+        vec![option]
     } else {
         found
     }
@@ -461,18 +470,23 @@ mod tests {
         assert!(parse_parameters("core.pager=x").is_none());
     }
 
-    /// Git's tables (`git_tables.rs`) are what `scripts/git-tables.py` writes from the git
-    /// version the file names: compared where that git and python3 are at hand, skipped
-    /// loudly elsewhere.
+    /// Git's tables (`policy/17-options-git.toml`, `git_tables.rs`) are what
+    /// `scripts/git-tables.py` writes from the git version they name: compared where that
+    /// git and python3 are at hand, skipped loudly elsewhere.
     #[test]
     fn git_tables_are_the_generators_output() {
         use std::process::Command;
-        let file = include_str!("git_tables.rs");
-        let named = file
+        let toml = include_str!("../../../policy/17-options-git.toml");
+        let rust = include_str!("git_tables.rs");
+        let named = toml
             .split("Generated from git ")
             .nth(1)
-            .and_then(|r| r.split_whitespace().next())
+            .and_then(|r| r.split(|c: char| c.is_whitespace() || c == ':').next())
             .expect("the file names the git it was generated from");
+        assert!(
+            rust.contains(&format!("Generated from git {named} ")),
+            "policy/17-options-git.toml and git_tables.rs name different gits"
+        );
         let here = Command::new("git")
             .arg("--version")
             .output()
@@ -483,7 +497,7 @@ mod tests {
             return;
         }
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/git-tables.py");
-        let Ok(out) = Command::new("python3").arg(script).output() else {
+        let Ok(out) = Command::new("python3").arg(script).arg("--print").output() else {
             eprintln!("!!!!! SKIPPED: git tables: no python3 to run {script}");
             return;
         };
@@ -492,9 +506,10 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        let out = String::from_utf8_lossy(&out.stdout);
         assert!(
-            String::from_utf8_lossy(&out.stdout) == file,
-            "src/engine/analyze/git_tables.rs is not the output of scripts/git-tables.py; run it again"
+            out == format!("{toml}#@@\n{rust}"),
+            "policy/17-options-git.toml or src/engine/analyze/git_tables.rs is not the output of scripts/git-tables.py; run it again"
         );
     }
 }

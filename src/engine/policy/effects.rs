@@ -367,6 +367,19 @@ pub struct Effects {
     /// is a file. A word that starts with one counts.
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub reference_flags: List,
+    /// Every long option of a git subcommand, as git itself lists them (`git push
+    /// --git-completion-helper-all`): git takes a prefix of one of them for it (`--rec` is
+    /// `--receive-pack`), and so is it written out before the words are read. Generated,
+    /// with the next two, by `scripts/git-tables.py`; read from the built-in table only.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub long_options: List,
+    /// Of `long_options`, those that take a value in the next word when not given with `=`.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub long_value_options: List,
+    /// A git subcommand's one-letter options that take a value (the rest of their word, or
+    /// the next one).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub short_value_options: List,
 }
 
 impl Effects {
@@ -468,7 +481,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 59] = [
+        let lists: [(&str, &List); 62] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -528,6 +541,9 @@ impl Effects {
             ("file_flags", &self.file_flags),
             ("symbolic_flags", &self.symbolic_flags),
             ("reference_flags", &self.reference_flags),
+            ("long_options", &self.long_options),
+            ("long_value_options", &self.long_value_options),
+            ("short_value_options", &self.short_value_options),
         ];
         let mut out = Vec::new();
         for (key, list) in lists {

@@ -150,6 +150,9 @@ keys! {
         "file_flags",
         "symbolic_flags",
         "reference_flags",
+        "long_options",
+        "long_value_options",
+        "short_value_options",
     ];
 }
 

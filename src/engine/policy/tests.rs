@@ -157,6 +157,9 @@ fn serde_types_have_the_schema_keys() {
         file_flags: l.clone(),
         symbolic_flags: l.clone(),
         reference_flags: l.clone(),
+        long_options: l.clone(),
+        long_value_options: l.clone(),
+        short_value_options: l.clone(),
     };
     assert_eq!(keys(json(&effects)), sorted(schema::EFFECT_KEYS));
     // The keys that hold a list of words are `EFFECT_LISTS`, every one of them: `build.rs`
