@@ -989,25 +989,14 @@ fn validate_rejects_an_option_list_word_that_is_no_option() {
     }
 }
 
-/// A user's table of find or fd replaces the built-in one for the files it reads and
-/// writes, but not their grammar: where a command of `-exec` or `-x` begins, and the files
-/// the built-in table says `-fprint` writes, stay the built-in table's.
-#[test]
-fn a_users_table_of_find_or_fd_keeps_their_grammar() {
+/// Each of `cases` (command, decision, rule) as `policy check` decides it with the user's
+/// policy file `policy`.
+fn check_with_user_policy(policy: &str, cases: &[(&str, &str, &str)]) {
     let home = tempfile::tempdir().expect("tempdir");
     let state = home.path().join(".claude/state/programmer");
     std::fs::create_dir_all(&state).expect("mkdir");
-    std::fs::write(
-        state.join("policy.toml"),
-        "[commands]\nfind = { names = \"all\" }\nfd = { names = \"all\", value_flags = [\"-x\"] }\n",
-    )
-    .expect("write");
-    for (cmd, decision, rule) in [
-        ("find . -fprint ~/.bashrc", "deny", "path.protected-write"),
-        ("find . -exec rm -rf ~ \\;", "deny", "fs.find-exec-rm-broad"),
-        ("fd -x rm -rf ~", "deny", "fs.rm-broad"),
-        ("fd -e md -x wc -l", "allow", "read.fd"),
-    ] {
+    std::fs::write(state.join("policy.toml"), policy).expect("write");
+    for (cmd, decision, rule) in cases {
         let out = bin()
             .env("HOME", home.path())
             .args(["policy", "check", "--json", "--", cmd])
@@ -1016,10 +1005,26 @@ fn a_users_table_of_find_or_fd_keeps_their_grammar() {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         assert_eq!(
             (v["decision"].as_str(), v["rule"].as_str()),
-            (Some(decision), Some(rule)),
+            (Some(*decision), Some(*rule)),
             "{cmd}: {v}"
         );
     }
+}
+
+/// A user's table of find or fd replaces the built-in one for the files it reads and
+/// writes, but not their grammar: where a command of `-exec` or `-x` begins, and the files
+/// the built-in table says `-fprint` writes, stay the built-in table's.
+#[test]
+fn a_users_table_of_find_or_fd_keeps_their_grammar() {
+    check_with_user_policy(
+        "[commands]\nfind = { names = \"all\" }\nfd = { names = \"all\", value_flags = [\"-x\"] }\n",
+        &[
+            ("find . -fprint ~/.bashrc", "deny", "path.protected-write"),
+            ("find . -exec rm -rf ~ \\;", "deny", "fs.find-exec-rm-broad"),
+            ("fd -x rm -rf ~", "deny", "fs.rm-broad"),
+            ("fd -e md -x wc -l", "allow", "read.fd"),
+        ],
+    );
 }
 
 /// A user's table of a git subcommand replaces the built-in one, but not git's grammar: the
@@ -1027,31 +1032,14 @@ fn a_users_table_of_find_or_fd_keeps_their_grammar() {
 /// those that take a value stay the built-in table's.
 #[test]
 fn a_users_table_of_git_push_keeps_its_options() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let state = home.path().join(".claude/state/programmer");
-    std::fs::create_dir_all(&state).expect("mkdir");
-    std::fs::write(
-        state.join("policy.toml"),
+    check_with_user_policy(
         "[commands.\"git push\"]\nlong_options = [\"--repo\"]\nlong_value_options = []\n",
-    )
-    .expect("write");
-    for (cmd, decision, rule) in [
-        ("git push --rec=x origin", "ask", "git.runs-command-option"),
-        ("git push --mirr origin", "deny", "git.force-push"),
-        ("git push --fo origin main", "deny", "git.force-push"),
-        // `--repo` takes the next word: `--force` is its value, not an option.
-        ("git push --repo --force", "ask", "git.write"),
-    ] {
-        let out = bin()
-            .env("HOME", home.path())
-            .args(["policy", "check", "--json", "--", cmd])
-            .output()
-            .expect("runs");
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        assert_eq!(
-            (v["decision"].as_str(), v["rule"].as_str()),
-            (Some(decision), Some(rule)),
-            "{cmd}: {v}"
-        );
-    }
+        &[
+            ("git push --rec=x origin", "ask", "git.runs-command-option"),
+            ("git push --mirr origin", "deny", "git.force-push"),
+            ("git push --fo origin main", "deny", "git.force-push"),
+            // `--repo` takes the next word: `--force` is its value, not an option.
+            ("git push --repo --force", "ask", "git.write"),
+        ],
+    );
 }
