@@ -9,6 +9,7 @@
 //! `setup` → `hook` → `log` → `workflow` → `engine`.
 
 pub mod cli;
+pub mod confine;
 pub mod engine;
 pub mod hook;
 pub mod log;

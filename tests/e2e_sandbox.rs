@@ -1,8 +1,9 @@
 //! Contained autonomy in the real client (see `tests/support/e2e.rs`): with Claude Code's
 //! sandbox turned on by `./install.sh --sandbox`, an `auto` session runs a program the hook
 //! cannot read (a Perl script the model wrote) without asking, and the sandbox keeps it in
-//! the project. The same call asking to leave the sandbox, the same call with the sandbox
-//! off, and the same call in a default session are asked, which `-p` turns into a refusal.
+//! the project. The same call asking to leave the sandbox, and the same call in a default
+//! session, are asked, which `-p` turns into a refusal; with the sandbox off the hook runs
+//! it confined itself (the `project` profile), and it still cannot reach the home folder.
 //!
 //! The sandbox needs bubblewrap and socat on Linux (`.ci/run` installs them). Where
 //! bubblewrap cannot run (some containers forbid user namespaces), the test prints a loud
@@ -222,20 +223,27 @@ fn unreadable_project_code_runs_unasked_only_inside_the_sandbox() -> Result<()> 
     assert_eq!(runs(&proj), 1, "the call that left the sandbox ran");
     assert_home_untouched(&home, "after the call that asked to leave the sandbox");
 
-    // The sandbox off (as the user would switch it off): the same call is asked.
+    // The sandbox off (as the user would switch it off): the hook runs the same call
+    // confined itself (the project profile), so it runs unasked and still cannot reach the
+    // home folder.
     let mut off = settings.clone();
     off["sandbox"]["enabled"] = json!(false);
     fs::write(e2e.settings_path(), serde_json::to_vec_pretty(&off)?)?;
     let run = e2e.run_claude("run it again", Some(&sid))?;
     assert_eq!(run.result(), "unsandboxed run done", "{:#}", run.json);
-    e2e.assert_asked(&run, "run_sandbox_off", "code.opaque");
-    let why = e2e.content_of("run_sandbox_off");
+    let out = e2e.assert_ran(&run, "run_sandbox_off");
+    assert_eq!(runs(&proj), 2, "the confined call did not run: {out}");
     assert!(
-        why.contains("not enabled") && why.contains("install-hooks --sandbox"),
-        "{why}"
+        out.contains("could not plant") && out.contains("could not delete"),
+        "the confinement did not stop the writes outside the project: {out}"
     );
-    assert_eq!(runs(&proj), 1, "the call ran with the sandbox off");
-    assert_home_untouched(&home, "with the sandbox off");
+    assert_home_untouched(&home, "confined by the hook with the sandbox off");
+    let audit = e2e.audit_log();
+    let off_entry = audit
+        .iter()
+        .find(|e| e["tool_use_id"] == "toolu_run_sandbox_off")
+        .expect("the audit log has the confined run");
+    assert_eq!(off_entry["relaxed_by"], "confinement", "{off_entry}");
 
     // Session 2, the default autonomy, the sandbox on again: asked.
     fs::write(e2e.settings_path(), serde_json::to_vec_pretty(&settings)?)?;
@@ -247,7 +255,7 @@ fn unreadable_project_code_runs_unasked_only_inside_the_sandbox() -> Result<()> 
     assert_eq!(run.result(), "default run done", "{:#}", run.json);
     assert_ne!(run.session_id(), sid);
     e2e.assert_asked(&run, "run_default", "code.opaque");
-    assert_eq!(runs(&proj), 1, "the call ran in a default session");
+    assert_eq!(runs(&proj), 2, "the call ran in a default session");
     assert_home_untouched(&home, "in a default session");
 
     // uninstall-hooks takes the sandbox settings out again.

@@ -10,6 +10,7 @@ fn hook(input: &[u8], home: &std::path::Path) -> (i32, Value, String) {
         .env("HOME", home)
         .env_remove("PROGRAMMER_STATE_DIR")
         .env_remove("CLAUDE_CONFIG_DIR")
+        .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1")
         .write_stdin(input.to_vec())
         .output()
         .expect("runs");

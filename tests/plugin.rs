@@ -268,6 +268,7 @@ fn run(program: &Path, args: &[&str], stdin: &[u8], home: &Path) -> Output {
         .env("HOME", home)
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("PROGRAMMER_STATE_DIR")
+        .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -5,7 +5,8 @@ use assert_cmd::Command;
 fn bin() -> Command {
     let mut c = Command::cargo_bin("programmer-hook").expect("binary");
     c.env_remove("PROGRAMMER_STATE_DIR")
-        .env_remove("CLAUDE_CONFIG_DIR");
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1");
     c
 }
 

@@ -464,6 +464,9 @@ fn hook_env() -> &'static PathBuf {
         std::env::set_var("HOME", dir.join("home"));
         std::env::set_var("PROGRAMMER_STATE_DIR", dir.join("state"));
         std::env::remove_var("CLAUDE_CONFIG_DIR");
+        // The properties hold where the kernel has no confinement; what confinement adds
+        // is checked in tests/confine.rs and the confined machine's table.
+        std::env::set_var("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1");
         programmer_hook::workflow::state::set_autonomy(
             &dir.join("state"),
             AUTO_SESSION,

@@ -534,6 +534,7 @@ fn run_at_once(w: &World, events: Vec<Value>) {
                 .env("HOME", w.home.path())
                 .env_remove("PROGRAMMER_STATE_DIR")
                 .env_remove("CLAUDE_CONFIG_DIR")
+                .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1")
                 .stdin(std::process::Stdio::piped())
                 .stdout(std::process::Stdio::null())
                 .spawn()
@@ -700,7 +701,8 @@ fn add_project_names_from_the_manifest_and_force_starts_afresh() {
         let mut c = Command::cargo_bin("programmer-hook").expect("binary");
         c.env("HOME", home.path())
             .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR");
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1");
         c
     };
     let add = |args: &[&str], path: &std::path::Path| -> Value {

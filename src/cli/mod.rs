@@ -7,6 +7,7 @@
 //! project registration (`project`); installing and checking an installation live in
 //! `setup`, which owns their arguments. The CLI may use every layer; nothing uses it.
 
+mod confine;
 mod html;
 mod log;
 mod policy;
@@ -82,6 +83,10 @@ pub enum Command {
     UninstallHooks(install::UninstallHooksArgs),
     /// Check the installation and print how to fix each problem found.
     Doctor(doctor::DoctorArgs),
+    /// Run a command confined, as the hook runs the calls it allows on a prediction: `read` (no file written, secrets unreadable) or `project` (writes only in the project and the temporary folders).
+    Confine(confine::ConfineArgs),
+    /// Bring back the files that a session's confined `project` runs changed, deleted or created.
+    Undo(confine::UndoArgs),
 }
 
 /// A mistake in how a command was called (exit status 2, like clap's own usage errors),
@@ -135,6 +140,8 @@ pub fn run() -> i32 {
         Command::InstallHooks(a) => install::install_hooks(a),
         Command::UninstallHooks(a) => install::uninstall_hooks(a),
         Command::Doctor(a) => doctor::run(a),
+        Command::Confine(a) => confine::run_confine(a),
+        Command::Undo(a) => confine::run_undo(a),
     };
     match result {
         Ok(code) => code,

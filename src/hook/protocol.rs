@@ -148,7 +148,7 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event> {
         }
     };
     let name = s("hook_event_name")?.context("the hook event has no `hook_event_name`")?;
-    let event = Event {
+    let mut event = Event {
         session_id: s("session_id")?.unwrap_or_default(),
         cwd: s("cwd")?.filter(|c| !c.is_empty()).map(PathBuf::from),
         agent_id: s("agent_id")?,
@@ -167,6 +167,18 @@ pub fn parse_event(bytes: &[u8]) -> Result<Event> {
         }
         if event.cwd.as_deref().is_some_and(|c| !c.is_absolute()) {
             bail!("{} event has a relative `cwd`", event.name);
+        }
+    }
+    // A tool result of a call the hook ran confined carries the rewritten command: the
+    // workflow reads the command the agent gave (a gate always judges the text it gets).
+    if event.kind().is_some_and(EventName::is_tool_result) {
+        let original = event
+            .tool_input
+            .get("command")
+            .and_then(Value::as_str)
+            .and_then(crate::confine::wrap::unwrap);
+        if let (Some(o), Some(input)) = (original, event.tool_input.as_object_mut()) {
+            input.insert("command".into(), Value::String(o));
         }
     }
     Ok(event)

@@ -185,14 +185,17 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
     }
     let took = started.elapsed();
     let problem = record(&places, event, &decision, &outcome, took, &policy);
-    // The process ends right after this answer: freeing the policy would only cost time.
-    std::mem::forget(policy);
     let mut answer = gate_answer(
         &event.name,
         outcome.answer_tier(&decision),
         &reason,
         outcome.context.as_deref(),
     );
+    if let Some(profile) = outcome.confine {
+        confine_answer(&mut answer, event, &decision, profile, &places, &policy)?;
+    }
+    // The process ends right after this answer: freeing the policy would only cost time.
+    std::mem::forget(policy);
     // The decision stands whether or not it is logged, but the user is told.
     if let Some(p) = problem {
         if let Ok(mut v) = serde_json::from_str::<Value>(&answer.stdout) {
@@ -201,6 +204,47 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
         }
     }
     Ok(answer)
+}
+
+/// Rewrites an `allow` answer so that the command runs confined in `profile`. Fails (and
+/// so blocks the call) when the rewritten input cannot be made: the call must not run
+/// unconfined on a verdict that assumed confinement.
+fn confine_answer(
+    answer: &mut Answer,
+    event: &Event,
+    decision: &Decision,
+    profile: crate::confine::Profile,
+    places: &Places,
+    policy: &Policy,
+) -> Result<()> {
+    let binary = places.binary.as_deref().context(
+        "the path of the running programmer-hook is not known, so the call cannot be run confined",
+    )?;
+    let project = super::sandbox_settings::project_dir(event.cwd.as_deref())
+        .unwrap_or_else(|| places.home.clone());
+    let scratch = match profile {
+        crate::confine::Profile::Read => {
+            events::scratch(&decision.facts, &policy.kinds, &project, &places.home)
+        }
+        crate::confine::Profile::Project => Vec::new(),
+    };
+    let input = events::confined_input(event, profile, binary, &places.state_dir, &scratch)
+        .context("the Bash call has no command to confine")?;
+    let mut v: Value = serde_json::from_str(&answer.stdout).context("the answer")?;
+    let out = v
+        .get_mut("hookSpecificOutput")
+        .and_then(Value::as_object_mut)
+        .context("the answer has no hookSpecificOutput")?;
+    out.insert("updatedInput".into(), input);
+    if let Some(Value::String(r)) = out.get_mut("permissionDecisionReason") {
+        r.push_str(&format!(
+            " (runs confined, profile {}: {})",
+            profile.name(),
+            profile.summary()
+        ));
+    }
+    answer.stdout = v.to_string();
+    Ok(())
 }
 
 /// Logs a decision, leaves the marker of an ask, and sweeps old log files when due.

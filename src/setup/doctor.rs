@@ -144,6 +144,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks.extend(check_state(&places.state_dir, by_plugin.is_some(), &fixes));
     checks.push(check_policy(places, &fixes));
     checks.push(check_sandbox(places));
+    checks.push(check_confinement(places));
     checks.push(check_claude());
     checks
 }
@@ -688,6 +689,45 @@ fn check_sandbox(places: &Places) -> Check {
     match crate::setup::sandbox::report(places, &policy.paths, &project) {
         (detail, None) => Check::ok("sandbox", detail),
         (detail, Some(fix)) => Check::fail("sandbox", detail, fix),
+    }
+}
+
+/// Whether the hook can confine the calls it allows on a prediction: the kernel's Landlock,
+/// and a confined run of `true` through this binary.
+fn check_confinement(places: &Places) -> Check {
+    const NAME: &str = "confinement";
+    if let Err(why) = crate::confine::available() {
+        return Check::ok(
+            NAME,
+            format!("not available: {why}. The hook keeps the verdicts it gives without it: checkers, test listings and, in `auto`, contained calls are asked unless Claude Code's sandbox runs them (see docs/confinement.md)"),
+        );
+    }
+    let Some(bin) = places.binary.as_deref() else {
+        return Check::fail(
+            NAME,
+            "the path of this binary is not known",
+            "run doctor through the installed binary",
+        );
+    };
+    let run = std::process::Command::new(bin)
+        .args(["confine", "read", "--", "true"])
+        .stdin(std::process::Stdio::null())
+        .output();
+    match run {
+        Ok(o) if o.status.success() => Check::ok(
+            NAME,
+            "Landlock works: Safe calls that load files they are not given run in the read profile, checkers and test listings run unasked in it, and `auto` runs contained calls unasked in the project profile",
+        ),
+        Ok(o) => Check::fail(
+            NAME,
+            format!(
+                "a confined run of `true` failed ({}): {}",
+                o.status,
+                String::from_utf8_lossy(&o.stderr).trim()
+            ),
+            "the calls the hook confines will not run; report this with the output of `programmer-hook confine read -- true`",
+        ),
+        Err(e) => Check::fail(NAME, format!("could not run {}: {e}", bin.display()), "reinstall programmer-hook"),
     }
 }
 

@@ -14,6 +14,7 @@ pub fn command(home: &Path) -> Command {
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CLAUDE_PROJECT_DIR")
         .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", home.join("managed"))
+        .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1")
         .current_dir(home);
     c
 }

@@ -18,6 +18,9 @@ use serde_json::{json, Value};
 
 use super::scratch;
 
+/// Set in a test build, the hook judges as where the kernel has no confinement.
+pub const NO_CONFINE: &str = "PROGRAMMER_HOOK_TEST_NO_CONFINE";
+
 /// The session whose autonomy is `auto`.
 pub const AUTO: &str = "auto";
 /// A session with the default autonomy.
@@ -30,6 +33,10 @@ pub struct Machine {
     /// The managed folder of this machine (see `hook::sandbox_settings::managed_dir`):
     /// empty unless a test writes there.
     pub managed: PathBuf,
+    /// Whether the hook confines the calls it allows on a prediction here (see
+    /// `programmer_hook::confine`); the other machines judge as where the kernel has no
+    /// confinement (`PROGRAMMER_HOOK_TEST_NO_CONFINE`).
+    pub confine: bool,
 }
 
 /// One answer of the hook.
@@ -55,23 +62,30 @@ impl Machine {
     /// The machine of this test binary, made once.
     pub fn get() -> &'static Machine {
         static M: OnceLock<Machine> = OnceLock::new();
-        M.get_or_init(|| Machine::make("sessions", false))
+        M.get_or_init(|| Machine::make("sessions", false, false))
     }
 
     /// A second machine, the same but with Claude Code's sandbox on in the user's settings
     /// as `install-hooks --sandbox` writes it: there `auto` also runs contained calls.
     pub fn sandboxed() -> &'static Machine {
         static M: OnceLock<Machine> = OnceLock::new();
-        M.get_or_init(|| Machine::make("sandboxed", true))
+        M.get_or_init(|| Machine::make("sandboxed", true, false))
+    }
+
+    /// A third machine, without Claude Code's sandbox, where the hook confines the calls it
+    /// allows on a prediction (where the kernel lets it).
+    pub fn confined() -> &'static Machine {
+        static M: OnceLock<Machine> = OnceLock::new();
+        M.get_or_init(|| Machine::make("confined", false, true))
     }
 
     /// A machine of its own, for a test that puts files in its project: `name` tells its
     /// folder from the others'.
     pub fn fresh(name: &str, sandbox: bool) -> Machine {
-        Machine::make(name, sandbox)
+        Machine::make(name, sandbox, false)
     }
 
-    fn make(name: &str, sandbox: bool) -> Machine {
+    fn make(name: &str, sandbox: bool, confine: bool) -> Machine {
         let root = scratch::process_dir(&scratch_root(), name);
         let home = root.join("home/user");
         let project = home.join("project");
@@ -87,6 +101,7 @@ impl Machine {
             project,
             bin,
             managed,
+            confine,
         };
         if sandbox {
             // The binary was just copied here: retried while another thread's fork holds it.
@@ -112,6 +127,9 @@ impl Machine {
             .env_remove("CLAUDE_PROJECT_DIR")
             .env("PROGRAMMER_HOOK_TEST_MANAGED_DIR", &self.managed)
             .current_dir(&self.project);
+        if !self.confine {
+            c.env(NO_CONFINE, "1");
+        }
         c
     }
 
@@ -268,13 +286,15 @@ pub fn scratch_root() -> PathBuf {
 }
 
 /// Runs every case in the `auto` session, on two threads, and returns those not denied
-/// there, with what they got: on the plain machine and on the one with Claude Code's
-/// sandbox on, where `auto` relaxes more (and Forbidden must not change).
+/// there, with what they got: on the plain machine, on the one with Claude Code's sandbox
+/// on and on the one where the hook confines calls, where `auto` relaxes more (and
+/// Forbidden must not change).
 pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
     let half = cases.len().div_ceil(2).max(1);
     let machines = [
         (Machine::get(), "auto"),
         (Machine::sandboxed(), "sandboxed auto"),
+        (Machine::confined(), "confined auto"),
     ];
     std::thread::scope(|s| {
         let handles: Vec<_> = machines

@@ -364,7 +364,7 @@ const TABLE_CASES: &[(&str, &str, &str, &str)] = &[
     ("allow", "allow", "read.json", "gojq -r --arg v 1 .name package.json"),
     ("allow", "allow", "read.mlr", "mlr --icsv --ojson head -n 2 data.csv"),
     ("allow", "allow", "build.check", "shellcheck -x -s bash install.sh"),
-    ("allow", "allow", "build.check", "mypy --config-file mypy.ini src"),
+    ("ask", "ask", "build.check-code", "mypy --config-file mypy.ini src"),
     ("allow", "allow", "read.files", "cut -d ~/.claude/settings.json -f 1 a.txt"),
     ("ask", "ask", "file.read-secret", "tail -n 5 .env"),
     ("ask", "ask", "file.read-secret", "wc --files0-from=.env"),
@@ -901,6 +901,9 @@ fn test_listings_run_unasked_in_the_sandbox() {
         ("ask", "ask", "allow", "allow", "test.list", "go test -list ."),
         ("ask", "ask", "allow", "allow", "test.list", "npx --no-install jest --listTests"),
         ("ask", "ask", "allow", "allow", "test.list-command", "cargo nextest list"),
+        ("ask", "ask", "allow", "allow", "build.check-code", "cargo check"),
+        ("ask", "ask", "allow", "allow", "build.check-code", "cargo clippy --all-targets"),
+        ("ask", "ask", "allow", "allow", "build.check-code", "mypy src"),
         ("ask", "ask", "allow", "allow", "test.list", "cargo test -- --list | grep foo"),
         ("ask", "ask", "allow", "allow", "test.list", "cd sub && pytest --collect-only -q"),
         // Runs and scripts are not listings: contained, run unasked only in auto.
@@ -979,6 +982,7 @@ fn every_default_confirm_rule_is_classified() {
         "build.run",
         "test.list",
         "test.list-command",
+        "build.check-code",
         "test.list-script",
         "build.terraform-validate",
         "run.inline-code",
@@ -1288,7 +1292,8 @@ command = ["*"]
         let mut c = assert_cmd::Command::cargo_bin("programmer-hook").expect("binary");
         c.env("HOME", &home)
             .env_remove("PROGRAMMER_STATE_DIR")
-            .env_remove("CLAUDE_CONFIG_DIR");
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1");
         c
     };
     let prompt = json!({

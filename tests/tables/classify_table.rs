@@ -779,7 +779,7 @@ fn safe_program_tables_know_their_options() {
         ("allow", "read.files", "sha256sum -c SHA256SUMS"),
         ("allow", "build.check", "shellcheck -x -s bash install.sh"),
         ("allow", "build.check", "yamllint -c .yamllint.yml ."),
-        ("allow", "build.check", "mypy --config-file mypy.ini src"),
+        ("ask", "build.check-code", "mypy --config-file mypy.ini src"),
         ("allow", "build.check", "black --check --diff src"),
         ("allow", "system.info", "man -a printf"),
         ("allow", "system.info", "lsblk -o NAME,SIZE /dev/sda"),

@@ -9,6 +9,7 @@ mod support;
 mod autonomy_table;
 mod classify_table;
 mod code_table;
+mod confine_table;
 mod expansion_table;
 mod grammar_table;
 mod hostile;

@@ -101,6 +101,9 @@ impl Policy {
             ("languages", &k.languages),
             ("vim_editors", &k.vim_editors),
             ("project_runners", &k.project_runners),
+            ("plain_readers", &k.plain_readers),
+            ("confine_scratch", &k.confine_scratch),
+            ("confine_caches", &k.confine_caches),
         ] {
             if layer != Layer::Default && !list.is_empty() {
                 out.push(format!("`kinds.{name}` is read from the built-in files only; a policy file may not change it"));

@@ -105,6 +105,18 @@ pub struct Kinds {
     /// `poetry run`): CMD is judged as the command it is. Read from the built-in files only.
     #[serde(default)]
     pub project_runners: List,
+    /// Programs that load no file they are not given: a Safe call made only of these runs
+    /// unconfined. Read from the built-in files only.
+    #[serde(default)]
+    pub plain_readers: List,
+    /// The folders a confined `read` call of a program may still write (`"cargo: target
+    /// ~/.cargo/registry"`; relative to the project). Read from the built-in files only.
+    #[serde(default)]
+    pub confine_scratch: List,
+    /// The tool caches a confined `project` call may write. Read from the built-in files
+    /// only.
+    #[serde(default)]
+    pub confine_caches: List,
 }
 
 impl Kinds {
@@ -125,6 +137,9 @@ impl Kinds {
         self.languages.extend(&o.languages);
         self.vim_editors.extend(&o.vim_editors);
         self.project_runners.extend(&o.project_runners);
+        self.plain_readers.extend(&o.plain_readers);
+        self.confine_scratch.extend(&o.confine_scratch);
+        self.confine_caches.extend(&o.confine_caches);
     }
 }
 

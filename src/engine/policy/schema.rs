@@ -184,6 +184,9 @@ pub const KIND_LISTS: &[&str] = &[
     "languages",
     "vim_editors",
     "project_runners",
+    "plain_readers",
+    "confine_scratch",
+    "confine_caches",
 ];
 
 /// The languages the analysis reads code in, as the `languages` kind names them.

@@ -12,7 +12,9 @@ use crate::hook::protocol::{Event, EventName};
 use crate::workflow::state;
 use crate::workflow::Autonomy;
 
+use super::confinement;
 use super::gate::{GateOutcome, STILL_ASKED};
+use crate::confine::Profile;
 
 /// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
 /// (code inside the project the hook cannot read) runs without asking only inside Claude
@@ -50,7 +52,16 @@ pub(super) fn apply_autonomy(
         return;
     }
     // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
-    match (sandboxed(env, event), v.contained) {
+    let in_sandbox = sandboxed(env, event);
+    if v.contained && managed == ManagedAutonomy::Allowed && in_sandbox.is_err() {
+        if let Ok(()) = confinement::confinable(event) {
+            out.relaxed_by = Some("confinement");
+            out.confine = Some(Profile::Project);
+            v.reason = format!("{} ({CONFINED})", v.reason);
+            return;
+        }
+    }
+    match (in_sandbox, v.contained) {
         (Ok(()), true) => {
             out.relaxed_by = Some("sandbox");
             v.reason = format!("{} ({SANDBOXED})", v.reason);
@@ -105,13 +116,35 @@ pub(super) fn apply_sandboxed_listing(
                 true
             }
         },
-        Err(_) if auto => false,
         Err(why) => {
-            v.reason = format!("{} ({LISTED_OUTSIDE}: {why}; {TURN_ON})", v.reason);
-            true
+            match (confinement::confinable(event), managed::load()) {
+                (Ok(()), ManagedAutonomy::Never(_)) if auto => false,
+                (Ok(()), ManagedAutonomy::Never(m)) => {
+                    v.reason = format!("{} (asked: {m})", v.reason);
+                    true
+                }
+                (Ok(()), _) => {
+                    out.relaxed_by = Some("confinement");
+                    out.confine = Some(Profile::Read);
+                    v.reason = format!("{} ({LISTED_CONFINED})", v.reason);
+                    true
+                }
+                (Err(_), _) if auto => false,
+                (Err(c), _) => {
+                    v.reason = format!("{} ({LISTED_OUTSIDE}: {why}, and it cannot be confined here: {c}; {TURN_ON})", v.reason);
+                    true
+                }
+            }
         }
     }
 }
+
+/// Why a listing or a checker ran without asking outside Claude Code's sandbox.
+pub const LISTED_CONFINED: &str = "it only lists or checks, and the project code it runs to do so is confined: allowed because the call runs confined in the read profile (no file written, secrets unreadable)";
+
+/// Why a contained call ran without asking in an `auto` session outside Claude Code's
+/// sandbox.
+pub const CONFINED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs confined in the project profile (writes only in the project and the temporary folders, secrets unreadable, protected paths put back, `programmer-hook undo` brings back what it changed)";
 
 /// Why a listing ran without asking.
 pub const LISTED_IN_SANDBOX: &str = "it only lists, and the project code it runs to do so is confined: allowed because the call runs in Claude Code's sandbox";
@@ -123,14 +156,14 @@ pub const LISTED_OUTSIDE: &str = "asked: it runs project code to find what it li
 pub const SANDBOXED: &str = "project code the hook cannot read, allowed because this session's autonomy is auto and the call runs in Claude Code's sandbox";
 
 /// Why a contained call is still asked in an `auto` session.
-pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code the hook cannot read, which auto lets run only inside Claude Code's sandbox, and this call would not run in it";
+pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code the hook cannot read, which auto lets run only confined (by the hook, where the kernel has Landlock, or in Claude Code's sandbox), and this call would run in neither";
 
 /// How to turn the sandbox on.
 pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
 
 /// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
 /// leave it, in a project whose effective settings contain it. Else why not.
-fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
+pub(super) fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
     if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
         || event.kind() != Some(EventName::PreToolUse)
     {

@@ -159,11 +159,14 @@ pub struct GateOutcome {
     /// The workflow phase the call was judged in, when a workflow is active.
     pub phase: Option<&'static str>,
     /// What let a Confirm call run without asking: `autonomy` for a relaxable one,
-    /// `sandbox` for a contained one in Claude Code's sandbox; its tier stays Confirm, the
-    /// answer is `allow`.
+    /// `sandbox` for a contained one in Claude Code's sandbox, `confinement` for one the
+    /// hook runs confined; its tier stays Confirm, the answer is `allow`.
     pub relaxed_by: Option<&'static str>,
     /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
     pub escalation: Option<String>,
+    /// The confinement the call runs in, when it is let through on a prediction (see
+    /// [`super::confinement`]).
+    pub confine: Option<crate::confine::Profile>,
 }
 
 impl GateOutcome {
@@ -195,6 +198,7 @@ pub fn gate(
     builtin_tier: &dyn Fn() -> Option<Tier>,
 ) -> GateOutcome {
     let mut out = decide(env, event, decision, builtin_tier);
+    out.confine = super::confinement::profile(env, event, decision, &mut out);
     let v = &decision.verdict;
     let asked_or_denied = out.answer_tier(decision) != Tier::Safe;
     // A contained call is a routine confirmation too: a build or test run, which the

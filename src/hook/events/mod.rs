@@ -23,6 +23,7 @@ use crate::workflow::projects::{self, Project};
 use crate::workflow::state::Loaded;
 
 mod autonomy;
+mod confinement;
 mod context;
 mod gate;
 mod post_tool;
@@ -30,7 +31,8 @@ mod prompt;
 mod session_start;
 mod subagent;
 
-pub use autonomy::{NOT_SANDBOXED, SANDBOXED, TURN_ON};
+pub use autonomy::{CONFINED, LISTED_CONFINED, NOT_SANDBOXED, SANDBOXED, TURN_ON};
+pub use confinement::{confined_input, scratch, ASKS_UNCONFINED};
 pub use gate::{gate, GateOutcome, STILL_ASKED};
 pub use post_tool::runs_test;
 pub use prompt::apply_to_session;
