@@ -5,8 +5,10 @@
 //! and the analyser) and judges them against the policy; [`workflow`] holds the state
 //! machine, the roles and the state beside it; [`log`] writes the audit log and reads it
 //! back (reports, suggested rules); [`setup`] installs and checks an installation; [`cli`]
-//! is the command line over all of them. A layer uses only the layers below it: `cli` →
-//! `setup` → `hook` → `log` → `workflow` → `engine`.
+//! is the command line over all of them; [`confine`] runs the calls the hook allows on a
+//! prediction inside the kernel's confinement. A layer uses only the layers below it: `cli`
+//! → `setup` → `hook` → `log` → `workflow` → `engine`, with `confine` below the hook and
+//! beside the engine (it judges nothing).
 
 pub mod cli;
 pub mod confine;

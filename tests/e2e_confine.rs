@@ -147,6 +147,7 @@ fn calls_allowed_on_a_prediction_run_confined_in_the_real_client() -> Result<()>
         .find(|e| e["tool_use_id"] == "toolu_list")
         .expect("the listing is in the audit log");
     assert_eq!(entry["relaxed_by"], "confinement", "{entry}");
+    assert_eq!(entry["confined"], "read", "{entry}");
     e2e.assert_ran(&run, "cd_sub");
     let whereami = e2e.assert_ran(&run, "where");
     assert!(
@@ -181,6 +182,12 @@ fn calls_allowed_on_a_prediction_run_confined_in_the_real_client() -> Result<()>
         "the project delete did not happen"
     );
     assert_eq!(fs::read_to_string(home.join("victim.txt"))?, "keep me\n");
+    let audit = e2e.audit_log();
+    let entry = audit
+        .iter()
+        .find(|e| e["tool_use_id"] == "toolu_test")
+        .expect("the test run is in the audit log");
+    assert_eq!(entry["confined"], "project", "{entry}");
 
     let undo = e2e.product(&["undo", "--session", &sid])?;
     assert!(

@@ -210,6 +210,7 @@ mod tests {
             tool_use_id: None,
             took_us: None,
             blocked: None,
+            confined: None,
         }
     }
 

@@ -280,15 +280,15 @@ fn print_decision(what: &str, d: &Decision) {
         println!(
             "  autonomy auto: {}",
             if v.relaxable {
-                "allowed without asking (relaxable)"
+                "allowed without asking (relaxable), run confined in the project profile"
             } else if v.contained
                 && d.parts.iter().filter(|p| p.tier == Tier::Confirm).all(|p| {
                     p.effect.as_deref() == Some(crate::engine::policy::schema::LIST_RUN)
                 })
             {
-                "allowed without asking only inside Claude Code's sandbox, in every session (a listing that runs project code to find what it lists), else still asked"
+                "allowed without asking in every session, run confined in the read profile or inside Claude Code's sandbox (a listing or a check that runs project code), else still asked"
             } else if v.contained {
-                "allowed without asking only inside Claude Code's sandbox (contained: project code the hook cannot read), else still asked"
+                "allowed without asking, run confined in the project profile or inside Claude Code's sandbox (contained: project code the hook cannot read), else still asked"
             } else {
                 "still asked (not relaxable: the hook could not see what this runs, it reaches outside the project, or what it does cannot be undone)"
             }

@@ -346,6 +346,7 @@ fn log_decision(
         tool_use_id,
         took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
         blocked: None,
+        confined: outcome.confine.map(|p| p.name().to_string()),
     };
     audit::append(&places.state_dir, &entry)
 }
@@ -384,6 +385,7 @@ fn log_blocked(event: Option<&Event>, bytes: &[u8], reason: &str, took: std::tim
             .map(str::to_string),
         took_us: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
         blocked: Some(audit::subject(reason)),
+        confined: None,
     };
     let _ = audit::append(&places.state_dir, &entry);
 }

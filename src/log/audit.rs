@@ -64,6 +64,9 @@ pub struct Entry {
     /// Why a call was blocked because it could not be checked (exit status 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocked: Option<String>,
+    /// The confinement profile an allowed Bash call was run in (`read`, `project`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confined: Option<String>,
 }
 
 /// A mark: an asked call ran, or a session's turn ended.
@@ -269,6 +272,7 @@ mod tests {
                 tool_use_id: None,
                 took_us: None,
                 blocked: None,
+                confined: None,
             };
             append(dir.path(), &e).expect("append");
         }

@@ -487,6 +487,7 @@ mod tests {
             tool_use_id: Some(id.into()),
             took_us: Some(id.len() as u64 * 100),
             blocked: None,
+            confined: None,
         })
     }
 

@@ -702,6 +702,7 @@ mod tests {
                 tool_use_id: Some("t".into()),
                 took_us: None,
                 blocked: None,
+                confined: None,
             },
             outcome: Some(outcome),
         }
