@@ -9,6 +9,9 @@
 # 2. The everyday mix (benches/mix.json): each Bash command the hook allows, run in this
 #    checkout unconfined and confined in the profile the hook gives it; prints whether
 #    the exit status and the standard output are the same.
+# 3. What saving a project for `undo` costs: a `project` run of `true` in a scratch git
+#    repository of 10,000 files, the first run (the save's store is made, every file
+#    read) and the next ones (only changed files read), and an `undo`.
 #
 # BINARY defaults to target/release/programmer-hook (`cargo build --release`).
 set -euo pipefail
@@ -55,4 +58,31 @@ for e in mix:
     b = subprocess.run(["bash", "-c", new or cmd], capture_output=True, stdin=subprocess.DEVNULL)
     short = cmd.splitlines()[0][:60]
     print(f"| `{short}` | {profile} | {'yes' if a.returncode == b.returncode else 'NO'} | {'yes' if a.stdout == b.stdout else 'NO'} |")
+
+print("\n## saving a 10,000-file project for undo (ms)\n")
+import tempfile
+with tempfile.TemporaryDirectory(dir=os.path.expanduser("~")) as home:
+    proj = os.path.join(home, "proj")
+    for i in range(100):
+        d = os.path.join(proj, f"d{i:03}")
+        os.makedirs(d)
+        for j in range(100):
+            with open(os.path.join(d, f"f{j:03}.txt"), "w") as f:
+                f.write(f"file {i} {j}\n" * 20)
+    env = dict(os.environ, HOME=home)
+    env.pop("PROGRAMMER_STATE_DIR", None)
+    subprocess.run(["git", "init", "-q"], cwd=proj, check=True)
+    def project_run(cmd):
+        t = time.perf_counter()
+        subprocess.run([bin, "confine", "project", "--session", "bench", "--project", proj, "--", cmd], cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
+        return (time.perf_counter() - t) * 1000
+    first = project_run("true")
+    later = [project_run("true") for _ in range(5)]
+    changed = project_run("echo x >> d000/f000.txt && rm d001/f001.txt")
+    t = time.perf_counter()
+    subprocess.run([bin, "undo", "--session", "bench"], cwd=proj, env=env, check=True, stdout=subprocess.DEVNULL)
+    undo = (time.perf_counter() - t) * 1000
+    print("| first run | next runs (median) | run changing 2 files | undo of it |")
+    print("|---:|---:|---:|---:|")
+    print(f"| {first:.0f} | {statistics.median(later):.0f} | {changed:.0f} | {undo:.0f} |")
 PY

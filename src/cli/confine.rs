@@ -28,6 +28,10 @@ pub struct ConfineArgs {
     /// A folder a `read` run may still write (a program's scratch folder); repeatable.
     #[arg(long)]
     pub scratch: Vec<PathBuf>,
+    /// A secret the command may still read (one its program uses itself, such as git's
+    /// SSH keys); repeatable.
+    #[arg(long)]
+    pub readable: Vec<PathBuf>,
     /// A file to write the folder the command ended in to (for the calling shell's `cd`).
     #[arg(long)]
     pub cwd_file: Option<PathBuf>,
@@ -93,7 +97,10 @@ fn confined(profile: Profile, a: &ConfineArgs, command: &str) -> Result<i32> {
         temp: temp_dirs(),
         home: Some(places.home.clone()),
         private_temp: None,
-        secrets: secrets(&policy, &places, &[&project, &cwd]),
+        secrets: secrets(&policy, &places, &[&project, &cwd])
+            .into_iter()
+            .filter(|s| !a.readable.iter().any(|r| s.starts_with(r)))
+            .collect(),
         scratch: Vec::new(),
         outputs: outputs(),
     };

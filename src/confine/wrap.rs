@@ -23,6 +23,8 @@ pub struct Wrap<'a> {
     pub cwd_file: &'a Path,
     /// Folders a `read` call may still write (its programs' scratch folders).
     pub scratch: &'a [String],
+    /// Secrets the call may still read (those its programs use themselves).
+    pub readable: &'a [String],
     /// The command as the agent wrote it.
     pub command: &'a str,
 }
@@ -45,6 +47,9 @@ pub fn wrap(w: &Wrap) -> String {
     }
     for d in w.scratch {
         s.push_str(&format!(" --scratch {}", quote(d)));
+    }
+    for d in w.readable {
+        s.push_str(&format!(" --readable {}", quote(d)));
     }
     s.push_str(&format!(" -- {}", quote(w.command)));
     s.push_str(&format!(
@@ -71,6 +76,7 @@ pub fn unwrap(command: &str) -> Option<String> {
     let mut session = String::new();
     let mut project = None;
     let mut scratch = Vec::new();
+    let mut readable = Vec::new();
     loop {
         if let Some(r) = rest.strip_prefix(" --session ") {
             rest = r;
@@ -81,6 +87,9 @@ pub fn unwrap(command: &str) -> Option<String> {
         } else if let Some(r) = rest.strip_prefix(" --scratch ") {
             rest = r;
             scratch.push(quoted(&mut rest)?);
+        } else if let Some(r) = rest.strip_prefix(" --readable ") {
+            rest = r;
+            readable.push(quoted(&mut rest)?);
         } else {
             break;
         }
@@ -94,6 +103,7 @@ pub fn unwrap(command: &str) -> Option<String> {
         project: project.as_deref().map(Path::new),
         cwd_file: Path::new(&cwd_file),
         scratch: &scratch,
+        readable: &readable,
         command: &original,
     });
     (again == command).then_some(original)
@@ -132,6 +142,7 @@ mod tests {
             project: None,
             cwd_file: Path::new("/st/cwd-1"),
             scratch: &["/p/target".to_string()],
+            readable: &[],
             command: "echo 'a' && cd sub",
         };
         let s = wrap(&w);
@@ -149,6 +160,7 @@ mod tests {
             project: Some(Path::new("/p")),
             cwd_file: Path::new("/st/c"),
             scratch: &[],
+            readable: &["/h/.ssh".to_string()],
             command: "cargo test\nexit 0",
         };
         let s = wrap(&w);

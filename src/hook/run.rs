@@ -228,8 +228,16 @@ fn confine_answer(
         }
         crate::confine::Profile::Project => Vec::new(),
     };
-    let input = events::confined_input(event, profile, binary, &places.state_dir, &scratch)
-        .context("the Bash call has no command to confine")?;
+    let readable = events::credentials(&decision.facts, &policy.kinds, &project, &places.home);
+    let input = events::confined_input(
+        event,
+        profile,
+        binary,
+        &places.state_dir,
+        &scratch,
+        &readable,
+    )
+    .context("the Bash call has no command to confine")?;
     let mut v: Value = serde_json::from_str(&answer.stdout).context("the answer")?;
     let out = v
         .get_mut("hookSpecificOutput")

@@ -51,6 +51,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     (AUTO, "mkdir -p build", "allow", "project"),
     (AUTO, "npm install", "allow", "project"),
     (AUTO, "git commit -m wip", "allow", "project"),
+    (AUTO, "git push origin main", "allow", "project"),
     // What auto never relaxes stays asked; Forbidden stays denied.
     (AUTO, "sudo ls", "ask", "-"),
     (AUTO, "cat ~/.ssh/id_rsa", "ask", "-"),
@@ -163,4 +164,31 @@ fn the_rewritten_input_keeps_every_other_field() {
             .contains("-- 'git status'"),
         "{input}"
     );
+}
+
+#[test]
+fn a_program_keeps_the_secrets_it_uses_itself() {
+    if unavailable() {
+        return;
+    }
+    let m = Machine::confined();
+    let ssh = m.home.join(".ssh").to_string_lossy().to_string();
+    for (session, cmd, readable) in [
+        (AUTO, "git push origin main", true),
+        (CONFIRM, "git log -3", true),
+        (AUTO, "cargo test", false),
+        (CONFIRM, "cargo check", false),
+    ] {
+        let a = m.pre(session, "Bash", serde_json::json!({"command": cmd}));
+        let input = a.raw["hookSpecificOutput"]["updatedInput"]["command"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(!input.is_empty(), "{cmd}: not confined: {}", a.reason);
+        assert_eq!(
+            input.contains(&format!("--readable '{ssh}'")),
+            readable,
+            "{cmd}: {input}"
+        );
+    }
 }

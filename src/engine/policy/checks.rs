@@ -104,6 +104,7 @@ impl Policy {
             ("plain_readers", &k.plain_readers),
             ("confine_scratch", &k.confine_scratch),
             ("confine_caches", &k.confine_caches),
+            ("confine_credentials", &k.confine_credentials),
         ] {
             if layer != Layer::Default && !list.is_empty() {
                 out.push(format!("`kinds.{name}` is read from the built-in files only; a policy file may not change it"));

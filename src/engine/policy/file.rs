@@ -117,6 +117,10 @@ pub struct Kinds {
     /// only.
     #[serde(default)]
     pub confine_caches: List,
+    /// The secrets a confined call of a program may still read, because the program uses
+    /// them itself (`"git: ~/.ssh"`). Read from the built-in files only.
+    #[serde(default)]
+    pub confine_credentials: List,
 }
 
 impl Kinds {
@@ -140,6 +144,7 @@ impl Kinds {
         self.plain_readers.extend(&o.plain_readers);
         self.confine_scratch.extend(&o.confine_scratch);
         self.confine_caches.extend(&o.confine_caches);
+        self.confine_credentials.extend(&o.confine_credentials);
     }
 }
 

@@ -187,6 +187,7 @@ pub const KIND_LISTS: &[&str] = &[
     "plain_readers",
     "confine_scratch",
     "confine_caches",
+    "confine_credentials",
 ];
 
 /// The languages the analysis reads code in, as the `languages` kind names them.

@@ -57,10 +57,25 @@ fn plain(facts: &Facts, kinds: &Kinds) -> bool {
 
 /// The scratch folders of the call's programs (`confine_scratch`), made absolute.
 pub fn scratch(facts: &Facts, kinds: &Kinds, project: &Path, home: &Path) -> Vec<String> {
+    program_paths(facts, &kinds.confine_scratch, project, home)
+}
+
+/// The secrets the call's programs use themselves (`confine_credentials`), made absolute.
+pub fn credentials(facts: &Facts, kinds: &Kinds, project: &Path, home: &Path) -> Vec<String> {
+    program_paths(facts, &kinds.confine_credentials, project, home)
+}
+
+/// The paths a `PROGRAM: PATH…` list gives the call's programs.
+fn program_paths(
+    facts: &Facts,
+    list: &crate::engine::policy::List,
+    project: &Path,
+    home: &Path,
+) -> Vec<String> {
     let mut names = Vec::new();
     programs(facts, &mut names);
     let mut out: Vec<String> = Vec::new();
-    for entry in kinds.confine_scratch.iter() {
+    for entry in list.iter() {
         let Some((prog, dirs)) = entry.split_once(':') else {
             continue;
         };
@@ -126,6 +141,7 @@ pub fn confined_input(
     binary: &Path,
     state_dir: &Path,
     scratch: &[String],
+    readable: &[String],
 ) -> Option<Value> {
     let command = event.tool_input.get("command")?.as_str()?;
     let id: String = event
@@ -154,6 +170,7 @@ pub fn confined_input(
             .flatten(),
         cwd_file: &cwd_file,
         scratch,
+        readable,
         command,
     });
     let mut input = event.tool_input.clone();

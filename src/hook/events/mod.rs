@@ -32,7 +32,7 @@ mod session_start;
 mod subagent;
 
 pub use autonomy::{CONFINED, LISTED_CONFINED, NOT_SANDBOXED, SANDBOXED, TURN_ON};
-pub use confinement::{confined_input, scratch, ASKS_UNCONFINED};
+pub use confinement::{confined_input, credentials, scratch, ASKS_UNCONFINED};
 pub use gate::{gate, GateOutcome, STILL_ASKED};
 pub use post_tool::runs_test;
 pub use prompt::apply_to_session;
