@@ -672,6 +672,99 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         settings_before,
         "nothing was written"
     );
+    // The refusal names the command that turns the sandbox on beside the plugin, and
+    // `install` (the npm package's) installs nothing beside it either.
+    let out = install_hooks(&[]);
+    let launcher = market.join("bin/programmer-hook");
+    let sandbox_only = format!("{} install-hooks --sandbox-only", launcher.display());
+    assert!(text(&out).contains(&sandbox_only), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("install")
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("PROGRAMMER_STATE_DIR")
+        .current_dir(&home)
+        .output()
+        .expect("install");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("Nothing was changed"), "{}", text(&out));
+    assert!(!config.join("agents").exists() && !config.join("state").exists());
+    assert_eq!(
+        fs::read(config.join("settings.json")).expect("settings"),
+        settings_before,
+        "nothing was written"
+    );
+    // doctor names that command for the sandbox, which is off.
+    let report: Value = serde_json::from_slice(&doctor().stdout).expect("doctor --json");
+    let sandbox = check(&report, "sandbox");
+    let detail = sandbox["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("not containing") && detail.contains(&format!("`{sandbox_only}`")),
+        "{sandbox}"
+    );
+    // The sandbox settings alone are the plugin user's to add: `--sandbox-only`, and
+    // `--sandbox`, which beside the plugin writes them and no hook entries, and says so.
+    for extra in [&["--sandbox-only"][..], &["--sandbox"][..]] {
+        let out = install_hooks(extra);
+        let said = text(&out);
+        assert!(out.status.success(), "{extra:?}: {said}");
+        assert!(
+            said.contains("sandbox.enabled: (not set) -> true"),
+            "{said}"
+        );
+        if extra == ["--sandbox"] {
+            assert!(
+                said.contains("no hook entries written: the plugin"),
+                "{said}"
+            );
+        }
+        let v = read_json(&config.join("settings.json"));
+        assert_eq!(v["sandbox"]["enabled"], true, "{v}");
+        assert!(v.get("hooks").is_none(), "no hook entries: {v}");
+        assert_eq!(v["enabledPlugins"][id], true, "{v}");
+        let project = home.join("proj");
+        fs::create_dir_all(&project).expect("mkdir");
+        let out = Command::new(BIN)
+            .args(["doctor", "--json"])
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&project)
+            .output()
+            .expect("doctor");
+        let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+        let sandbox = check(&report, "sandbox");
+        assert!(
+            sandbox["detail"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("on and containing"),
+            "{sandbox}"
+        );
+        assert!(
+            !report["checks"]
+                .as_array()
+                .expect("checks")
+                .iter()
+                .any(|c| c["check"] == "one install"),
+            "no second install: {report:#}"
+        );
+        let out = Command::new(BIN)
+            .arg("uninstall-hooks")
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("uninstall-hooks");
+        assert!(out.status.success(), "{}", text(&out));
+        assert_eq!(
+            read_json(&config.join("settings.json")),
+            serde_json::from_slice::<Value>(&settings_before).expect("json"),
+            "uninstall-hooks takes the sandbox out again"
+        );
+    }
     // Entries added before the plugin was (its record out of the way): doctor sees both.
     let record = config.join("plugins/installed_plugins.json");
     let aside = config.join("plugins/installed_plugins.json.aside");

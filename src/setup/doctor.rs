@@ -26,8 +26,8 @@ use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
-pub use fixes::RECORD;
-use fixes::{quote, Fixes};
+use fixes::Fixes;
+pub use fixes::{quote, RECORD};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
 
@@ -143,7 +143,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks.push(check_definitions(places));
     checks.extend(check_state(&places.state_dir, by_plugin.is_some(), &fixes));
     checks.push(check_policy(places, &fixes));
-    checks.push(check_sandbox(places));
+    checks.push(check_sandbox(places, &fixes));
     checks.push(check_claude());
     checks
 }
@@ -673,7 +673,7 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
 /// Claude Code's sandbox for the current folder: on or not, the programs it needs, and
 /// what autonomy `auto` relaxes because of it. Off is not a problem; on without the
 /// programs it needs is.
-fn check_sandbox(places: &Places) -> Check {
+fn check_sandbox(places: &Places, fixes: &Fixes) -> Check {
     let project = std::env::current_dir().unwrap_or_else(|_| places.home.clone());
     let policy = match hook::load_policy(places, Some(&project)) {
         Ok(p) => p,
@@ -685,7 +685,7 @@ fn check_sandbox(places: &Places) -> Check {
             )
         }
     };
-    match crate::setup::sandbox::report(places, &policy.paths, &project) {
+    match crate::setup::sandbox::report(places, &policy.paths, &project, fixes.sandbox_on()) {
         (detail, None) => Check::ok("sandbox", detail),
         (detail, Some(fix)) => Check::fail("sandbox", detail, fix),
     }

@@ -43,11 +43,12 @@ pub struct InstallHooksArgs {
     pub model_policy: Option<PathBuf>,
     /// Also turn on Claude Code's sandbox in the settings (no unsandboxed fallback, fail when
     /// unavailable, the policy's secrets unreadable and protected paths unwritable), so that
-    /// autonomy `auto` runs project code the hook cannot read, confined.
+    /// autonomy `auto` runs project code the hook cannot read, confined. Where the plugin is
+    /// installed and enabled, only the sandbox settings are written (its hooks are its own).
     #[arg(long)]
     pub sandbox: bool,
-    /// Write only Claude Code's sandbox settings, not the hook entries (for the plugin,
-    /// which brings its own hooks).
+    /// Write only Claude Code's sandbox settings, not the hook entries (with the plugin,
+    /// which brings its own hooks, or where the entries are in place already).
     #[arg(long)]
     pub sandbox_only: bool,
     /// Print what would change and change nothing.
@@ -80,8 +81,16 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
         }
         None => std::env::current_exe().context("cannot tell where this binary is")?,
     };
-    check_binary(&binary)?;
-    refuse_beside_the_plugin(&places.config_dir, &settings)?;
+    // The sandbox settings alone run no binary and add no hook: they fit any install,
+    // the plugin's too. With `--sandbox` beside the plugin, that is all that is written.
+    let plugin = enabled_plugin(&places.config_dir, &settings);
+    let entries = !(args.sandbox_only || (args.sandbox && plugin.is_some()));
+    if entries {
+        check_binary(&binary)?;
+        if let Some(i) = &plugin {
+            return Err(beside_the_plugin(&places.config_dir, i, &settings));
+        }
+    }
     let binary_text = binary
         .to_str()
         .with_context(|| format!("the binary path {} is not valid UTF-8", binary.display()))?
@@ -92,7 +101,14 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     } else {
         Some(state::lock(&lock_at)?)
     };
-    if !args.sandbox_only {
+    if let (false, false, Some(i)) = (entries, args.sandbox_only, &plugin) {
+        println!(
+            "{}: no hook entries written: the plugin {} is installed and enabled, and its own hooks check every call",
+            settings.display(),
+            i.id
+        );
+    }
+    if entries {
         let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
             add_hooks(v, &binary_text)
         })?;
@@ -160,9 +176,9 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// Refuses to add entries where the plugin is installed and enabled: its own hooks already
-/// answer every event, so a second set would decide and log every call twice.
-fn refuse_beside_the_plugin(config_dir: &Path, settings: &Path) -> Result<()> {
+/// The install of the plugin that is installed and enabled, if one is: its own hooks
+/// answer every event, so entries in `settings` would decide and log every call twice.
+pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<super::plugin::Install> {
     let files = super::plugin::SettingsFiles {
         user: settings.to_path_buf(),
         project: std::env::current_dir().ok(),
@@ -170,18 +186,48 @@ fn refuse_beside_the_plugin(config_dir: &Path, settings: &Path) -> Result<()> {
     };
     // A record that cannot be read is doctor's to report; it does not stop an install.
     let installs = super::plugin::installs(config_dir, &files).unwrap_or_default();
-    let Some(i) = installs.iter().find(|i| i.enabled) else {
-        return Ok(());
-    };
+    installs.into_iter().find(|i| i.enabled)
+}
+
+/// Why hook entries are not added beside the enabled plugin `i`, and what to do instead.
+pub(crate) fn beside_the_plugin(
+    config_dir: &Path,
+    i: &super::plugin::Install,
+    settings: &Path,
+) -> anyhow::Error {
     let marketplace = i.id.split_once('@').map_or("", |(_, m)| m);
-    bail!(
-        "the plugin {} is installed and enabled ({} scope, {}): its hooks already check every call, and entries in {} would make every call decided and logged twice. Keep one: use the plugin and skip this step, or remove it (claude plugin uninstall {}, then claude plugin marketplace remove {marketplace}) and run this again",
+    anyhow::anyhow!(
+        "the plugin {} is installed and enabled ({} scope, {}): its hooks already check every call, and entries in {} would make every call decided and logged twice. Nothing was changed. Keep one: use the plugin and skip this step (to turn Claude Code's sandbox on for it: {}), or remove it (claude plugin uninstall {}, then claude plugin marketplace remove {marketplace}) and run this again",
         i.id,
         i.scope,
         i.path.display(),
         settings.display(),
+        sandbox_only_command(config_dir, i, settings),
         i.id
     )
+}
+
+/// The command that turns Claude Code's sandbox on beside the plugin `i`: its own
+/// programmer-hook (the marketplace's launcher, whose path follows updates, else the
+/// install's copy) with `install-hooks --sandbox-only`.
+pub(crate) fn sandbox_only_command(
+    config_dir: &Path,
+    i: &super::plugin::Install,
+    settings: &Path,
+) -> String {
+    let launcher = super::plugin::marketplace_launcher(config_dir, &i.id)
+        .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
+    let mut cmd = format!(
+        "{} install-hooks --sandbox-only",
+        super::doctor::quote(&launcher.display().to_string())
+    );
+    if settings != default_settings(config_dir) {
+        cmd.push_str(&format!(
+            " --settings {}",
+            super::doctor::quote(&settings.display().to_string())
+        ));
+    }
+    cmd
 }
 
 /// `settings.json` in the Claude Code config dir.

@@ -60,6 +60,10 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     let config = &places.config_dir;
     let settings = install::default_settings(config);
     let (exe, layout) = this_binary()?;
+    // Beside the plugin nothing is installed: not its hook entries, nor a second pack.
+    if let Some(i) = install::enabled_plugin(config, &settings) {
+        return Err(install::beside_the_plugin(config, &i, &settings));
+    }
     if dry {
         println!("Dry run: nothing is changed.");
     }
