@@ -35,7 +35,7 @@ Options:
 The Claude config dir is $CLAUDE_CONFIG_DIR, else ~/.claude. The state dir is
 $PROGRAMMER_STATE_DIR, else <config dir>/state/programmer.
 Files that are replaced and differ are kept as FILE.bak-YYYYmmddHHMMSS (the newest
-five of each).
+backup of each: the file as it was before the last change).
 EOF
 }
 
@@ -117,8 +117,8 @@ backup_name() {
   printf '%s\n' "$b"
 }
 
-# Removes all but the newest five backups of FILE (the binary keeps as many of
-# settings.json's): FILE.bak-STAMP, then FILE.bak-STAMP-N for a second one in a second.
+# Removes all but the newest backup of FILE (the binary keeps as many of settings.json's):
+# FILE.bak-STAMP, then FILE.bak-STAMP-N for a second one in a second.
 prune_backups() {
   local f s n
   find "$(dirname "$1")" -maxdepth 1 -name "$(basename "$1").bak-*" 2>/dev/null |
@@ -127,7 +127,7 @@ prune_backups() {
       n=0
       case $s in *-*) n=${s#*-} s=${s%%-*} ;; esac
       printf '%s %s %s\n' "$s" "$n" "$f"
-    done | sort -k1,1 -k2,2n | head -n -5 | cut -d' ' -f3- |
+    done | sort -k1,1 -k2,2n | head -n -1 | cut -d' ' -f3- |
     while IFS= read -r f; do rm -f "$f"; done
 }
 
@@ -197,7 +197,7 @@ say_backups() {
   for f in "$SETTINGS" "$CLAUDE_MD" "$MASTER_AGENT" "$MODEL_POLICY"; do
     [ -d "$(dirname "$f")" ] || continue
     n=$({ find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").bak-*" 2>/dev/null || true; } | wc -l)
-    if [ "$n" -gt 0 ]; then say "  $n backup(s) of $f, as $f.bak-* (the newest five are kept; remove them when you no longer need them)"; fi
+    if [ "$n" -gt 0 ]; then say "  $n backup(s) of $f, as $f.bak-* (the newest is kept; remove it when you no longer need it)"; fi
   done
   return 0
 }

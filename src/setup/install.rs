@@ -101,6 +101,9 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     } else {
         Some(state::lock(&lock_at)?)
     };
+    // A settings file this makes is recorded, so that uninstall-hooks can remove it again
+    // once nothing is left in it.
+    let creates = !args.dry_run && fs::symlink_metadata(&settings).is_err();
     if let (false, false, Some(i)) = (entries, args.sandbox_only, &plugin) {
         println!(
             "{}: no hook entries written: the plugin {} is installed and enabled, and its own hooks check every call",
@@ -124,6 +127,9 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     if args.sandbox || args.sandbox_only {
         let policy = crate::hook::load_policy(&places, None)?;
         super::sandbox::install(&settings, &places, &policy.paths, args.dry_run)?;
+    }
+    if creates && settings.exists() {
+        record_created(&places.state_dir, &settings, true)?;
     }
     if let Some(mp) = &args.model_policy {
         if mp.exists() {
@@ -158,6 +164,7 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
             "no programmer-hook handlers",
         );
         super::sandbox::uninstall(&settings, &places, args.dry_run)?;
+        remove_if_created_and_empty(&places.state_dir, &settings, args.dry_run)?;
     } else {
         println!("{}: not there, nothing to remove", settings.display());
     }
@@ -228,6 +235,96 @@ pub(crate) fn sandbox_only_command(
         ));
     }
     cmd
+}
+
+/// The state dir's record of the settings files `install-hooks` created (`{"created":
+/// [path, …]}`).
+fn created_record(state_dir: &Path) -> PathBuf {
+    state_dir.join("created-settings.json")
+}
+
+/// The settings files the record names; an error for a record that cannot be read (kept
+/// as it is).
+fn read_created(state_dir: &Path) -> Result<Vec<String>> {
+    let file = created_record(state_dir);
+    match fs::read(&file) {
+        Ok(b) => {
+            let v: Value = serde_json::from_slice(&b).with_context(|| {
+                format!("{} is not valid JSON; it was left as it is", file.display())
+            })?;
+            Ok(v["created"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", file.display())),
+    }
+}
+
+/// Adds `settings` to the record of created files (`created`), or takes it out.
+fn record_created(state_dir: &Path, settings: &Path, created: bool) -> Result<()> {
+    let file = created_record(state_dir);
+    let name = settings.display().to_string();
+    let mut list = read_created(state_dir)?;
+    let had = list.contains(&name);
+    list.retain(|n| *n != name);
+    if created {
+        list.push(name);
+    } else if !had {
+        return Ok(());
+    }
+    if list.is_empty() {
+        return match fs::remove_file(&file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("cannot remove {}", file.display())),
+        };
+    }
+    let mut text = serde_json::to_vec_pretty(&json!({ "created": list }))?;
+    text.push(b'\n');
+    state::write_atomic(&file, &text)
+}
+
+/// Removes `settings` when `install-hooks` created it and nothing is left in it (`{}`):
+/// an uninstall leaves no file of its own behind. A file with anything else in it is the
+/// user's, and stays.
+fn remove_if_created_and_empty(state_dir: &Path, settings: &Path, dry_run: bool) -> Result<()> {
+    let created = match read_created(state_dir) {
+        Ok(list) => list.contains(&settings.display().to_string()),
+        Err(e) => {
+            println!("{}: kept: {e:#}", settings.display());
+            return Ok(());
+        }
+    };
+    if !created {
+        return Ok(());
+    }
+    let empty = fs::read(settings)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .is_some_and(|v| v.as_object().is_some_and(Map::is_empty));
+    if dry_run {
+        if empty {
+            println!(
+                "{}: would remove it (the install created it, and nothing else is in it)",
+                settings.display()
+            );
+        }
+        return Ok(());
+    }
+    if empty {
+        fs::remove_file(settings)
+            .with_context(|| format!("cannot remove {}", settings.display()))?;
+        println!(
+            "{}: removed (the install created it, and nothing else was in it)",
+            settings.display()
+        );
+    }
+    record_created(state_dir, settings, false)
 }
 
 /// `settings.json` in the Claude Code config dir.
@@ -526,7 +623,13 @@ pub fn edit_json_file(
     let indent = old.as_deref().map(detect_indent).unwrap_or(b"  ".to_vec());
     let mut text = to_pretty(&value, &indent)?;
     text.push(b'\n');
-    let backup = old.as_ref().map(|_| backup_name(path));
+    // One backup a run: a second change of the file in the same run (the sandbox after
+    // the hook entries) keeps the first one's, the file as it was before the run.
+    let earlier = backed_up_in_this_run(path);
+    let backup = match &earlier {
+        Some(b) => Some(b.clone()),
+        None => old.as_ref().map(|_| backup_name(path)),
+    };
     if dry_run {
         return Ok(FileChange::Changed { backup });
     }
@@ -537,9 +640,12 @@ pub fn edit_json_file(
         _ => path.to_path_buf(),
     };
     let perms = fs::metadata(&target).ok().map(|m| m.permissions());
-    if let (Some(b), Some(bytes)) = (&backup, &old) {
+    if let (None, Some(b), Some(bytes)) = (&earlier, &backup, &old) {
         state::write_backup(b, bytes)?;
         prune_backups(path, KEPT_BACKUPS);
+        if let Ok(mut done) = BACKED_UP.lock() {
+            done.push((path.to_path_buf(), b.clone()));
+        }
     }
     state::write_atomic(&target, &text)?;
     if let Some(p) = perms {
@@ -547,6 +653,18 @@ pub fn edit_json_file(
             .with_context(|| format!("cannot restore the permissions of {}", target.display()))?;
     }
     Ok(FileChange::Changed { backup })
+}
+
+/// The files this process has backed up, with their backups.
+static BACKED_UP: std::sync::Mutex<Vec<(PathBuf, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+
+/// The backup this process made of `path` already, if it made one that is still there.
+fn backed_up_in_this_run(path: &Path) -> Option<PathBuf> {
+    let done = BACKED_UP.lock().ok()?;
+    done.iter()
+        .rev()
+        .find(|(p, b)| p == path && b.exists())
+        .map(|(_, b)| b.clone())
 }
 
 /// Order-sensitive equality, so that an edit that only moves keys still counts.
@@ -577,8 +695,9 @@ fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// How many backups of one file are kept (`install.sh` keeps as many).
-pub const KEPT_BACKUPS: usize = 5;
+/// How many backups of one file are kept (`install.sh` keeps as many): the file as it was
+/// before the last change, not one per run.
+pub const KEPT_BACKUPS: usize = 1;
 
 /// Removes all but the newest `keep` backups of `path` (`<file>.bak-STAMP[-N]`). A backup
 /// that cannot be removed stays: keeping too many is better than failing the install.

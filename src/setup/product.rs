@@ -233,12 +233,18 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<i32> {
         places.state_dir.display()
     );
     match layout {
-        Some(l) => println!(
-            "The binary stays with the npm package in {}: npm uninstall -g {} removes it (name its platform package too, programmer-hook-<platform>, if you installed that by name).",
-            l.package.display(),
-            npm::PACKAGE
+        Some(l) => {
+            let mut packages = vec![npm::PACKAGE.to_string()];
+            packages.extend(npm::platform_packages_beside(&l));
+            println!(
+                "The binary stays with the npm package in {}: remove it with\n  npm uninstall -g {}",
+                l.package.display(),
+                packages.join(" ")
+            );
+        }
+        None => println!(
+            "The binary itself stays where it is; remove it yourself if you no longer want it."
         ),
-        None => println!("The binary itself stays where it is; remove it yourself if you no longer want it."),
     }
     Ok(0)
 }
