@@ -107,14 +107,25 @@ if [ "$DRY_RUN" = 1 ]; then
   say "Dry run: nothing is changed."
 fi
 
-# A free backup name for FILE.
+# A free backup name for FILE: FILE.bak-STAMP, or FILE.bak-STAMP-N with N one more than the
+# highest backup of that second, so that the new one sorts after it (a name freed by
+# pruning is not taken again).
 backup_name() {
-  local b="$1.bak-$STAMP" n=1
-  while [ -e "$b" ] || [ -L "$b" ]; do
-    b="$1.bak-$STAMP-$n"
-    n=$((n + 1))
+  local base="$1.bak-$STAMP" f n max=-1
+  for f in "$base" "$base"-*; do
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    n=0
+    if [ "$f" != "$base" ]; then
+      n=${f#"$base"-}
+      case $n in '' | *[!0-9]*) continue ;; esac
+    fi
+    if [ "$n" -gt "$max" ]; then max=$n; fi
   done
-  printf '%s\n' "$b"
+  if [ "$max" -lt 0 ]; then
+    printf '%s\n' "$base"
+  else
+    printf '%s\n' "$base-$((max + 1))"
+  fi
 }
 
 # Removes all but the newest backup of FILE (the binary keeps as many of settings.json's):

@@ -249,6 +249,22 @@ fn npm_packages_installed_offline_with_install_scripts_off() -> Result<()> {
     let platform_package = format!("programmer-hook-{}", npm_platform());
     let line = format!("npm uninstall -g programmer-hook {platform_package}");
     assert!(t.contains(&line), "{t}");
+    // doctor now says what is left and how to remove it, not how to install again.
+    let out = e2e.run_as_user(&e2e.hook_bin(), &["doctor"])?;
+    let d = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{d}");
+    assert!(
+        d.contains("programmer-hook is not installed any more")
+            && d.contains(&format!("fix: {line}"))
+            && d.contains("kept on purpose"),
+        "{d}"
+    );
+    for fix in d.lines().filter(|l| l.trim_start().starts_with("fix: ")) {
+        assert!(
+            !fix.contains(" install"),
+            "a fix that installs again: {fix}"
+        );
+    }
     let out = Command::new("npm")
         .args(["uninstall", "-g", "--prefix"])
         .arg(&prefix)

@@ -978,7 +978,7 @@ fn doctor_reports_the_sandbox() {
     );
     ok(&s
         .command(Path::new(BIN))
-        .args(["install-hooks", "--sandbox-only"])
+        .args(["install-hooks", "--sandbox"])
         .output()
         .expect("runs"));
     let on = sandbox_check(&s);

@@ -910,3 +910,98 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         "{report:#}"
     );
 }
+
+/// `doctor` after `claude plugin uninstall` (the records as the client leaves them: no
+/// install, the marketplace still registered, the copy it ran in its cache), run through
+/// the terminal link: it says that nothing is installed and lists what is left, each with
+/// the command that removes it, and gives no fix that would install anything again.
+#[test]
+fn doctor_after_the_plugin_is_uninstalled_lists_what_is_left() {
+    let (dir, market) = packaged();
+    let home = dir.path().join("home");
+    let config = home.join(".claude");
+    let id = "programmer@programmer-hook";
+    fs::create_dir_all(config.join("plugins")).expect("mkdir");
+    fs::write(
+        config.join("plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {}}).to_string(),
+    )
+    .expect("write");
+    fs::write(
+        config.join("plugins/known_marketplaces.json"),
+        json!({"programmer-hook": {"source": {"source": "directory", "path": market},
+               "installLocation": market}})
+        .to_string(),
+    )
+    .expect("write");
+    let cache = config.join(format!(
+        "plugins/cache/programmer-hook/programmer/{VERSION}"
+    ));
+    fs::create_dir_all(cache.join("bin")).expect("mkdir");
+    fs::copy(BIN, cache.join("bin/programmer-hook")).expect("copy");
+    fs::write(
+        config.join("settings.json"),
+        json!({"enabledPlugins": {}, "extraKnownMarketplaces": {}}).to_string(),
+    )
+    .expect("write");
+    let state = config.join("state/programmer");
+    fs::create_dir_all(state.join("sessions")).expect("mkdir");
+    let local_bin = home.join(".local/bin");
+    fs::create_dir_all(&local_bin).expect("mkdir");
+    let link = local_bin.join("programmer-hook");
+    std::os::unix::fs::symlink(market.join("bin/programmer-hook"), &link).expect("link");
+    let doctor = |json: bool| {
+        let mut c = Command::new(&link);
+        c.arg("doctor");
+        if json {
+            c.arg("--json");
+        }
+        c.env("HOME", &home)
+            .env("PATH", format!("{}:/usr/bin:/bin", local_bin.display()))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("doctor")
+    };
+    let out = doctor(true);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    assert_eq!(out.status.code(), Some(1), "{report:#}");
+    let checks = report["checks"].as_array().expect("checks");
+    assert_eq!(checks[0]["check"], "install", "{report:#}");
+    assert!(
+        checks[0]["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("programmer-hook is not installed any more"),
+        "{report:#}"
+    );
+    let fixes: Vec<&str> = checks.iter().filter_map(|c| c["fix"].as_str()).collect();
+    for want in [
+        format!(
+            "rm -rf {}",
+            config.join("plugins/cache/programmer-hook").display()
+        ),
+        "claude plugin marketplace remove programmer-hook".to_string(),
+        format!("rm {}", link.display()),
+    ] {
+        assert!(fixes.contains(&want.as_str()), "{want}: {report:#}");
+    }
+    for f in &fixes {
+        assert!(
+            !f.contains("install-hooks") && !f.contains("install.sh") && !f.contains(id),
+            "a fix that installs again: {f}"
+        );
+    }
+    let all = report.to_string();
+    assert!(
+        all.contains(&format!("rm -rf {}", state.display())),
+        "{report:#}"
+    );
+    // The text says the same.
+    let text = String::from_utf8_lossy(&doctor(false).stdout).into_owned();
+    assert!(
+        text.contains("left over: the terminal link") && text.contains("kept on purpose"),
+        "{text}"
+    );
+}

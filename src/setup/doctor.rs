@@ -7,6 +7,7 @@
 //! [`plugin_checks`], the state dir's in [`state_checks`].
 
 mod fixes;
+mod leftovers;
 mod plugin_checks;
 mod state_checks;
 
@@ -119,6 +120,10 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
         ..plugin::SettingsFiles::of_system(&places.config_dir)
     };
     let installs = plugin::installs(&places.config_dir, &files);
+    // After an uninstall: what is left, not how to install again.
+    if let Some(checks) = leftovers::uninstalled(places, settings, &installs) {
+        return checks;
+    }
     // The plugin, installed and enabled, registers the hooks and carries the pack.
     let by_plugin = installs
         .as_ref()

@@ -731,17 +731,36 @@ pub fn prune_backups(path: &Path, keep: usize) {
     }
 }
 
-/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added if that name is taken.
+/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added when a backup of that second is there:
+/// one more than the highest, so that the new backup sorts after it (a name freed by
+/// pruning is not taken again).
 pub fn backup_name(path: &Path) -> PathBuf {
     let stamp = clock::file_stamp();
     let base = format!("{}.bak-{stamp}", path.display());
-    let mut candidate = PathBuf::from(&base);
-    let mut n = 1;
-    while candidate.exists() {
-        candidate = PathBuf::from(format!("{base}-{n}"));
-        n += 1;
+    let name = Path::new(&base)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let highest = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            match n.strip_prefix(&name)? {
+                "" => Some(0),
+                rest => rest.strip_prefix('-')?.parse::<u64>().ok(),
+            }
+        })
+        .max();
+    match highest {
+        None => PathBuf::from(base),
+        Some(n) => PathBuf::from(format!("{base}-{}", n + 1)),
     }
-    candidate
 }
 
 #[cfg(test)]
