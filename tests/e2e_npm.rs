@@ -127,6 +127,21 @@ fn npm_packages_installed_offline_with_install_scripts_off() -> Result<()> {
     );
     assert!(!e2e.settings_path().exists(), "hook entries written: {t}");
     assert!(!e2e.state_dir().exists(), "{t}");
+    let platform_tarball = tarballs[1].file_name().context("name")?.to_string_lossy();
+    assert!(t.contains(&format!("DIR/{platform_tarball}")), "{t}");
+    // With install scripts on, npm's postinstall fails the install of the main tarball
+    // alone, and names the platform's tarball beside the file it was installed from.
+    let err = npm_install(&e2e, &e2e.work.path().join("npm-main-only"), &[], &tarballs[..1])
+        .expect_err("the main package alone cannot be installed with its scripts on");
+    let err = format!("{err:#}");
+    assert!(
+        err.contains(&format!(
+            "npm install -g {} {}",
+            tarballs[0].display(),
+            tarballs[1].display()
+        )),
+        "{err}"
+    );
 
     // The packages, install scripts off: `programmer-hook` is the launcher until the first
     // `programmer-hook install` puts the binary in its place.
