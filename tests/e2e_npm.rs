@@ -131,8 +131,13 @@ fn npm_packages_installed_offline_with_install_scripts_off() -> Result<()> {
     assert!(t.contains(&format!("DIR/{platform_tarball}")), "{t}");
     // With install scripts on, npm's postinstall fails the install of the main tarball
     // alone, and names the platform's tarball beside the file it was installed from.
-    let err = npm_install(&e2e, &e2e.work.path().join("npm-main-only"), &[], &tarballs[..1])
-        .expect_err("the main package alone cannot be installed with its scripts on");
+    let err = npm_install(
+        &e2e,
+        &e2e.work.path().join("npm-main-only"),
+        &[],
+        &tarballs[..1],
+    )
+    .expect_err("the main package alone cannot be installed with its scripts on");
     let err = format!("{err:#}");
     assert!(
         err.contains(&format!(
