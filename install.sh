@@ -607,7 +607,7 @@ fi
 say ""
 if "$DEST" doctor --settings "$SETTINGS"; then
   say ""
-  say "Done. In Claude Code, register a project with the programmer-add-project skill, then type /programmer <request>."
+  say "Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>."
 else
   # Everything was installed; what doctor found (often only PATH) is for the user to fix,
   # and the hook entries run the binary by its full path either way.

@@ -157,7 +157,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     })?;
     println!();
     if code == 0 {
-        println!("Done. In Claude Code, register a project with the programmer-add-project skill, then type /programmer <request>.");
+        println!("Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>.");
     } else {
         println!(
             "Installed, but doctor found the problems listed above: fix them, then run {} doctor again.",
