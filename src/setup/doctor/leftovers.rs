@@ -221,8 +221,21 @@ fn sandbox_settings(state: &Path, settings: &Path) -> Option<Check> {
     if !state.join("sandbox-install.json").is_file() {
         return None;
     }
+    // This binary, or, for the plugin's binary of a platform (`ROOT/bin/<platform>/`), the
+    // plugin's own command beside it.
     let me = std::env::current_exe()
-        .map(|e| quote_path(&e))
+        .map(|e| {
+            let launcher = e
+                .parent()
+                .and_then(Path::parent)
+                .filter(|bin| bin.file_name().is_some_and(|n| n == "bin"))
+                .filter(|bin| {
+                    bin.parent()
+                        .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
+                })
+                .map(|bin| bin.join(BINARY_NAME));
+            quote_path(launcher.as_deref().unwrap_or(&e))
+        })
         .unwrap_or_else(|_| BINARY_NAME.to_string());
     Some(Check::fail(
         LEFT,
