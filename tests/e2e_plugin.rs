@@ -459,7 +459,8 @@ fn sandbox_beside_the_plugin(e2e: &E2e, launcher: &Path) -> Result<()> {
     assert_eq!(run.result(), "asked", "{:#}", run.json);
     e2e.assert_asked(&run, "t_before", "run.interpreter");
     let why = e2e.content_of("t_before");
-    assert!(why.contains("install-hooks --sandbox"), "{why}");
+    let turn_on = format!("`{} install-hooks --sandbox-only`", launcher.display());
+    assert!(why.contains(&turn_on), "the plugin's own command: {why}");
     assert!(!proj.join("test-runs.log").exists(), "the test ran unasked");
 
     // The plugin's own programmer-hook turns it on: the sandbox settings, no hook entries.

@@ -1005,3 +1005,61 @@ fn doctor_after_the_plugin_is_uninstalled_lists_what_is_left() {
         "{text}"
     );
 }
+
+/// What turns Claude Code's sandbox on, as the hook's answers name it: under the plugin's
+/// hooks (`CLAUDE_PLUGIN_ROOT`), the plugin's own command with `--sandbox-only`, which
+/// runs with no link on the terminal's PATH; elsewhere `programmer-hook install-hooks
+/// --sandbox`.
+#[test]
+fn the_hook_names_the_plugins_own_command_for_the_sandbox() {
+    let home = tempfile::tempdir().expect("home");
+    let project = home.path().join("proj");
+    fs::create_dir_all(&project).expect("mkdir");
+    let root = home.path().join("market dir");
+    let event = json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "pytest --collect-only -q"}, "tool_use_id": "toolu_1"})
+    .to_string();
+    let reason = |plugin_root: Option<&Path>| -> String {
+        use std::io::Write;
+        let mut c = Command::new(BIN);
+        c.arg("hook")
+            .env("HOME", home.path())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_PLUGIN_ROOT")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if let Some(r) = plugin_root {
+            c.env("CLAUDE_PLUGIN_ROOT", r);
+        }
+        let mut child = c.spawn().expect("hook");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(event.as_bytes())
+            .expect("event");
+        let out = child.wait_with_output().expect("hook runs");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let plain = reason(None);
+    assert!(
+        plain.contains("`programmer-hook install-hooks --sandbox`"),
+        "{plain}"
+    );
+    let under = reason(Some(&root));
+    assert!(
+        under.contains(&format!(
+            "`'{}/bin/programmer-hook' install-hooks --sandbox-only`",
+            root.display()
+        )),
+        "{under}"
+    );
+    assert!(!under.contains("`programmer-hook install-hooks"), "{under}");
+}
