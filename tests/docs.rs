@@ -257,5 +257,14 @@ fn the_figures_in_the_documents_are_the_codes() {
             problems.push(format!("{page} does not name the {limit} limit"));
         }
     }
+    // The events the settings entry is written for, by hand, are the ones installed.
+    for e in programmer_hook::setup::install::EVENTS {
+        if !install.contains(&format!("`{}`", e.as_str())) {
+            problems.push(format!(
+                "docs/install.md does not list the event {}",
+                e.as_str()
+            ));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
