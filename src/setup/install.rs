@@ -303,26 +303,48 @@ fn remove_if_created_and_empty(state_dir: &Path, settings: &Path, dry_run: bool)
     if !created {
         return Ok(());
     }
-    let empty = fs::read(settings)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .is_some_and(|v| v.as_object().is_some_and(Map::is_empty));
     if dry_run {
-        if empty {
-            println!(
-                "{}: would remove it (the install created it, and nothing else is in it)",
-                settings.display()
-            );
-        }
-        return Ok(());
-    }
-    if empty {
-        fs::remove_file(settings)
-            .with_context(|| format!("cannot remove {}", settings.display()))?;
+        // What is taken out above is not taken out in a dry run: say what will happen.
         println!(
-            "{}: removed (the install created it, and nothing else was in it)",
+            "{}: the install created it: it would be removed too if nothing else is left in it",
             settings.display()
         );
+        return Ok(());
+    }
+    let is_empty = |p: &Path| {
+        fs::read(p)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .is_some_and(|v| v.as_object().is_some_and(Map::is_empty))
+    };
+    // A file, not a link the user has put there since; and `{}` when it is taken away.
+    let plain_file = fs::symlink_metadata(settings).is_ok_and(|m| m.is_file());
+    if plain_file && is_empty(settings) {
+        // Moved aside first, then checked again: a write that came in between is not lost.
+        let name = settings
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let aside = settings.with_file_name(format!(".{name}.removing.{}", std::process::id()));
+        fs::rename(settings, &aside)
+            .with_context(|| format!("cannot remove {}", settings.display()))?;
+        if is_empty(&aside) {
+            fs::remove_file(&aside)
+                .with_context(|| format!("cannot remove {}", aside.display()))?;
+            println!(
+                "{}: removed (the install created it, and nothing else was in it)",
+                settings.display()
+            );
+        } else if !settings.exists() {
+            fs::rename(&aside, settings)
+                .with_context(|| format!("cannot put {} back", settings.display()))?;
+        } else {
+            println!(
+                "{}: written to while it was being removed; the text it had is kept as {}",
+                settings.display(),
+                aside.display()
+            );
+        }
     }
     record_created(state_dir, settings, false)
 }
