@@ -1004,11 +1004,17 @@ fn controls_without_a_session_act_only_on_the_one_open_workflow() {
     assert!(
         text.contains("2 workflows are open")
             && text.contains(&format!("  {a}  project (none), phase plan"))
-            && text.contains("c3c3c3c3-0000.json")
+            && text.contains("  c3c3c3c3-0000 (state file ")
             && text.contains("unreadable"),
         "{text}"
     );
     assert_eq!(phase(a), "plan");
+    // Named by that id, it is acted on (the hook's halted workflow ends).
+    let (code, text) = run(&["abort", "--session", "c3c3c3c3-0000"]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&["abort"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("session {a}")), "{text}");
 }
 
 /// The files `policy check` lists as written by chmod, chown and chgrp are their files, not

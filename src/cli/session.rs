@@ -155,12 +155,13 @@ fn pick_session(
         [] => bail!(
             "no session has an open workflow, so there is nothing to {name}; `programmer-hook status` shows where workflows stand"
         ),
+        [one] => bail!(
+            "the one open workflow is in a session whose state file cannot be read, so `{name}` acts on it only when named: run it again with --session ID:\n{}",
+            open_listing(std::slice::from_ref(one))
+        ),
         several => bail!(
-            "{} open, so `{name}` needs to know which: run it again with --session ID (a prefix of the id will do):\n{}",
-            match several.len() {
-                1 => "a workflow whose session cannot be told is".to_string(),
-                n => format!("{n} workflows are"),
-            },
+            "{} workflows are open, so `{name}` needs to know which: run it again with --session ID (a prefix of the id will do):\n{}",
+            several.len(),
             open_listing(several)
         ),
     }
@@ -221,9 +222,17 @@ fn open_listing(open: &[Open]) -> String {
     let now = std::time::SystemTime::now();
     open.iter()
         .map(|o| {
+            // A state file that cannot be read is named by its session's id where its
+            // name is that id (ids of letters, digits, `-` and `_`).
             let id = match &o.id {
                 Some(id) => id.clone(),
-                None => format!("(state file {})", o.file.display()),
+                None => format!(
+                    "{} (state file {})",
+                    o.file
+                        .file_stem()
+                        .map_or("?".into(), |s| s.to_string_lossy()),
+                    o.file.display()
+                ),
             };
             let age = o
                 .changed
