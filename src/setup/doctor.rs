@@ -228,7 +228,7 @@ fn check_path_binary(
     if let (None, Some(p)) = (on_path, by_plugin) {
         let terminal = match plugin::marketplace_launcher(config_dir, &p.id) {
             Some(l) => format!(
-                "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: ln -s {} ~/.local/bin/programmer-hook",
+                "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: mkdir -p ~/.local/bin && ln -s {} ~/.local/bin/programmer-hook (with ~/.local/bin on PATH)",
                 quote(&l.display().to_string())
             ),
             None => format!(
