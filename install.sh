@@ -35,7 +35,7 @@ Options:
 The Claude config dir is $CLAUDE_CONFIG_DIR, else ~/.claude. The state dir is
 $PROGRAMMER_STATE_DIR, else <config dir>/state/programmer.
 Files that are replaced and differ are kept as FILE.bak-YYYYmmddHHMMSS (the newest
-five of each).
+backup of each: the file as it was before the last change).
 EOF
 }
 
@@ -107,18 +107,29 @@ if [ "$DRY_RUN" = 1 ]; then
   say "Dry run: nothing is changed."
 fi
 
-# A free backup name for FILE.
+# A free backup name for FILE: FILE.bak-STAMP, or FILE.bak-STAMP-N with N one more than the
+# highest backup of that second, so that the new one sorts after it (a name freed by
+# pruning is not taken again).
 backup_name() {
-  local b="$1.bak-$STAMP" n=1
-  while [ -e "$b" ] || [ -L "$b" ]; do
-    b="$1.bak-$STAMP-$n"
-    n=$((n + 1))
+  local base="$1.bak-$STAMP" f n max=-1
+  for f in "$base" "$base"-*; do
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    n=0
+    if [ "$f" != "$base" ]; then
+      n=${f#"$base"-}
+      case $n in '' | *[!0-9]*) continue ;; esac
+    fi
+    if [ "$n" -gt "$max" ]; then max=$n; fi
   done
-  printf '%s\n' "$b"
+  if [ "$max" -lt 0 ]; then
+    printf '%s\n' "$base"
+  else
+    printf '%s\n' "$base-$((max + 1))"
+  fi
 }
 
-# Removes all but the newest five backups of FILE (the binary keeps as many of
-# settings.json's): FILE.bak-STAMP, then FILE.bak-STAMP-N for a second one in a second.
+# Removes all but the newest backup of FILE (the binary keeps as many of settings.json's):
+# FILE.bak-STAMP, then FILE.bak-STAMP-N for a second one in a second.
 prune_backups() {
   local f s n
   find "$(dirname "$1")" -maxdepth 1 -name "$(basename "$1").bak-*" 2>/dev/null |
@@ -127,7 +138,7 @@ prune_backups() {
       n=0
       case $s in *-*) n=${s#*-} s=${s%%-*} ;; esac
       printf '%s %s %s\n' "$s" "$n" "$f"
-    done | sort -k1,1 -k2,2n | head -n -5 | cut -d' ' -f3- |
+    done | sort -k1,1 -k2,2n | head -n -1 | cut -d' ' -f3- |
     while IFS= read -r f; do rm -f "$f"; done
 }
 
@@ -197,7 +208,7 @@ say_backups() {
   for f in "$SETTINGS" "$CLAUDE_MD" "$MASTER_AGENT" "$MODEL_POLICY"; do
     [ -d "$(dirname "$f")" ] || continue
     n=$({ find "$(dirname "$f")" -maxdepth 1 -name "$(basename "$f").bak-*" 2>/dev/null || true; } | wc -l)
-    if [ "$n" -gt 0 ]; then say "  $n backup(s) of $f, as $f.bak-* (the newest five are kept; remove them when you no longer need them)"; fi
+    if [ "$n" -gt 0 ]; then say "  $n backup(s) of $f, as $f.bak-* (the newest is kept; remove it when you no longer need it)"; fi
   done
   return 0
 }
@@ -596,7 +607,7 @@ fi
 say ""
 if "$DEST" doctor --settings "$SETTINGS"; then
   say ""
-  say "Done. In Claude Code, register a project with the programmer-add-project skill, then type /programmer <request>."
+  say "Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>."
 else
   # Everything was installed; what doctor found (often only PATH) is for the user to fix,
   # and the hook entries run the binary by its full path either way.

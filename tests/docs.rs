@@ -127,3 +127,144 @@ fn every_policy_key_is_documented() {
     let missing: Vec<&&str> = keys.filter(|k| !doc.contains(&format!("`{k}"))).collect();
     assert!(missing.is_empty(), "not in policy/README.md: {missing:?}");
 }
+
+/// The lines of the README's code blocks, trimmed.
+fn code_lines(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            inside = !inside;
+        } else if inside {
+            out.push(line.trim());
+        }
+    }
+    out
+}
+
+/// A newcomer needs two commands from the README, each a line of its own to copy: the
+/// install and the tests, with what the end-to-end tests need (the pinned client); and
+/// the lines of the two routes that work from a checkout, naming the tarballs and the
+/// folder the scripts write.
+#[test]
+fn the_readme_shows_the_set_up_commands() {
+    let readme = read("README.md");
+    let lines = code_lines(&readme);
+    let version = env!("CARGO_PKG_VERSION");
+    for want in [
+        "./install.sh".to_string(),
+        "cargo test".to_string(),
+        "tests/e2e/install-client.sh".to_string(),
+        "scripts/package-npm.sh /tmp/ph-npm".to_string(),
+        format!("npm install -g /tmp/ph-npm/programmer-hook-{version}.tgz /tmp/ph-npm/programmer-hook-linux-x64-{version}.tgz"),
+        "programmer-hook install".to_string(),
+        "scripts/package-plugin.sh ~/.local/share/programmer-hook-marketplace".to_string(),
+        "claude plugin marketplace add ~/.local/share/programmer-hook-marketplace".to_string(),
+        "claude plugin install programmer@programmer-hook".to_string(),
+        "mkdir -p ~/.local/bin".to_string(),
+        "ln -s ~/.local/share/programmer-hook-marketplace/bin/programmer-hook ~/.local/bin/programmer-hook".to_string(),
+    ] {
+        assert!(
+            lines.contains(&want.as_str()),
+            "README.md has no code line `{want}`:\n{}",
+            lines.join("\n")
+        );
+    }
+    // The two set-up commands come first, before any other route.
+    let first: Vec<&str> = lines.iter().take(2).copied().collect();
+    assert_eq!(first, ["./install.sh", "cargo test"], "{lines:?}");
+    // The client the end-to-end tests need is the one the script installs.
+    let script = read("tests/e2e/install-client.sh");
+    assert!(script.contains("VERSION=2.1."), "{script}");
+}
+
+/// The words `2.1.N` (a Claude Code version) in every document, and the client
+/// `tests/e2e/install-client.sh` pins, are the version the hook needs (`doctor`'s
+/// `MIN_CLAUDE`); a tarball name carries the crate's version; and the figures of the code
+/// are the code's: one backup kept, the code cache's 8 KB and 64 entries, the 512 KB a
+/// command is parsed up to.
+#[test]
+fn the_figures_in_the_documents_are_the_codes() {
+    use programmer_hook::setup::{doctor::MIN_CLAUDE, install::KEPT_BACKUPS};
+    let (a, b, c) = MIN_CLAUDE;
+    let want = format!("{a}.{b}.{c}");
+    let mut docs = documents();
+    docs.push(("tests/e2e/README.md".into(), read("tests/e2e/README.md")));
+    docs.push((
+        "tests/e2e/install-client.sh".into(),
+        read("tests/e2e/install-client.sh"),
+    ));
+    let mut problems = Vec::new();
+    let version = env!("CARGO_PKG_VERSION");
+    for (path, text) in &docs {
+        for (i, _) in text.match_indices(&format!("{a}.{b}.")) {
+            let before = text[..i].chars().next_back();
+            if before.is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '.') {
+                continue;
+            }
+            let word: String = text[i..]
+                .chars()
+                .take_while(|ch| ch.is_ascii_digit() || *ch == '.')
+                .collect();
+            let word = word.trim_end_matches('.');
+            if word != want {
+                problems.push(format!("{path}: Claude Code {word}, not {want}"));
+            }
+        }
+        for (i, _) in text.match_indices(".tgz") {
+            let name: String = text[..i]
+                .chars()
+                .rev()
+                .take_while(|ch| !ch.is_whitespace() && *ch != '/' && *ch != '`')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if name.starts_with("programmer-hook-")
+                && !name.ends_with(&format!("-{version}"))
+                && !name.ends_with("VERSION")
+            {
+                problems.push(format!(
+                    "{path}: the tarball {name}.tgz is not of {version}"
+                ));
+            }
+        }
+    }
+    let script = read("tests/e2e/install-client.sh");
+    if !script.contains(&format!("VERSION={want}\n")) {
+        problems.push(format!("tests/e2e/install-client.sh does not pin {want}"));
+    }
+    assert_eq!(KEPT_BACKUPS, 1, "the documents say one backup of each file");
+    let install = read("docs/install.md");
+    if !install.contains("one backup of each file") {
+        problems.push("docs/install.md does not say how many backups are kept".into());
+    }
+    let cli = read("docs/cli.md");
+    let cache = format!(
+        "of {} KB or more was found to do, so the same script is not parsed again (the last {},",
+        programmer_hook::engine::lang::memo::MIN_BYTES / 1024,
+        programmer_hook::hook::code_store::MAX_ENTRIES
+    );
+    if !cli.contains(&cache) {
+        problems.push(format!("docs/cli.md does not say: {cache}"));
+    }
+    let limit = format!(
+        "{} KB",
+        programmer_hook::engine::shell::MAX_COMMAND_BYTES / 1024
+    );
+    for page in ["docs/policy.md", "docs/development.md"] {
+        if !read(page).contains(&format!("over {limit}")) {
+            problems.push(format!("{page} does not name the {limit} limit"));
+        }
+    }
+    // The events the settings entry is written for, by hand, are the ones installed.
+    for e in programmer_hook::setup::install::EVENTS {
+        if !install.contains(&format!("`{}`", e.as_str())) {
+            problems.push(format!(
+                "docs/install.md does not list the event {}",
+                e.as_str()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -127,6 +127,26 @@ fn npm_packages_installed_offline_with_install_scripts_off() -> Result<()> {
     );
     assert!(!e2e.settings_path().exists(), "hook entries written: {t}");
     assert!(!e2e.state_dir().exists(), "{t}");
+    let platform_tarball = tarballs[1].file_name().context("name")?.to_string_lossy();
+    assert!(t.contains(&format!("DIR/{platform_tarball}")), "{t}");
+    // With install scripts on, npm's postinstall fails the install of the main tarball
+    // alone, and names the platform's tarball beside the file it was installed from.
+    let err = npm_install(
+        &e2e,
+        &e2e.work.path().join("npm-main-only"),
+        &[],
+        &tarballs[..1],
+    )
+    .expect_err("the main package alone cannot be installed with its scripts on");
+    let err = format!("{err:#}");
+    assert!(
+        err.contains(&format!(
+            "npm install -g {} {}",
+            tarballs[0].display(),
+            tarballs[1].display()
+        )),
+        "{err}"
+    );
 
     // The packages, install scripts off: `programmer-hook` is the launcher until the first
     // `programmer-hook install` puts the binary in its place.
@@ -228,33 +248,62 @@ fn npm_packages_installed_offline_with_install_scripts_off() -> Result<()> {
     let session_file = e2e.state_dir().join(format!("sessions/{sid}.json"));
     assert!(session_file.is_file());
 
-    // Uninstall: the entries, the pack and the record go; the state stays; npm removes
-    // the rest.
+    // Uninstall: the entries, the pack and the record go, and so does the settings file
+    // the install created, with nothing left in it (one backup of it stays); the state
+    // stays; the one npm command it prints removes the rest, the platform package
+    // installed by name too.
     let out = e2e.run_as_user(&e2e.hook_bin(), &["uninstall"])?;
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    let settings: Value = serde_json::from_str(&fs::read_to_string(e2e.settings_path())?)?;
-    assert!(settings.get("hooks").is_none(), "{settings:#}");
-    assert!(!e2e
-        .home
-        .path()
-        .join(".claude/agents/code-reviewer.md")
-        .exists());
+    assert!(!e2e.settings_path().exists(), "{t}");
+    let config = e2e.home.path().join(".claude");
+    let backups: Vec<String> = fs::read_dir(&config)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("settings.json.bak-"))
+        .collect();
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert!(!config.join("agents/code-reviewer.md").exists());
     assert!(!e2e.state_dir().join("install.json").exists());
     assert!(session_file.is_file(), "the uninstall removed the state");
-    assert!(t.contains("npm uninstall -g programmer-hook"), "{t}");
+    let platform_package = format!("programmer-hook-{}", npm_platform());
+    let line = format!("npm uninstall -g programmer-hook {platform_package}");
+    assert!(t.contains(&line), "{t}");
+    // doctor now says what is left and how to remove it, not how to install again.
+    let out = e2e.run_as_user(&e2e.hook_bin(), &["doctor"])?;
+    let d = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{d}");
+    assert!(
+        d.contains("programmer-hook is not installed any more")
+            && d.contains(&format!("fix: {line}"))
+            && d.contains("kept on purpose"),
+        "{d}"
+    );
+    for fix in d.lines().filter(|l| l.trim_start().starts_with("fix: ")) {
+        assert!(
+            !fix.contains(" install"),
+            "a fix that installs again: {fix}"
+        );
+    }
     let out = Command::new("npm")
         .args(["uninstall", "-g", "--prefix"])
         .arg(&prefix)
-        .args([
-            "programmer-hook",
-            &format!("programmer-hook-{}", npm_platform()),
-        ])
+        .args(["programmer-hook", &platform_package])
         .env("HOME", e2e.home.path())
         .env("npm_config_update_notifier", "false")
         .output()?;
     assert!(out.status.success(), "{}", text(&out));
     assert!(!e2e.hook_bin().exists() && !command.exists());
+    let modules = prefix.join("lib/node_modules");
+    let left: Vec<String> = fs::read_dir(&modules)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("programmer-hook"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(left.is_empty(), "left in {}: {left:?}", modules.display());
 
     // With install scripts on, npm's postinstall puts the binary in place.
     let scripted = e2e.work.path().join("npm-scripted");

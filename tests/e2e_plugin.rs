@@ -17,6 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use support::e2e::*;
 use support::launcher::is_native;
+use support::skip::{fail_under_ci, sandbox_unavailable, skipped};
 
 const MARKETPLACE: &str = "programmer-hook";
 const PLUGIN_ID: &str = "programmer@programmer-hook";
@@ -285,6 +286,8 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     );
     fs::remove_file(e2e.hook_bin())?;
 
+    sandbox_beside_the_plugin(&e2e, &launcher)?;
+
     // Run 2: with a rule that allows Bash, only the hook stands in the way. The plugin
     // becomes a copy that was never run and has no binary for this machine, during the
     // run: the call is blocked, and the model is told how to fix it.
@@ -367,6 +370,44 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     )?;
     assert!(!record.contains(PLUGIN_ID), "{record}");
     assert!(session_file.is_file(), "the uninstall removed the state");
+    // doctor, through the marketplace's launcher (its binary back in place), says what
+    // the uninstall left and how to remove each, not how to install again.
+    for root in &roots {
+        fs::rename(
+            root.join("bin/macos-aarch64"),
+            root.join("bin").join(platform()),
+        )?;
+    }
+    let out = e2e.run_as_user(&launcher, &["doctor"])?;
+    let d = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{d}");
+    let cache_root = e2e
+        .home
+        .path()
+        .join(".claude/plugins/cache/programmer-hook");
+    for want in [
+        "programmer-hook is not installed any more".to_string(),
+        format!("fix: rm -rf {}", cache_root.display()),
+        "fix: claude plugin marketplace remove programmer-hook".to_string(),
+        format!("fix: {} uninstall-hooks", launcher.display()),
+        "kept on purpose".to_string(),
+    ] {
+        assert!(d.contains(&want), "{want}: {d}");
+    }
+    for fix in d.lines().filter(|l| l.trim_start().starts_with("fix: ")) {
+        assert!(
+            !fix.contains(" install"),
+            "a fix that installs again: {fix}"
+        );
+    }
+    let out = e2e.run_as_user(&launcher, &["uninstall-hooks"])?;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings: Value = serde_json::from_str(&fs::read_to_string(e2e.settings_path())?)?;
+    assert!(settings.get("sandbox").is_none(), "{settings:#}");
     // As the README says: removing the marketplace too leaves nothing of it registered.
     let marketplace = PLUGIN_ID.split_once('@').map_or("", |(_, m)| m);
     e2e.claude_cli(&["plugin", "marketplace", "remove", marketplace])?;
@@ -377,6 +418,87 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
         "client tried to reach other hosts: {:?}",
         e2e.proxy_attempts()
     );
+    Ok(())
+}
+
+/// Claude Code's sandbox, turned on beside the plugin with the plugin's own
+/// `install-hooks --sandbox-only`: in an `auto` session, a project's test run (code the
+/// hook cannot read) is asked before and runs unasked after, confined. Where the sandbox
+/// cannot run on this machine, this part is skipped loudly (a failure under CI).
+fn sandbox_beside_the_plugin(e2e: &E2e, launcher: &Path) -> Result<()> {
+    if !cfg!(target_os = "linux") {
+        skipped("e2e_plugin: the sandbox part drives Linux's sandbox", None);
+        return Ok(());
+    }
+    if let Some(why) = sandbox_unavailable() {
+        let msg = format!("Claude Code's sandbox cannot run on this machine: {why}");
+        fail_under_ci(&msg);
+        skipped(&format!("e2e_plugin: {msg}"), None);
+        return Ok(());
+    }
+    let proj = e2e.project_path();
+    fs::write(
+        proj.join("test.sh"),
+        "echo ran >> test-runs.log\necho '1 passed'\n",
+    )?;
+    e2e.set_scenario(&json!({"threads": [{"name": "main", "turns": [
+        say("autonomy noted"),
+        turn(&[bash("t_before", "sh test.sh")]),
+        say("asked"),
+        turn(&[bash("t_sandboxed", "sh test.sh")]),
+        say("tests ran"),
+    ]}]}))?;
+    let run = e2e.run_claude("/programmer:programmer autonomy auto", None)?;
+    assert_eq!(run.result(), "autonomy noted", "{:#}", run.json);
+    let sid = run.session_id().to_string();
+    assert_eq!(status(e2e, launcher, &sid)?["autonomy"], "auto");
+
+    // The sandbox off: the test run is asked even in `auto`, and the reason says what
+    // turns the sandbox on.
+    let run = e2e.run_claude("run the tests", Some(&sid))?;
+    assert_eq!(run.result(), "asked", "{:#}", run.json);
+    e2e.assert_asked(&run, "t_before", "run.interpreter");
+    let why = e2e.content_of("t_before");
+    let turn_on = format!("`{} install-hooks --sandbox-only`", launcher.display());
+    assert!(why.contains(&turn_on), "the plugin's own command: {why}");
+    assert!(!proj.join("test-runs.log").exists(), "the test ran unasked");
+
+    // The plugin's own programmer-hook turns it on: the sandbox settings, no hook entries.
+    let out = e2e.run_as_user(launcher, &["install-hooks", "--sandbox-only"])?;
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("sandbox.enabled: (not set) -> true"),
+        "{said}"
+    );
+    let settings: Value = serde_json::from_str(&fs::read_to_string(e2e.settings_path())?)?;
+    assert_eq!(settings["sandbox"]["enabled"], true, "{settings:#}");
+    assert_eq!(settings["enabledPlugins"][PLUGIN_ID], true, "{settings:#}");
+    assert!(
+        settings.get("hooks").is_none(),
+        "no hook entries: {settings:#}"
+    );
+
+    // Now the test runs without asking, in the sandbox.
+    let run = e2e.run_claude("run the tests again", Some(&sid))?;
+    assert_eq!(run.result(), "tests ran", "{:#}", run.json);
+    let out = e2e.assert_ran(&run, "t_sandboxed");
+    assert!(out.contains("1 passed"), "{out}");
+    assert_eq!(
+        fs::read_to_string(proj.join("test-runs.log"))?,
+        "ran\n",
+        "the test ran once"
+    );
+    let entry = e2e
+        .audit_log()
+        .into_iter()
+        .find(|e| e["tool_use_id"] == "toolu_t_sandboxed")
+        .context("the sandboxed run is in the audit log")?;
+    assert_eq!(entry["relaxed_by"], "sandbox", "{entry}");
     Ok(())
 }
 

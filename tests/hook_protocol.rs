@@ -287,3 +287,53 @@ fn a_malformed_prompt_event_is_reported_not_blocked() {
     );
     assert_eq!(code, 2);
 }
+
+/// In a run with no one to ask (`claude -p`: the hook sees `CLAUDE_CODE_ENTRYPOINT=sdk-cli`)
+/// an ask is refused with only its reason, so the reason ends saying how the user lets such
+/// a call through: `/programmer autonomy auto` only where it would, the terminal for the
+/// hook's own commands. Interactively, where the user answers, it says nothing of it.
+#[test]
+fn an_ask_in_a_run_with_no_one_to_ask_says_how_to_let_it_through() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let project = home.path().join("project");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let cwd = project.to_str().expect("utf8");
+    let ask = |command: &str, entrypoint: &str| -> String {
+        let out = Command::cargo_bin("programmer-hook")
+            .expect("binary")
+            .arg("hook")
+            .env("HOME", home.path())
+            .env("CLAUDE_CODE_ENTRYPOINT", entrypoint)
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .write_stdin(pre("Bash", json!({"command": command}), cwd))
+            .output()
+            .expect("runs");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let h = &v["hookSpecificOutput"];
+        assert_eq!(h["permissionDecision"], "ask", "{command}: {v}");
+        h["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let cases = [
+        ("touch made.txt", "approve it in an interactive session, or allow it with `/programmer autonomy auto` or a rule in your policy"),
+        ("ssh host ls", "approve it in an interactive session, or allow it with a rule in your policy"),
+        ("programmer-hook add-project", "run it yourself in a terminal, or approve it in an interactive session"),
+    ];
+    for (command, how) in cases {
+        let reason = ask(command, "sdk-cli");
+        assert!(
+            reason.ends_with(&format!(
+                ". `claude -p` cannot ask, so it refuses this call: {how}"
+            )),
+            "{command}: {reason}"
+        );
+        let interactive = ask(command, "cli");
+        assert!(
+            !interactive.contains("claude -p"),
+            "{command}: {interactive}"
+        );
+    }
+}

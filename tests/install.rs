@@ -398,8 +398,38 @@ fn a_fresh_home_dry_run_writes_nothing_and_a_real_run_creates_settings() {
         backups(&s)
     );
 
+    // The uninstall removes the file the install created, now that nothing is left in it,
+    // and keeps one backup: the file as it was before the uninstall.
+    let out = ok(&s.install(&["--uninstall"]));
+    assert!(!s.config().join("settings.json").exists(), "{out}");
+    assert!(
+        out.contains("settings.json: removed (the install created it, and nothing else was in it)"),
+        "{out}"
+    );
+    assert_eq!(backups(&s).len(), 1, "{:?}", backups(&s));
+    assert!(!s
+        .config()
+        .join("state/programmer/created-settings.json")
+        .exists());
+
+    // A settings file the user had is theirs: it stays, even with nothing in it.
+    let s = Sandbox::new();
+    s.write("settings.json", "{}\n");
+    ok(&s.install(&[]));
     ok(&s.install(&["--uninstall"]));
     assert_eq!(parse(&s.read("settings.json")), json!({}));
+    // And one the install created that the user has written to since stays too.
+    let s = Sandbox::new();
+    ok(&s.install(&[]));
+    let mut v = parse(&s.read("settings.json"));
+    v["model"] = json!("opus");
+    s.write("settings.json", &v.to_string());
+    ok(&s.install(&["--uninstall"]));
+    assert_eq!(parse(&s.read("settings.json")), json!({"model": "opus"}));
+    assert!(!s
+        .config()
+        .join("state/programmer/created-settings.json")
+        .exists());
 }
 
 #[test]
@@ -565,8 +595,8 @@ fn install_hooks_refuses_a_binary_that_is_not_there() {
 }
 
 /// The installer says what it did (a block added is not "updated"; a dry run of the
-/// uninstall says it would remove), prints no empty heading, and keeps at most five
-/// backups of a file however often it runs.
+/// uninstall says it would remove), prints no empty heading, and keeps one backup of a
+/// file however often it runs.
 #[test]
 fn installer_messages_say_what_happened_and_backups_are_bounded() {
     let s = Sandbox::new();
@@ -597,8 +627,22 @@ fn installer_messages_say_what_happened_and_backups_are_bounded() {
             })
             .count()
     };
-    assert_eq!(backups("CLAUDE.md"), 5);
-    assert_eq!(backups("settings.json"), 5);
+    assert_eq!(backups("CLAUDE.md"), 1);
+    assert_eq!(backups("settings.json"), 1);
+    // The one kept is the file as it was before the last run.
+    let kept = fs::read_dir(s.config())
+        .expect("config dir")
+        .filter_map(|e| e.ok())
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("settings.json.bak-")
+        })
+        .expect("a backup");
+    assert_eq!(
+        fs::read_to_string(kept.path()).expect("backup"),
+        "{\"note\": 6}"
+    );
     fs::remove_file(s.config().join("CLAUDE.md")).expect("rm");
     let out = ok(&s.install(&["--uninstall"]));
     let after = out.split("Marked blocks:").nth(1).unwrap_or_default();
@@ -895,7 +939,10 @@ fn install_hooks_sandbox_only_writes_no_hooks() {
         .arg("uninstall-hooks")
         .output()
         .expect("runs"));
-    assert_eq!(parse(&s.read("settings.json")), json!({}));
+    assert!(
+        !s.config().join("settings.json").exists(),
+        "the settings file it created, empty again, is removed"
+    );
 }
 
 /// `doctor` reports the sandbox for the folder it runs in: off (not a problem) with how to
@@ -931,7 +978,7 @@ fn doctor_reports_the_sandbox() {
     );
     ok(&s
         .command(Path::new(BIN))
-        .args(["install-hooks", "--sandbox-only"])
+        .args(["install-hooks", "--sandbox"])
         .output()
         .expect("runs"));
     let on = sandbox_check(&s);
@@ -962,7 +1009,7 @@ fn doctor_reports_the_sandbox() {
 
 /// Uninstalling removes the folders the install made once they are empty (the pack's
 /// folders, the binary's), and keeps the ones that were there before; rounds of install and
-/// uninstall keep the newest five backups of settings.json, and uninstall says where they are.
+/// uninstall keep one backup of settings.json, and uninstall says where it is.
 #[test]
 fn uninstall_removes_the_empty_folders_it_made_and_says_where_the_backups_are() {
     let s = Sandbox::new();
@@ -1010,11 +1057,11 @@ fn uninstall_removes_the_empty_folders_it_made_and_says_where_the_backups_are() 
                 .starts_with("settings.json.bak-")
         })
         .count();
-    assert_eq!(backups, 5, "{out}");
+    assert_eq!(backups, 1, "{out}");
     let settings = s.config().join("settings.json");
     assert!(
         out.contains(&format!(
-            "5 backup(s) of {}, as {}.bak-*",
+            "1 backup(s) of {}, as {}.bak-*",
             settings.display(),
             settings.display()
         )),

@@ -372,6 +372,9 @@ fn the_cli_shows_validates_and_doctors_the_managed_policy() {
         "{refused}"
     );
     std::fs::write(&managed, "[[rule").expect("broken managed file");
+    // With hook entries in place (without any, doctor lists what is left of an install).
+    let (code, installed) = run(&["install-hooks"]);
+    assert_eq!(code, Some(0), "{installed}");
     let (_, doctor) = run(&["doctor"]);
     let check = doctor
         .lines()

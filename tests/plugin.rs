@@ -673,6 +673,99 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
         settings_before,
         "nothing was written"
     );
+    // The refusal names the command that turns the sandbox on beside the plugin, and
+    // `install` (the npm package's) installs nothing beside it either.
+    let out = install_hooks(&[]);
+    let launcher = market.join("bin/programmer-hook");
+    let sandbox_only = format!("{} install-hooks --sandbox-only", launcher.display());
+    assert!(text(&out).contains(&sandbox_only), "{}", text(&out));
+    let out = Command::new(BIN)
+        .arg("install")
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("PROGRAMMER_STATE_DIR")
+        .current_dir(&home)
+        .output()
+        .expect("install");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("Nothing was changed"), "{}", text(&out));
+    assert!(!config.join("agents").exists() && !config.join("state").exists());
+    assert_eq!(
+        fs::read(config.join("settings.json")).expect("settings"),
+        settings_before,
+        "nothing was written"
+    );
+    // doctor names that command for the sandbox, which is off.
+    let report: Value = serde_json::from_slice(&doctor().stdout).expect("doctor --json");
+    let sandbox = check(&report, "sandbox");
+    let detail = sandbox["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("not containing") && detail.contains(&format!("`{sandbox_only}`")),
+        "{sandbox}"
+    );
+    // The sandbox settings alone are the plugin user's to add: `--sandbox-only`, and
+    // `--sandbox`, which beside the plugin writes them and no hook entries, and says so.
+    for extra in [&["--sandbox-only"][..], &["--sandbox"][..]] {
+        let out = install_hooks(extra);
+        let said = text(&out);
+        assert!(out.status.success(), "{extra:?}: {said}");
+        assert!(
+            said.contains("sandbox.enabled: (not set) -> true"),
+            "{said}"
+        );
+        if extra == ["--sandbox"] {
+            assert!(
+                said.contains("no hook entries written: the plugin"),
+                "{said}"
+            );
+        }
+        let v = read_json(&config.join("settings.json"));
+        assert_eq!(v["sandbox"]["enabled"], true, "{v}");
+        assert!(v.get("hooks").is_none(), "no hook entries: {v}");
+        assert_eq!(v["enabledPlugins"][id], true, "{v}");
+        let project = home.join("proj");
+        fs::create_dir_all(&project).expect("mkdir");
+        let out = Command::new(BIN)
+            .args(["doctor", "--json"])
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&project)
+            .output()
+            .expect("doctor");
+        let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+        let sandbox = check(&report, "sandbox");
+        assert!(
+            sandbox["detail"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("on and containing"),
+            "{sandbox}"
+        );
+        assert!(
+            !report["checks"]
+                .as_array()
+                .expect("checks")
+                .iter()
+                .any(|c| c["check"] == "one install"),
+            "no second install: {report:#}"
+        );
+        let out = Command::new(BIN)
+            .arg("uninstall-hooks")
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("uninstall-hooks");
+        assert!(out.status.success(), "{}", text(&out));
+        assert_eq!(
+            read_json(&config.join("settings.json")),
+            serde_json::from_slice::<Value>(&settings_before).expect("json"),
+            "uninstall-hooks takes the sandbox out again"
+        );
+    }
     // Entries added before the plugin was (its record out of the way): doctor sees both.
     let record = config.join("plugins/installed_plugins.json");
     let aside = config.join("plugins/installed_plugins.json.aside");
@@ -817,4 +910,157 @@ fn doctor_recognises_a_plugin_install_and_two_installs_at_once() {
             .all(|c| c["check"] != "one install"),
         "{report:#}"
     );
+}
+
+/// `doctor` after `claude plugin uninstall` (the records as the client leaves them: no
+/// install, the marketplace still registered, the copy it ran in its cache), run through
+/// the terminal link: it says that nothing is installed and lists what is left, each with
+/// the command that removes it, and gives no fix that would install anything again.
+#[test]
+fn doctor_after_the_plugin_is_uninstalled_lists_what_is_left() {
+    let (dir, market) = packaged();
+    let home = dir.path().join("home");
+    let config = home.join(".claude");
+    let id = "programmer@programmer-hook";
+    fs::create_dir_all(config.join("plugins")).expect("mkdir");
+    fs::write(
+        config.join("plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {}}).to_string(),
+    )
+    .expect("write");
+    fs::write(
+        config.join("plugins/known_marketplaces.json"),
+        json!({"programmer-hook": {"source": {"source": "directory", "path": market},
+               "installLocation": market}})
+        .to_string(),
+    )
+    .expect("write");
+    let cache = config.join(format!(
+        "plugins/cache/programmer-hook/programmer/{VERSION}"
+    ));
+    fs::create_dir_all(cache.join("bin")).expect("mkdir");
+    fs::copy(BIN, cache.join("bin/programmer-hook")).expect("copy");
+    fs::write(
+        config.join("settings.json"),
+        json!({"enabledPlugins": {}, "extraKnownMarketplaces": {}}).to_string(),
+    )
+    .expect("write");
+    let state = config.join("state/programmer");
+    fs::create_dir_all(state.join("sessions")).expect("mkdir");
+    let local_bin = home.join(".local/bin");
+    fs::create_dir_all(&local_bin).expect("mkdir");
+    let link = local_bin.join("programmer-hook");
+    std::os::unix::fs::symlink(market.join("bin/programmer-hook"), &link).expect("link");
+    let doctor = |json: bool| {
+        let mut c = Command::new(&link);
+        c.arg("doctor");
+        if json {
+            c.arg("--json");
+        }
+        c.env("HOME", &home)
+            .env("PATH", format!("{}:/usr/bin:/bin", local_bin.display()))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .current_dir(&home)
+            .output()
+            .expect("doctor")
+    };
+    let out = doctor(true);
+    let report: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    assert_eq!(out.status.code(), Some(1), "{report:#}");
+    let checks = report["checks"].as_array().expect("checks");
+    assert_eq!(checks[0]["check"], "install", "{report:#}");
+    assert!(
+        checks[0]["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("programmer-hook is not installed any more"),
+        "{report:#}"
+    );
+    let fixes: Vec<&str> = checks.iter().filter_map(|c| c["fix"].as_str()).collect();
+    for want in [
+        format!(
+            "rm -rf {}",
+            config.join("plugins/cache/programmer-hook").display()
+        ),
+        "claude plugin marketplace remove programmer-hook".to_string(),
+        format!("rm {}", link.display()),
+    ] {
+        assert!(fixes.contains(&want.as_str()), "{want}: {report:#}");
+    }
+    for f in &fixes {
+        assert!(
+            !f.contains("install-hooks") && !f.contains("install.sh") && !f.contains(id),
+            "a fix that installs again: {f}"
+        );
+    }
+    let all = report.to_string();
+    assert!(
+        all.contains(&format!("rm -rf {}", state.display())),
+        "{report:#}"
+    );
+    // The text says the same.
+    let text = String::from_utf8_lossy(&doctor(false).stdout).into_owned();
+    assert!(
+        text.contains("left over: the terminal link") && text.contains("kept on purpose"),
+        "{text}"
+    );
+}
+
+/// What turns Claude Code's sandbox on, as the hook's answers name it: under the plugin's
+/// hooks (`CLAUDE_PLUGIN_ROOT`), the plugin's own command with `--sandbox-only`, which
+/// runs with no link on the terminal's PATH; elsewhere `programmer-hook install-hooks
+/// --sandbox`.
+#[test]
+fn the_hook_names_the_plugins_own_command_for_the_sandbox() {
+    let home = tempfile::tempdir().expect("home");
+    let project = home.path().join("proj");
+    fs::create_dir_all(&project).expect("mkdir");
+    let root = home.path().join("market dir");
+    let event = json!({"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "pytest --collect-only -q"}, "tool_use_id": "toolu_1"})
+    .to_string();
+    let reason = |plugin_root: Option<&Path>| -> String {
+        use std::io::Write;
+        let mut c = Command::new(BIN);
+        c.arg("hook")
+            .env("HOME", home.path())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("PROGRAMMER_STATE_DIR")
+            .env_remove("CLAUDE_PLUGIN_ROOT")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if let Some(r) = plugin_root {
+            c.env("CLAUDE_PLUGIN_ROOT", r);
+        }
+        let mut child = c.spawn().expect("hook");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(event.as_bytes())
+            .expect("event");
+        let out = child.wait_with_output().expect("hook runs");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let plain = reason(None);
+    assert!(
+        plain.contains("`programmer-hook install-hooks --sandbox`"),
+        "{plain}"
+    );
+    let under = reason(Some(&root));
+    assert!(
+        under.contains(&format!(
+            "`'{}/bin/programmer-hook' install-hooks --sandbox-only`",
+            root.display()
+        )),
+        "{under}"
+    );
+    assert!(!under.contains("`programmer-hook install-hooks"), "{under}");
 }

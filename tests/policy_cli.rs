@@ -922,6 +922,102 @@ fn autonomy_without_a_session_applies_to_the_only_active_one_and_names_it() {
     assert!(map.contains(id), "{map}");
 }
 
+/// A prompt of `session` through the hook, in `home`.
+fn prompt_in(home: &std::path::Path, session: &str, prompt: &str) {
+    let ev = serde_json::json!({
+        "session_id": session, "cwd": home, "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    });
+    let out = bin()
+        .env("HOME", home)
+        .arg("hook")
+        .write_stdin(ev.to_string())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// `approve`, `continue` and `abort` without `--session` act only where exactly one
+/// workflow is open; with several open (a session file that cannot be read counts), they
+/// list them (id, project, phase, age), change nothing and exit 1; with none, they say so.
+#[test]
+fn controls_without_a_session_act_only_on_the_one_open_workflow() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (a, b) = (
+        "a1a1a1a1-0000-4000-8000-00000000000a",
+        "b2b2b2b2-0000-4000-8000-00000000000b",
+    );
+    prompt_in(home.path(), a, "/programmer add a greeting");
+    prompt_in(home.path(), b, "/programmer add a farewell");
+    let run = |args: &[&str]| {
+        let out = bin()
+            .env("HOME", home.path())
+            .args(args)
+            .output()
+            .expect("runs");
+        let both = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), both)
+    };
+    let phase = |id: &str| {
+        let (_, text) = run(&["status", "--json", "--session", id]);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("status --json");
+        v["phase"].as_str().unwrap_or_default().to_string()
+    };
+    assert_eq!((phase(a), phase(b)), ("plan".into(), "plan".into()));
+    for cmd in ["approve", "continue", "abort"] {
+        let (code, text) = run(&[cmd]);
+        assert_eq!(code, Some(1), "{cmd}: {text}");
+        assert!(
+            text.contains("2 workflows are open")
+                && text.contains("--session ID")
+                && text.contains(&format!("  {a}  project (none), phase plan, changed "))
+                && text.contains(&format!("  {b}  project (none), phase plan, changed "))
+                && text.contains(" s ago"),
+            "{cmd}: {text}"
+        );
+    }
+    assert_eq!((phase(a), phase(b)), ("plan".into(), "plan".into()));
+
+    // One open: it is the one acted on, and named.
+    let (code, text) = run(&["abort", "--session", "a1a1"]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&["abort"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains(&format!("the only open workflow is in session {b}")),
+        "{text}"
+    );
+    assert_eq!((phase(a), phase(b)), ("none".into(), "none".into()));
+    let (code, text) = run(&["continue"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("no session has an open workflow"), "{text}");
+
+    // A session file that cannot be read is held halted by the hook: it counts as open.
+    prompt_in(home.path(), a, "/programmer add a greeting");
+    let sessions = home.path().join(".claude/state/programmer/sessions");
+    std::fs::write(sessions.join("c3c3c3c3-0000.json"), "{oops").expect("write");
+    let (code, text) = run(&["approve"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("2 workflows are open")
+            && text.contains(&format!("  {a}  project (none), phase plan"))
+            && text.contains("  c3c3c3c3-0000 (state file ")
+            && text.contains("unreadable"),
+        "{text}"
+    );
+    assert_eq!(phase(a), "plan");
+    // Named by that id, it is acted on (the hook's halted workflow ends).
+    let (code, text) = run(&["abort", "--session", "c3c3c3c3-0000"]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run(&["abort"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("session {a}")), "{text}");
+}
+
 /// The files `policy check` lists as written by chmod, chown and chgrp are their files, not
 /// their mode or owner; where a word could be either, it counts as a file. One case per
 /// line: `(command, the files it lists as written, in the project)`.

@@ -167,7 +167,35 @@ fn run_hook() -> i32 {
         answer.stdout = pack::spelled(&answer.stdout, true).into_owned();
         answer.stderr = pack::spelled(&answer.stderr, true).into_owned();
     }
+    if answer.stdout.contains(TURN_ON) {
+        answer.stdout = turn_on_for_the_plugin(&answer.stdout);
+    }
     emit(&answer)
+}
+
+/// The command an answer names to turn Claude Code's sandbox on.
+const TURN_ON: &str = "`programmer-hook install-hooks --sandbox`";
+
+/// Under the plugin's hooks, `programmer-hook` is on no terminal's PATH until the user links
+/// it: an answer names the plugin's own command instead, with `--sandbox-only` (the
+/// plugin brings the hooks). `text` is the answer's JSON.
+fn turn_on_for_the_plugin(text: &str) -> String {
+    let Some(root) = std::env::var_os("CLAUDE_PLUGIN_ROOT").filter(|r| !r.is_empty()) else {
+        return text.to_string();
+    };
+    let launcher = std::path::Path::new(&root)
+        .join("bin")
+        .join(install::BINARY_NAME);
+    let command = format!(
+        "`{} install-hooks --sandbox-only`",
+        doctor::quote(&launcher.display().to_string())
+    );
+    // The answer is JSON: the command goes in as the inside of a JSON string.
+    let Ok(quoted) = serde_json::to_string(&command) else {
+        return text.to_string();
+    };
+    let inner = &quoted[1..quoted.len() - 1];
+    text.replace(TURN_ON, inner)
 }
 
 /// Prints an answer; if stdout cannot be written, falls back to a blocking exit.

@@ -1,7 +1,7 @@
 //! `status`, `approve`, `continue`, `abort` and `autonomy`: a session's workflow, steered
 //! from the user's own terminal.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
 
@@ -27,8 +27,8 @@ pub struct StatusArgs {
 #[derive(Args)]
 pub struct SessionArg {
     /// The Claude Code session id, or a prefix of it only one session has (see
-    /// `programmer-hook status --all`); default: the most recent session with an active
-    /// workflow.
+    /// `programmer-hook status --all`); without it, `approve`, `continue` and `abort` act
+    /// only where exactly one workflow is open, and otherwise list the open ones.
     #[arg(long)]
     session: Option<String>,
 }
@@ -123,18 +123,145 @@ pub enum Control {
     Abort,
 }
 
-/// The session a control command acts on: the given one, or the most recent active one.
-fn pick_session(places: &crate::engine::paths::Places, arg: &SessionArg) -> Result<String> {
+impl Control {
+    fn name(self) -> &'static str {
+        match self {
+            Control::Approve => "approve",
+            Control::Continue => "continue",
+            Control::Abort => "abort",
+        }
+    }
+}
+
+/// The session a control command acts on: the given one, or, without `--session`, the
+/// one session whose workflow is open. None open, or several (a session whose state file
+/// cannot be read counts as open: the hook holds it halted), is an error that lists them,
+/// so that a plan is never approved in a session the user did not mean.
+fn pick_session(
+    places: &crate::engine::paths::Places,
+    arg: &SessionArg,
+    c: Control,
+) -> Result<String> {
     if let Some(id) = &arg.session {
         return known_session(places, id);
     }
-    state::recent_sessions(&places.state_dir, 50)
+    let open = open_workflows(&places.state_dir);
+    let name = c.name();
+    match open.as_slice() {
+        [Open { id: Some(id), .. }] => {
+            println!("the only open workflow is in session {id}");
+            Ok(id.clone())
+        }
+        [] => bail!(
+            "no session has an open workflow, so there is nothing to {name}; `programmer-hook status` shows where workflows stand"
+        ),
+        [one] => bail!(
+            "the one open workflow is in a session whose state file cannot be read, so `{name}` acts on it only when named: run it again with --session ID:\n{}",
+            open_listing(std::slice::from_ref(one))
+        ),
+        several => bail!(
+            "{} workflows are open, so `{name}` needs to know which: run it again with --session ID (a prefix of the id will do):\n{}",
+            several.len(),
+            open_listing(several)
+        ),
+    }
+}
+
+/// An open workflow, for [`pick_session`].
+struct Open {
+    /// The session's id; `None` when its state file cannot be read.
+    id: Option<String>,
+    /// The file, for one that cannot be read.
+    file: std::path::PathBuf,
+    project: Option<String>,
+    phase: String,
+    /// When it last changed (the state file's time).
+    changed: Option<std::time::SystemTime>,
+}
+
+/// Every session whose workflow is open (not done), most recently changed first.
+fn open_workflows(state_dir: &std::path::Path) -> Vec<Open> {
+    let mut out: Vec<Open> = std::fs::read_dir(state_dir.join("sessions"))
         .into_iter()
-        .find(|s| s.workflow.as_ref().is_some_and(Workflow::active))
-        .map(|s| s.session)
-        .context(
-            "no session has an active workflow; pass --session ID (see `programmer-hook status`)",
-        )
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|file| {
+            let changed = std::fs::metadata(&file).and_then(|m| m.modified()).ok();
+            let read = std::fs::read(&file)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<state::SessionFile>(&b).ok());
+            match read {
+                Some(s) => {
+                    let w = s.workflow.filter(Workflow::active)?;
+                    Some(Open {
+                        id: Some(s.session),
+                        file,
+                        project: w.project.clone(),
+                        phase: w.phase.name().to_string(),
+                        changed,
+                    })
+                }
+                None => Some(Open {
+                    id: None,
+                    file,
+                    project: None,
+                    phase: "unreadable (held as halted)".into(),
+                    changed,
+                }),
+            }
+        })
+        .collect();
+    out.sort_by_key(|o| std::cmp::Reverse(o.changed));
+    out
+}
+
+/// Open workflows as lines of a message: id, project, phase, age.
+fn open_listing(open: &[Open]) -> String {
+    let now = std::time::SystemTime::now();
+    open.iter()
+        .map(|o| {
+            // A state file that cannot be read is named by its session's id where its
+            // name is that id (ids of letters, digits, `-` and `_`).
+            let id = match &o.id {
+                Some(id) => id.clone(),
+                None => format!(
+                    "{} (state file {})",
+                    o.file
+                        .file_stem()
+                        .map_or("?".into(), |s| s.to_string_lossy()),
+                    o.file.display()
+                ),
+            };
+            let age = o
+                .changed
+                .and_then(|t| now.duration_since(t).ok())
+                .map_or("age unknown".to_string(), |d| {
+                    format!("changed {} ago", age(d))
+                });
+            format!(
+                "  {id}  project {}, phase {}, {age}",
+                o.project.as_deref().unwrap_or("(none)"),
+                o.phase
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A duration in the largest unit that fits: `40 s`, `12 min`, `3 h`, `2 days`.
+fn age(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => format!("{} h", s / 3600),
+        _ => match s / 86_400 {
+            1 => "1 day".to_string(),
+            n => format!("{n} days"),
+        },
+    }
 }
 
 /// A session id given on the command line, checked the same way by every command that
@@ -218,7 +345,7 @@ fn status_all(state_dir: &std::path::Path, as_json: bool) -> Result<i32> {
 
 pub fn run_control(a: SessionArg, c: Control) -> Result<i32> {
     let places = state::places()?;
-    let id = pick_session(&places, &a)?;
+    let id = pick_session(&places, &a, c)?;
     let cmd = match c {
         Control::Approve => workflow::PromptCommand::Approve,
         Control::Continue => workflow::PromptCommand::Continue,

@@ -183,6 +183,14 @@ fn gate(event: &Event, started: std::time::Instant) -> Result<Answer> {
         reason.push_str(". ");
         reason.push_str(e);
     }
+    if outcome.answer_tier(&decision) == Tier::Confirm && non_interactive() {
+        reason.push_str(". ");
+        reason.push_str(&let_through(
+            &decision,
+            state::autonomy(&places.state_dir, &event.session_id)
+                == crate::workflow::Autonomy::Auto,
+        ));
+    }
     let took = started.elapsed();
     let problem = record(&places, event, &decision, &outcome, took, &policy);
     let mut answer = gate_answer(
@@ -253,6 +261,28 @@ fn confine_answer(
     }
     answer.stdout = v.to_string();
     Ok(())
+}
+
+/// Whether the client runs with no one to ask (`claude -p`, whose hooks see
+/// `CLAUDE_CODE_ENTRYPOINT=sdk-cli`): there an ask is refused, with only its reason shown.
+fn non_interactive() -> bool {
+    std::env::var_os("CLAUDE_CODE_ENTRYPOINT").is_some_and(|e| e == "sdk-cli")
+}
+
+/// The clause an ask ends with in a run with no one to ask: how the user lets such a call
+/// through. `/programmer autonomy auto` only where it would (a call whose effect the hook
+/// understood, in a session not in `auto` yet); for the hook's own commands, the user's
+/// terminal.
+fn let_through(d: &Decision, auto: bool) -> String {
+    let v = &d.verdict;
+    let how = if v.rule.starts_with("programmer-hook.") {
+        "run it yourself in a terminal, or approve it in an interactive session"
+    } else if (v.relaxable || v.contained) && !auto {
+        "approve it in an interactive session, or allow it with `/programmer autonomy auto` or a rule in your policy"
+    } else {
+        "approve it in an interactive session, or allow it with a rule in your policy"
+    };
+    format!("`claude -p` cannot ask, so it refuses this call: {how}")
 }
 
 /// Logs a decision, leaves the marker of an ask, and sweeps old log files when due.

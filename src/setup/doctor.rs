@@ -7,6 +7,7 @@
 //! [`plugin_checks`], the state dir's in [`state_checks`].
 
 mod fixes;
+mod leftovers;
 mod plugin_checks;
 mod state_checks;
 
@@ -26,8 +27,8 @@ use crate::hook;
 use crate::setup::install::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
-pub use fixes::RECORD;
-use fixes::{quote, Fixes};
+use fixes::Fixes;
+pub use fixes::{quote, RECORD};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
 
@@ -119,6 +120,10 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
         ..plugin::SettingsFiles::of_system(&places.config_dir)
     };
     let installs = plugin::installs(&places.config_dir, &files);
+    // After an uninstall: what is left, not how to install again.
+    if let Some(checks) = leftovers::uninstalled(places, settings, &installs) {
+        return checks;
+    }
     // The plugin, installed and enabled, registers the hooks and carries the pack.
     let by_plugin = installs
         .as_ref()
@@ -143,7 +148,7 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks.push(check_definitions(places));
     checks.extend(check_state(&places.state_dir, by_plugin.is_some(), &fixes));
     checks.push(check_policy(places, &fixes));
-    checks.push(check_sandbox(places));
+    checks.push(check_sandbox(places, &fixes));
     checks.push(check_confinement(places));
     checks.push(check_claude());
     checks
@@ -224,7 +229,7 @@ fn check_path_binary(
     if let (None, Some(p)) = (on_path, by_plugin) {
         let terminal = match plugin::marketplace_launcher(config_dir, &p.id) {
             Some(l) => format!(
-                "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: ln -s {} ~/.local/bin/programmer-hook",
+                "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: mkdir -p ~/.local/bin && ln -s {} ~/.local/bin/programmer-hook (with ~/.local/bin on PATH)",
                 quote(&l.display().to_string())
             ),
             None => format!(
@@ -674,7 +679,7 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
 /// Claude Code's sandbox for the current folder: on or not, the programs it needs, and
 /// what autonomy `auto` relaxes because of it. Off is not a problem; on without the
 /// programs it needs is.
-fn check_sandbox(places: &Places) -> Check {
+fn check_sandbox(places: &Places, fixes: &Fixes) -> Check {
     let project = std::env::current_dir().unwrap_or_else(|_| places.home.clone());
     let policy = match hook::load_policy(places, Some(&project)) {
         Ok(p) => p,
@@ -686,7 +691,7 @@ fn check_sandbox(places: &Places) -> Check {
             )
         }
     };
-    match crate::setup::sandbox::report(places, &policy.paths, &project) {
+    match crate::setup::sandbox::report(places, &policy.paths, &project, fixes.sandbox_on()) {
         (detail, None) => Check::ok("sandbox", detail),
         (detail, Some(fix)) => Check::fail("sandbox", detail, fix),
     }

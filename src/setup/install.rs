@@ -43,11 +43,12 @@ pub struct InstallHooksArgs {
     pub model_policy: Option<PathBuf>,
     /// Also turn on Claude Code's sandbox in the settings (no unsandboxed fallback, fail when
     /// unavailable, the policy's secrets unreadable and protected paths unwritable), so that
-    /// autonomy `auto` runs project code the hook cannot read, confined.
+    /// autonomy `auto` runs project code the hook cannot read, confined. Where the plugin is
+    /// installed and enabled, only the sandbox settings are written (its hooks are its own).
     #[arg(long)]
     pub sandbox: bool,
-    /// Write only Claude Code's sandbox settings, not the hook entries (for the plugin,
-    /// which brings its own hooks).
+    /// Write only Claude Code's sandbox settings, not the hook entries (with the plugin,
+    /// which brings its own hooks, or where the entries are in place already).
     #[arg(long)]
     pub sandbox_only: bool,
     /// Print what would change and change nothing.
@@ -80,8 +81,16 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
         }
         None => std::env::current_exe().context("cannot tell where this binary is")?,
     };
-    check_binary(&binary)?;
-    refuse_beside_the_plugin(&places.config_dir, &settings)?;
+    // The sandbox settings alone run no binary and add no hook: they fit any install,
+    // the plugin's too. With `--sandbox` beside the plugin, that is all that is written.
+    let plugin = enabled_plugin(&places.config_dir, &settings);
+    let entries = !(args.sandbox_only || (args.sandbox && plugin.is_some()));
+    if entries {
+        check_binary(&binary)?;
+        if let Some(i) = &plugin {
+            return Err(beside_the_plugin(&places.config_dir, i, &settings));
+        }
+    }
     let binary_text = binary
         .to_str()
         .with_context(|| format!("the binary path {} is not valid UTF-8", binary.display()))?
@@ -92,7 +101,17 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     } else {
         Some(state::lock(&lock_at)?)
     };
-    if !args.sandbox_only {
+    // A settings file this makes is recorded, so that uninstall-hooks can remove it again
+    // once nothing is left in it.
+    let creates = !args.dry_run && fs::symlink_metadata(&settings).is_err();
+    if let (false, false, Some(i)) = (entries, args.sandbox_only, &plugin) {
+        println!(
+            "{}: no hook entries written: the plugin {} is installed and enabled, and its own hooks check every call",
+            settings.display(),
+            i.id
+        );
+    }
+    if entries {
         let outcome = edit_json_file(&settings, args.dry_run, true, |v| {
             add_hooks(v, &binary_text)
         })?;
@@ -108,6 +127,9 @@ pub fn install_hooks(args: InstallHooksArgs) -> Result<i32> {
     if args.sandbox || args.sandbox_only {
         let policy = crate::hook::load_policy(&places, None)?;
         super::sandbox::install(&settings, &places, &policy.paths, args.dry_run)?;
+    }
+    if creates && settings.exists() {
+        record_created(&places.state_dir, &settings, true)?;
     }
     if let Some(mp) = &args.model_policy {
         if mp.exists() {
@@ -142,6 +164,7 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
             "no programmer-hook handlers",
         );
         super::sandbox::uninstall(&settings, &places, args.dry_run)?;
+        remove_if_created_and_empty(&places.state_dir, &settings, args.dry_run)?;
     } else {
         println!("{}: not there, nothing to remove", settings.display());
     }
@@ -160,9 +183,9 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// Refuses to add entries where the plugin is installed and enabled: its own hooks already
-/// answer every event, so a second set would decide and log every call twice.
-fn refuse_beside_the_plugin(config_dir: &Path, settings: &Path) -> Result<()> {
+/// The install of the plugin that is installed and enabled, if one is: its own hooks
+/// answer every event, so entries in `settings` would decide and log every call twice.
+pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<super::plugin::Install> {
     let files = super::plugin::SettingsFiles {
         user: settings.to_path_buf(),
         project: std::env::current_dir().ok(),
@@ -170,18 +193,160 @@ fn refuse_beside_the_plugin(config_dir: &Path, settings: &Path) -> Result<()> {
     };
     // A record that cannot be read is doctor's to report; it does not stop an install.
     let installs = super::plugin::installs(config_dir, &files).unwrap_or_default();
-    let Some(i) = installs.iter().find(|i| i.enabled) else {
-        return Ok(());
-    };
+    installs.into_iter().find(|i| i.enabled)
+}
+
+/// Why hook entries are not added beside the enabled plugin `i`, and what to do instead.
+pub(crate) fn beside_the_plugin(
+    config_dir: &Path,
+    i: &super::plugin::Install,
+    settings: &Path,
+) -> anyhow::Error {
     let marketplace = i.id.split_once('@').map_or("", |(_, m)| m);
-    bail!(
-        "the plugin {} is installed and enabled ({} scope, {}): its hooks already check every call, and entries in {} would make every call decided and logged twice. Keep one: use the plugin and skip this step, or remove it (claude plugin uninstall {}, then claude plugin marketplace remove {marketplace}) and run this again",
+    anyhow::anyhow!(
+        "the plugin {} is installed and enabled ({} scope, {}): its hooks already check every call, and entries in {} would make every call decided and logged twice. Nothing was changed. Keep one: use the plugin and skip this step (to turn Claude Code's sandbox on for it: {}), or remove it (claude plugin uninstall {}, then claude plugin marketplace remove {marketplace}) and run this again",
         i.id,
         i.scope,
         i.path.display(),
         settings.display(),
+        sandbox_only_command(config_dir, i, settings),
         i.id
     )
+}
+
+/// The command that turns Claude Code's sandbox on beside the plugin `i`: its own
+/// programmer-hook (the marketplace's launcher, whose path follows updates, else the
+/// install's copy) with `install-hooks --sandbox-only`.
+pub(crate) fn sandbox_only_command(
+    config_dir: &Path,
+    i: &super::plugin::Install,
+    settings: &Path,
+) -> String {
+    let launcher = super::plugin::marketplace_launcher(config_dir, &i.id)
+        .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
+    let mut cmd = format!(
+        "{} install-hooks --sandbox-only",
+        super::doctor::quote(&launcher.display().to_string())
+    );
+    if settings != default_settings(config_dir) {
+        cmd.push_str(&format!(
+            " --settings {}",
+            super::doctor::quote(&settings.display().to_string())
+        ));
+    }
+    cmd
+}
+
+/// The state dir's record of the settings files `install-hooks` created (`{"created":
+/// [path, …]}`).
+fn created_record(state_dir: &Path) -> PathBuf {
+    state_dir.join("created-settings.json")
+}
+
+/// The settings files the record names; an error for a record that cannot be read (kept
+/// as it is).
+fn read_created(state_dir: &Path) -> Result<Vec<String>> {
+    let file = created_record(state_dir);
+    match fs::read(&file) {
+        Ok(b) => {
+            let v: Value = serde_json::from_slice(&b).with_context(|| {
+                format!("{} is not valid JSON; it was left as it is", file.display())
+            })?;
+            Ok(v["created"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", file.display())),
+    }
+}
+
+/// Adds `settings` to the record of created files (`created`), or takes it out.
+fn record_created(state_dir: &Path, settings: &Path, created: bool) -> Result<()> {
+    let file = created_record(state_dir);
+    let name = settings.display().to_string();
+    let mut list = read_created(state_dir)?;
+    let had = list.contains(&name);
+    list.retain(|n| *n != name);
+    if created {
+        list.push(name);
+    } else if !had {
+        return Ok(());
+    }
+    if list.is_empty() {
+        return match fs::remove_file(&file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("cannot remove {}", file.display())),
+        };
+    }
+    let mut text = serde_json::to_vec_pretty(&json!({ "created": list }))?;
+    text.push(b'\n');
+    state::write_atomic(&file, &text)
+}
+
+/// Removes `settings` when `install-hooks` created it and nothing is left in it (`{}`):
+/// an uninstall leaves no file of its own behind. A file with anything else in it is the
+/// user's, and stays.
+fn remove_if_created_and_empty(state_dir: &Path, settings: &Path, dry_run: bool) -> Result<()> {
+    let created = match read_created(state_dir) {
+        Ok(list) => list.contains(&settings.display().to_string()),
+        Err(e) => {
+            println!("{}: kept: {e:#}", settings.display());
+            return Ok(());
+        }
+    };
+    if !created {
+        return Ok(());
+    }
+    if dry_run {
+        // What is taken out above is not taken out in a dry run: say what will happen.
+        println!(
+            "{}: the install created it: it would be removed too if nothing else is left in it",
+            settings.display()
+        );
+        return Ok(());
+    }
+    let is_empty = |p: &Path| {
+        fs::read(p)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .is_some_and(|v| v.as_object().is_some_and(Map::is_empty))
+    };
+    // A file, not a link the user has put there since; and `{}` when it is taken away.
+    let plain_file = fs::symlink_metadata(settings).is_ok_and(|m| m.is_file());
+    if plain_file && is_empty(settings) {
+        // Moved aside first, then checked again: a write that came in between is not lost.
+        let name = settings
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let aside = settings.with_file_name(format!(".{name}.removing.{}", std::process::id()));
+        fs::rename(settings, &aside)
+            .with_context(|| format!("cannot remove {}", settings.display()))?;
+        if is_empty(&aside) {
+            fs::remove_file(&aside)
+                .with_context(|| format!("cannot remove {}", aside.display()))?;
+            println!(
+                "{}: removed (the install created it, and nothing else was in it)",
+                settings.display()
+            );
+        } else if !settings.exists() {
+            fs::rename(&aside, settings)
+                .with_context(|| format!("cannot put {} back", settings.display()))?;
+        } else {
+            println!(
+                "{}: written to while it was being removed; the text it had is kept as {}",
+                settings.display(),
+                aside.display()
+            );
+        }
+    }
+    record_created(state_dir, settings, false)
 }
 
 /// `settings.json` in the Claude Code config dir.
@@ -480,7 +645,13 @@ pub fn edit_json_file(
     let indent = old.as_deref().map(detect_indent).unwrap_or(b"  ".to_vec());
     let mut text = to_pretty(&value, &indent)?;
     text.push(b'\n');
-    let backup = old.as_ref().map(|_| backup_name(path));
+    // One backup a run: a second change of the file in the same run (the sandbox after
+    // the hook entries) keeps the first one's, the file as it was before the run.
+    let earlier = backed_up_in_this_run(path);
+    let backup = match &earlier {
+        Some(b) => Some(b.clone()),
+        None => old.as_ref().map(|_| backup_name(path)),
+    };
     if dry_run {
         return Ok(FileChange::Changed { backup });
     }
@@ -491,9 +662,12 @@ pub fn edit_json_file(
         _ => path.to_path_buf(),
     };
     let perms = fs::metadata(&target).ok().map(|m| m.permissions());
-    if let (Some(b), Some(bytes)) = (&backup, &old) {
+    if let (None, Some(b), Some(bytes)) = (&earlier, &backup, &old) {
         state::write_backup(b, bytes)?;
         prune_backups(path, KEPT_BACKUPS);
+        if let Ok(mut done) = BACKED_UP.lock() {
+            done.push((path.to_path_buf(), b.clone()));
+        }
     }
     state::write_atomic(&target, &text)?;
     if let Some(p) = perms {
@@ -501,6 +675,18 @@ pub fn edit_json_file(
             .with_context(|| format!("cannot restore the permissions of {}", target.display()))?;
     }
     Ok(FileChange::Changed { backup })
+}
+
+/// The files this process has backed up, with their backups.
+static BACKED_UP: std::sync::Mutex<Vec<(PathBuf, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+
+/// The backup this process made of `path` already, if it made one that is still there.
+fn backed_up_in_this_run(path: &Path) -> Option<PathBuf> {
+    let done = BACKED_UP.lock().ok()?;
+    done.iter()
+        .rev()
+        .find(|(p, b)| p == path && b.exists())
+        .map(|(_, b)| b.clone())
 }
 
 /// Order-sensitive equality, so that an edit that only moves keys still counts.
@@ -531,8 +717,9 @@ fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// How many backups of one file are kept (`install.sh` keeps as many).
-pub const KEPT_BACKUPS: usize = 5;
+/// How many backups of one file are kept (`install.sh` keeps as many): the file as it was
+/// before the last change, not one per run.
+pub const KEPT_BACKUPS: usize = 1;
 
 /// Removes all but the newest `keep` backups of `path` (`<file>.bak-STAMP[-N]`). A backup
 /// that cannot be removed stays: keeping too many is better than failing the install.
@@ -566,17 +753,36 @@ pub fn prune_backups(path: &Path, keep: usize) {
     }
 }
 
-/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added if that name is taken.
+/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added when a backup of that second is there:
+/// one more than the highest, so that the new backup sorts after it (a name freed by
+/// pruning is not taken again).
 pub fn backup_name(path: &Path) -> PathBuf {
     let stamp = clock::file_stamp();
     let base = format!("{}.bak-{stamp}", path.display());
-    let mut candidate = PathBuf::from(&base);
-    let mut n = 1;
-    while candidate.exists() {
-        candidate = PathBuf::from(format!("{base}-{n}"));
-        n += 1;
+    let name = Path::new(&base)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let highest = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            match n.strip_prefix(&name)? {
+                "" => Some(0),
+                rest => rest.strip_prefix('-')?.parse::<u64>().ok(),
+            }
+        })
+        .max();
+    match highest {
+        None => PathBuf::from(base),
+        Some(n) => PathBuf::from(format!("{base}-{}", n + 1)),
     }
-    candidate
 }
 
 #[cfg(test)]

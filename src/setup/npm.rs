@@ -65,6 +65,30 @@ pub fn layout(exe: &Path) -> Option<Layout> {
     None
 }
 
+/// The platform packages npm installed beside the main package, as packages of their own
+/// (installed by name, from their tarballs): `npm uninstall -g programmer-hook` leaves
+/// them, unlike the one npm installed inside it as its optional dependency.
+pub fn platform_packages_beside(layout: &Layout) -> Vec<String> {
+    let Some(modules) = layout.package.parent() else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = fs::read_dir(modules)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with(&format!("{PACKAGE}-")))
+        .filter(|n| {
+            fs::read_to_string(modules.join(n).join("package.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .is_some_and(|v| v.get("name").and_then(|x| x.as_str()) == Some(n.as_str()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// Whether a file is a native executable (ELF or Mach-O), not a script.
 pub fn is_native(path: &Path) -> bool {
     use std::io::Read;
@@ -156,6 +180,9 @@ mod tests {
         let inside = main.join("node_modules/programmer-hook-darwin-arm64");
         package(&inside, "programmer-hook-darwin-arm64");
         assert_eq!(layout(&inside.join("programmer-hook")), want);
+        // Only the one beside it is a package of its own, which npm uninstall must name.
+        let l = layout(&beside.join("programmer-hook")).expect("layout");
+        assert_eq!(platform_packages_beside(&l), ["programmer-hook-linux-x64"]);
         // Anything else is no npm install.
         assert_eq!(layout(Path::new("/usr/local/bin/programmer-hook")), None);
         let other = t.path().join("x/bin");

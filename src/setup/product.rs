@@ -60,6 +60,10 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     let config = &places.config_dir;
     let settings = install::default_settings(config);
     let (exe, layout) = this_binary()?;
+    // Beside the plugin nothing is installed: not its hook entries, nor a second pack.
+    if let Some(i) = install::enabled_plugin(config, &settings) {
+        return Err(install::beside_the_plugin(config, &i, &settings));
+    }
     if dry {
         println!("Dry run: nothing is changed.");
     }
@@ -153,7 +157,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     })?;
     println!();
     if code == 0 {
-        println!("Done. In Claude Code, register a project with the programmer-add-project skill, then type /programmer <request>.");
+        println!("Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>.");
     } else {
         println!(
             "Installed, but doctor found the problems listed above: fix them, then run {} doctor again.",
@@ -229,12 +233,18 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<i32> {
         places.state_dir.display()
     );
     match layout {
-        Some(l) => println!(
-            "The binary stays with the npm package in {}: npm uninstall -g {} removes it (name its platform package too, programmer-hook-<platform>, if you installed that by name).",
-            l.package.display(),
-            npm::PACKAGE
+        Some(l) => {
+            let mut packages = vec![npm::PACKAGE.to_string()];
+            packages.extend(npm::platform_packages_beside(&l));
+            println!(
+                "The binary stays with the npm package in {}: remove it with\n  npm uninstall -g {}",
+                l.package.display(),
+                packages.join(" ")
+            );
+        }
+        None => println!(
+            "The binary itself stays where it is; remove it yourself if you no longer want it."
         ),
-        None => println!("The binary itself stays where it is; remove it yourself if you no longer want it."),
     }
     Ok(0)
 }

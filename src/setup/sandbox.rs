@@ -285,9 +285,15 @@ pub fn uninstall(settings: &Path, places: &Places, dry_run: bool) -> Result<()> 
 }
 
 /// What `doctor` says about the sandbox for a project folder: its state, the programs it
-/// needs on Linux, and what `auto` relaxes because of it. The second value is a problem
-/// to fix, if any (the sandbox on but a program it needs missing).
-pub fn report(places: &Places, lists: &PathLists, project: &Path) -> (String, Option<String>) {
+/// needs on Linux, and what `auto` relaxes because of it, with `turn_on`, the command that
+/// turns it on for this install. The second value is a problem to fix, if any (the
+/// sandbox on but a program it needs missing).
+pub fn report(
+    places: &Places,
+    lists: &PathLists,
+    project: &Path,
+    turn_on: &str,
+) -> (String, Option<String>) {
     let c = sandbox_settings::containment(places, lists, project);
     let missing: Vec<&str> = if cfg!(target_os = "linux") {
         ["bwrap", "socat"]
@@ -310,7 +316,7 @@ pub fn report(places: &Places, lists: &PathLists, project: &Path) -> (String, Op
         format!("on and containing for {}: in `auto`, project code the hook cannot read (builds, tests, scripts, interpreters) runs without asking, confined; {tools}", project.display())
     } else {
         format!(
-            "not containing for {} ({}): in `auto`, project code the hook cannot read is still asked; `programmer-hook install-hooks --sandbox` turns it on; {tools}",
+            "not containing for {} ({}): in `auto`, project code the hook cannot read is still asked; `{turn_on}` turns it on; {tools}",
             project.display(),
             c.problems.join("; ")
         )

@@ -829,6 +829,11 @@ impl E2e {
             content.starts_with(&prefix),
             "{id}: expected an ask starting with {prefix:?}, got {content:?}"
         );
+        // `-p` refuses an ask with only its reason: that says how to let the call through.
+        assert!(
+            content.contains("`claude -p` cannot ask, so it refuses this call: "),
+            "{id}: the ask does not say how to let it through: {content:?}"
+        );
         assert!(
             run.denied(id),
             "{id} not in permission_denials: {:?}",

@@ -3,6 +3,7 @@
 //! all of them, it fails instead.
 
 use std::io::Write as _;
+use std::process::Command;
 
 /// Whether the tests run under CI: `$CI` set to anything but nothing, `0` or `false`.
 pub fn in_ci() -> bool {
@@ -26,5 +27,41 @@ pub fn skipped(what: &str, detail: Option<&str>) {
 pub fn fail_under_ci(missing: &str) {
     if in_ci() {
         panic!("\n\n!!!!! FAILURE: {missing} (CI is set, so this is an error) !!!!!\n");
+    }
+}
+
+/// Why Claude Code's sandbox cannot run here, if it cannot (the machine is Linux).
+pub fn sandbox_unavailable() -> Option<String> {
+    for tool in ["bwrap", "socat"] {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            return Some(format!(
+                "`{tool}` is not installed (apt-get install -y bubblewrap socat)"
+            ));
+        }
+    }
+    match Command::new("bwrap")
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "true",
+        ])
+        .output()
+    {
+        Ok(o) if o.status.success() => None,
+        Ok(o) => Some(format!(
+            "`bwrap --ro-bind / / --dev /dev --proc /proc true` failed ({}): {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => Some(format!("bwrap could not be started: {e}")),
     }
 }

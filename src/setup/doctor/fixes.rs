@@ -76,6 +76,8 @@ pub struct Fixes {
     /// ` --settings FILE` when the settings checked are not the default ones.
     settings_arg: String,
     home: PathBuf,
+    /// What turns Claude Code's sandbox on for this install.
+    sandbox_on: String,
 }
 
 impl Fixes {
@@ -122,6 +124,13 @@ impl Fixes {
         } else {
             format!(" --settings {}", quote(&settings.display().to_string()))
         };
+        let sandbox_on = match by_plugin {
+            Some(p) => install::sandbox_only_command(&places.config_dir, p, settings),
+            None => format!(
+                "{} install-hooks --sandbox-only{settings_arg}",
+                quote_path(&runner)
+            ),
+        };
         Fixes {
             script,
             record: found,
@@ -129,7 +138,13 @@ impl Fixes {
             runner,
             settings_arg,
             home: places.home.clone(),
+            sandbox_on,
         }
+    }
+
+    /// What turns Claude Code's sandbox on (its settings alone, which fit every install).
+    pub fn sandbox_on(&self) -> &str {
+        &self.sandbox_on
     }
 
     /// One line on how the product was installed, as far as doctor can tell.
