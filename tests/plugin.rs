@@ -1029,6 +1029,8 @@ fn the_hook_names_the_plugins_own_command_for_the_sandbox() {
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("PROGRAMMER_STATE_DIR")
             .env_remove("CLAUDE_PLUGIN_ROOT")
+            // As where the kernel has no confinement: the sandbox is the way on.
+            .env("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
         if let Some(r) = plugin_root {

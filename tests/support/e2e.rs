@@ -174,6 +174,9 @@ pub struct E2e {
     server_stdin: Option<ChildStdin>,
     pub port: u16,
     runs: Cell<u32>,
+    /// The hook judges as where the kernel has no confinement (a test build reads
+    /// `PROGRAMMER_HOOK_TEST_NO_CONFINE`), for a test of what happens without it.
+    pub no_confine: Cell<bool>,
 }
 
 impl E2e {
@@ -251,6 +254,7 @@ impl E2e {
             server_stdin,
             port,
             runs: Cell::new(0),
+            no_confine: Cell::new(false),
         })
     }
 
@@ -403,7 +407,7 @@ impl E2e {
     fn client_env(&self) -> Vec<(&'static str, String)> {
         let base = format!("http://127.0.0.1:{}", self.port);
         let tmp = self.work.path().join("tmp").to_string_lossy().into_owned();
-        vec![
+        let mut env = vec![
             ("PATH", self.path_var()),
             ("HOME", self.home.path().to_string_lossy().into_owned()),
             ("LANG", "C.UTF-8".into()),
@@ -429,7 +433,11 @@ impl E2e {
                 "PROGRAMMER_HOOK_TEST_MANAGED_DIR",
                 self.managed_dir().to_string_lossy().into_owned(),
             ),
-        ]
+        ];
+        if self.no_confine.get() {
+            env.push(("PROGRAMMER_HOOK_TEST_NO_CONFINE", "1".into()));
+        }
+        env
     }
 
     /// The managed folder the product's test build reads (see `client_env`).

@@ -147,7 +147,7 @@ fn definition_gate(env: &Env, event: &Event, call: &Call) -> Option<Refusal> {
     Some(Refusal {
         rule: "gate.agent-definition",
         reason: format!("the `{name}` agent cannot be trusted: {problem}"),
-        instead: "ask the user to remove or rename that file (or reinstall the pack with `./install.sh`); `programmer-hook doctor` shows every such file".into(),
+        instead: "ask the user to remove or rename that file; `programmer-hook doctor` shows every such file and the fix for this install".into(),
     })
 }
 
