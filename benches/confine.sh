@@ -22,7 +22,7 @@ runs=${2:-200}
 "$bin" confine read -- true || { echo "confine.sh: confinement does not work here (programmer-hook doctor says why)" >&2; exit 1; }
 python3 - "$bin" "$runs" <<'PY'
 import json, os, statistics, subprocess, sys, time
-bin, runs = sys.argv[1], int(sys.argv[2])
+bin, runs = os.path.abspath(sys.argv[1]), int(sys.argv[2])
 def timed(argv):
     t = time.perf_counter()
     subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -274,21 +274,30 @@ pub fn secrets(policy: &Policy, places: &Places, dirs: &[&Path]) -> Vec<PathBuf>
             .iter()
             .any(|p| guard::glob(&[p], &[name]))
     };
+    // The names in the project and working folders, read once.
+    let mut named: Vec<(String, PathBuf)> = Vec::new();
+    let mut seen: Vec<&Path> = Vec::new();
+    for d in dirs {
+        if seen.contains(d) {
+            continue;
+        }
+        seen.push(d);
+        let Ok(entries) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            named.push((e.file_name().to_string_lossy().to_string(), e.path()));
+        }
+    }
     let mut out: Vec<PathBuf> = Vec::new();
     for pat in lists.sensitive.iter() {
         let expanded = match pat.strip_prefix("~/") {
             Some(rest) => places.home.join(rest),
             None if pat.starts_with('/') => PathBuf::from(pat),
             None if !pat.contains('/') => {
-                for d in dirs {
-                    let Ok(entries) = std::fs::read_dir(d) else {
-                        continue;
-                    };
-                    for e in entries.flatten() {
-                        let name = e.file_name().to_string_lossy().to_string();
-                        if guard::glob(&[pat], &[&name]) && !not(&name) {
-                            out.push(e.path());
-                        }
+                for (name, path) in &named {
+                    if guard::glob(&[pat], &[name]) && !not(name) {
+                        out.push(path.clone());
                     }
                 }
                 continue;
@@ -324,8 +333,14 @@ pub fn secrets(policy: &Policy, places: &Places, dirs: &[&Path]) -> Vec<PathBuf>
             }
         }
     }
+    // Only what this user could read: a path that is not there cannot be read (and a call
+    // confined here cannot make it where it may not write), and one the system already
+    // keeps from this user (`/etc/shadow` for a user other than root) needs no rule.
     let mut all = Vec::new();
     for p in out {
+        if !readable(&p) {
+            continue;
+        }
         if let Ok(c) = p.canonicalize() {
             if c != p {
                 all.push(c);
@@ -336,6 +351,16 @@ pub fn secrets(policy: &Policy, places: &Places, dirs: &[&Path]) -> Vec<PathBuf>
     all.sort();
     all.dedup();
     all
+}
+
+/// Whether this user may read a path (or, for a folder, its names).
+fn readable(p: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: `c` is NUL-terminated and lives across the call.
+    unsafe { libc::access(c.as_ptr(), libc::R_OK) == 0 }
 }
 
 /// The tool caches a `project` run may write, from the policy (those that exist).
