@@ -305,6 +305,7 @@ pub const NEVER_RELAXED_EFFECTS: &[&str] = &[
     "install-unvetted",
     "runs-later",
     "read-secret",
+    "system-change",
     "outside-project",
     "leaves-machine",
     "unseen",
@@ -318,6 +319,7 @@ pub const IRREVERSIBLE_EFFECTS: &[&str] = &[
     "install-unvetted",
     "runs-later",
     "read-secret",
+    "system-change",
 ];
 
 /// What is wrong with a rule's `effect`, given whether the rule is Confirm, relaxable, and
