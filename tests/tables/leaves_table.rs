@@ -194,9 +194,7 @@ fn safe_rules_name_read_only_leaves() {
                 if !rule.command.iter().any(|c| c == program) || !is_prefix(entry, sub) {
                     continue;
                 }
-                let bounded = rule
-                    .max_positional
-                    .is_some_and(|n| (n as usize) <= words(entry).len())
+                let bounded = rule.max_positional.is_some_and(|n| n <= words(entry).len())
                     || rule.line_regex.as_deref().is_some_and(|r| r.ends_with('$'))
                     || !rule.flags_any.is_empty()
                     || rule.line_not_regex.as_deref().is_some_and(|r| {
