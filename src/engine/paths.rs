@@ -705,7 +705,10 @@ fn strip_contents_glob(p: &str) -> &str {
     p
 }
 
-/// `$X`, `$X/`, `"$X"/*`: an empty or unset variable turns these into `/` or `/*`.
+/// `$X/`, `"$X"/*`: an empty or unset variable turns these into `/` or `/*`. A variable
+/// alone (`"$X"`) is a path known only at run time, not a broad one: empty, it names
+/// nothing (`rm -rf ""` deletes nothing); so is `${X:?}/`, which stops the shell when `X`
+/// is empty or unset.
 fn dynamic_is_broad(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     if !t.starts_with('$') {
@@ -718,8 +721,9 @@ fn dynamic_is_broad(raw: &str) -> bool {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(t.len() - 1)
     };
-    let rest = &t[var_end..];
-    matches!(rest, "" | "/" | "/*" | "/.*" | "/**")
+    let never_empty = t[..var_end].contains(":?");
+    let rest = t[var_end..].trim_start_matches('"');
+    !never_empty && matches!(rest, "/" | "/*" | "/.*" | "/**")
 }
 
 #[cfg(test)]
@@ -1053,8 +1057,15 @@ mod tests {
             ("./target", true, false),
             ("~/p/build", true, false),
             ("$HOME", false, true),
-            ("$X", false, true),
+            ("$X", false, false),
+            ("\"$X\"", false, false),
             ("$X/", false, true),
+            ("\"$X\"/", false, true),
+            ("$X/*", false, true),
+            ("${X}/.*", false, true),
+            ("${X:?}/", false, false),
+            ("${X:?unset}/*", false, false),
+            ("${X?}/", false, true),
             ("$X/build", false, false),
         ];
         for (raw, lit, want) in cases {

@@ -202,6 +202,24 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "git.delete-history", "git prune"),
     ("ask", "ask", "git.delete-history", "git update-ref -d refs/heads/x"),
     ("ask", "ask", "git.delete-history", "git filter-repo --path src"),
+    // A name `mktemp`, `tempfile.mkdtemp()`, `TemporaryDirectory()`, `fs.mkdtempSync` or
+    // `Dir.mktmpdir` makes is a path of the call's own in the temporary folder: cleaning it
+    // up is an ordinary change. A path known only at run time is asked in both.
+    ("ask", "allow", "fs.change", "d=$(mktemp -d); cd \"$d\"; rm -rf \"$d\""),
+    ("ask", "allow", "fs.change", "tmp=$(mktemp -d) && cp -r src \"$tmp/\" && rm -rf \"$tmp\""),
+    ("ask", "allow", "fs.change", "rm -rf \"$(mktemp -d)\""),
+    ("ask", "allow", "fs.change", "out=`mktemp -d`; rm -rf $out"),
+    ("ask", "allow", "fs.change", "work=$(mktemp -d --tmpdir=/tmp/ci); rm -rf \"$work\""),
+    ("ask", "allow", "fs.change", "TMP=$(mktemp -dt build.XXXXXX); rm -rf \"$TMP\""),
+    ("ask", "allow", "fs.change", "python3 -c 'import shutil, tempfile; shutil.rmtree(tempfile.mkdtemp())'"),
+    ("ask", "allow", "fs.change", "python3 -c 'import shutil, tempfile\nd = tempfile.mkdtemp(prefix=\"x-\")\nshutil.rmtree(d)'"),
+    ("ask", "allow", "fs.change", "python3 -c 'import os, shutil, tempfile\nwith tempfile.TemporaryDirectory() as d:\n    shutil.rmtree(os.path.join(d, \"out\"))'"),
+    ("ask", "allow", "fs.change", "node -e 'const fs = require(\"fs\"), os = require(\"os\"), path = require(\"path\"); const d = fs.mkdtempSync(path.join(os.tmpdir(), \"x-\")); fs.rmSync(d, {recursive: true, force: true})'"),
+    ("ask", "allow", "fs.change", "ruby -rtmpdir -rfileutils -e 'd = Dir.mktmpdir; FileUtils.rm_rf(d)'"),
+    ("ask", "allow", "fs.change", "ruby -rtmpdir -rfileutils -e 'Dir.mktmpdir { |d| FileUtils.rm_rf(File.join(d, \"out\")) }'"),
+    ("ask", "ask", "fs.change", "rm -rf \"$BUILD_DIR\""),
+    ("ask", "ask", "fs.change", "python3 -c 'import shutil, sys; shutil.rmtree(sys.argv[1])' x"),
+    ("ask", "ask", "file.write-outside", "D=$(mktemp -d ~/x.XXXX); rm -rf \"$D\""),
     // Changes to the system outside the project: its services, every process, processes
     // found by name, setuid and setgid bits.
     ("ask", "ask", "proc.service-change", "systemctl stop nginx"),

@@ -174,6 +174,14 @@ impl Analyzer<'_> {
                     let mut unmoved = c.clone();
                     self.command(script, i, cmd, &mut unmoved, depth);
                 }
+                // A variable that is not a constant, with each value the script itself may
+                // give it (`T=build; T=/; rm -rf $T` is judged as `rm -rf /` too).
+                for value in &script.candidates {
+                    if let Some(with) = shell::vars::apply(cmd, i, std::slice::from_ref(value)) {
+                        let mut unmoved = c.clone();
+                        self.command(script, i, &with, &mut unmoved, depth);
+                    }
+                }
                 if here != c {
                     moved.push(here);
                 }

@@ -168,6 +168,9 @@ pub struct Script {
     pub hidden_code: bool,
     /// `for` loops whose variable is one of known values in the body (see [`vars`]).
     pub loops: Vec<vars::Loop>,
+    /// Values the script's assignments and loops may give variables that are not
+    /// constants, with which their uses are judged too (see [`vars::candidates`]).
+    pub candidates: Vec<vars::Constant>,
     /// The characters an unquoted value splits at (`IFS`), and the command from which
     /// they hold, when known: the default blanks, or the value `IFS` is set to once.
     pub ifs: Option<(String, usize)>,
@@ -211,6 +214,7 @@ pub fn parse(src: &str) -> Script {
     script.pwd_unknown = vars::may_assign(src, "PWD");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
+    let found_for_candidates = (!ifs_touched).then(|| found_loops.clone());
     if ifs_touched {
         // Under a changed IFS only a value set once is known; loops are not.
         script.ifs = vars::known_ifs(src, &script.assigned);
@@ -220,6 +224,10 @@ pub fn parse(src: &str) -> Script {
     }
     if !ifs_touched || script.ifs.is_some() {
         script.constants = vars::constants(src, &script.assigned);
+    }
+    if let Some(found) = found_for_candidates {
+        script.candidates =
+            vars::candidates(&script.assigned, &found, &script.constants, &script.loops);
     }
     script.aliases = aliases(&script.commands);
     script

@@ -340,6 +340,15 @@ impl<'t> Walker<'t> {
             ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
                 self.out.opaque("changes the working folder")
             }
+            // Makes a new folder: a write of the path the call's value stands for.
+            ("Dir", "mktmpdir") => {
+                let folder = match pos.get(1) {
+                    Some(_) => arg(self, 1),
+                    None => Text::lit("/tmp"),
+                };
+                self.out
+                    .push(Effect::Write(folder.join(Text::lit("dXXXXXXXX"))));
+            }
             ("File" | "Dir" | "FileUtils" | "Pathname", _) if FILE_QUERIES.contains(&method) => {}
             (
                 "Open3",
