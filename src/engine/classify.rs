@@ -932,6 +932,7 @@ impl<'a> Matcher<'a> {
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
             PathClass::RunsLater => lists.runs_later().matches(p),
+            PathClass::GitHistory => p.forms().any(paths::in_git_folder),
         }
     }
 

@@ -648,6 +648,14 @@ pub fn is_broad(
     })
 }
 
+/// Whether the absolute, folded path `p` is a repository's `.git` folder or in it: some
+/// name of it is `.git`, or a glob that may be (`.gi?`).
+pub fn in_git_folder(p: &str) -> bool {
+    p.split('/').any(|name| {
+        name == ".git" || (name.contains(['*', '?', '[']) && component_match(name, ".git"))
+    })
+}
+
 /// Whether the absolute, folded path `p` is `base` or one of its ancestors.
 fn is_ancestor_or_same(p: &str, base: &Path) -> bool {
     let b = normalize(base);
@@ -1031,6 +1039,22 @@ mod tests {
                 *want,
                 "{raw}"
             );
+        }
+    }
+
+    #[test]
+    fn git_folders() {
+        for (p, want) in [
+            ("/h/p/.git", true),
+            ("/h/p/.git/refs/heads/main", true),
+            ("/h/p/sub/.git/packed-refs", true),
+            ("/h/p/.gi?/objects", true),
+            ("/h/p/.g*", true),
+            ("/h/p/.gitignore", false),
+            ("/h/p/.github/workflows/ci.yml", false),
+            ("/h/p/x.git/refs", false),
+        ] {
+            assert_eq!(in_git_folder(p), want, "{p}");
         }
     }
 

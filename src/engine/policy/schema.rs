@@ -207,6 +207,7 @@ pub const PATH_CLASSES: &[&str] = &[
     "unknown",
     "outside",
     "runs-later",
+    "git-history",
 ];
 /// The classes of a container's host path a rule may name (`mount_source`).
 pub const MOUNT_CLASSES: &[&str] = &[

@@ -2,7 +2,9 @@
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
+use crate::engine::lang::path_calls::{
+    self, hardlink_target, read, symlink_target, write, Arg, PathArg, PathCall,
+};
 use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
@@ -36,8 +38,12 @@ const FS_PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[write(0, "")],
     },
     PathCall {
-        names: &["symlink", "link"],
-        paths: &[write(1, "")],
+        names: &["symlink"],
+        paths: &[symlink_target(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["link"],
+        paths: &[hardlink_target(0, ""), write(1, "")],
     },
     PathCall {
         names: &["copyFile", "cp", "copy"],

@@ -2,7 +2,9 @@
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::lang::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
+use crate::engine::lang::path_calls::{
+    self, each_from, hardlink_target, read, symlink_target, write, Arg, Does, PathCall,
+};
 use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
@@ -69,14 +71,15 @@ const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
     PathCall {
         names: &[
             ("File", "symlink"),
-            ("File", "link"),
-            ("FileUtils", "ln"),
             ("FileUtils", "ln_s"),
             ("FileUtils", "ln_sf"),
-            ("FileUtils", "link"),
             ("FileUtils", "symlink"),
         ],
-        paths: &[write(1, "")],
+        paths: &[symlink_target(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[("File", "link"), ("FileUtils", "ln"), ("FileUtils", "link")],
+        paths: &[hardlink_target(0, ""), write(1, "")],
     },
     PathCall {
         names: &[
