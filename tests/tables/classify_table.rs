@@ -1296,3 +1296,31 @@ fn paths_known_only_at_run_time() {
         ("ask", "file.write-outside", "D=$(mktemp -d ~/x.XXXX); rm -rf \"$D\""),
     ]);
 }
+
+/// Paths as the kernel resolves them: `/proc/self/root` is the root and `/proc/self/cwd`
+/// the folder the command runs in; where the script sets `HOME` or `CDPATH`, a `cd` that
+/// they steer goes somewhere not known, and what follows is asked, never relaxed; `env
+/// --chdir=DIR` (any spelling) carries the folder into the shell it starts. (A link
+/// followed before a `..` after it needs a file system: see `paths::tests`.)
+#[test]
+#[rustfmt::skip]
+fn paths_as_the_kernel_resolves_them() {
+    check(&[
+        ("ask!", "file.read-secret", "cat /proc/self/root/home/user/.ssh/config"),
+        ("deny", "path.protected-write", "echo x >> /proc/self/root/home/user/.bashrc"),
+        ("deny", "path.protected-write", "echo x >> /proc/1/root/etc/hosts"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/self/root/home/user"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/thread-self/root/"),
+        ("ask!", "file.read-secret", "cat /proc/self/cwd/../.ssh/config"),
+        ("deny", "path.protected-write", "echo x >> /proc/thread-self/cwd/../.bashrc"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/self/cwd/.."),
+        ("ask!", "file.write-outside", "HOME=/etc; cd; echo x > hosts"),
+        ("ask!", "file.write-outside", "CDPATH=/etc; cd ssh && echo x > sshd_config"),
+        ("ask!", "file.write-outside", "export CDPATH=/; cd etc && echo x > hosts"),
+        ("ask", "file.write", "CDPATH=/; cd ./src && echo x > a.txt"),
+        ("deny", "path.protected-write", "env --chdir=/etc sh -c 'echo x > hosts'"),
+        ("deny", "path.protected-write", "env -C/etc sh -c 'echo x > hosts'"),
+        ("deny", "path.protected-write", "env -C ~ bash -c 'echo x >> .bashrc'"),
+        ("deny", "fs.rm-broad", "env --chdir ~ sh -c 'rm -rf ./*'"),
+    ]);
+}

@@ -227,7 +227,7 @@ impl Analyzer<'_> {
             self.function_call(script, i, cmd, cwd.clone(), depth);
             return;
         }
-        if self.change_folder(&cmd.words, cwd) {
+        if self.change_folder(&cmd.words, cwd, script) {
             return;
         }
         // `export NAME=value` and friends set variables like a leading assignment.
@@ -392,7 +392,16 @@ impl Analyzer<'_> {
     /// `cd`, `pushd`, `popd` (also after `command` or `builtin`): moves `cwd`, where later
     /// relative paths point (`parsed` keeps the folders it may not have left, as in a
     /// pipeline stage). Whether `words` was one.
-    fn change_folder(&mut self, words: &[Word], cwd: &mut Option<PathBuf>) -> bool {
+    ///
+    /// Where the script sets `HOME`, `cd` alone goes where that leads, not known; where it
+    /// sets `CDPATH`, so does `cd NAME` (not `./NAME`, `../NAME` or `/…`), which may be in
+    /// any of its folders.
+    fn change_folder(
+        &mut self,
+        words: &[Word],
+        cwd: &mut Option<PathBuf>,
+        script: &Script,
+    ) -> bool {
         let mut cd_words: &[Word] = words;
         while cd_words.len() > 1
             && cd_words[0].literal
@@ -407,10 +416,18 @@ impl Analyzer<'_> {
             .iter()
             .skip(1)
             .find(|w| w.text == "-" || !w.text.starts_with('-'));
+        let searched = |t: &str| {
+            !(t.starts_with('/')
+                || t.starts_with("./")
+                || t.starts_with("../")
+                || matches!(t, "." | ".."))
+        };
         let next = match target {
             _ if cd_words[0].text == "popd" => None,
+            None if script.home_unknown => None,
             None => Some(self.env.places.home.clone()),
             Some(w) if w.text == "-" => None,
+            Some(w) if script.cdpath_set && searched(&w.text) => None,
             Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
         };
         *cwd = next;

@@ -163,6 +163,11 @@ pub struct Script {
     /// Whether `$PWD` (and `$(pwd)`) may not be the working folder: the script names
     /// `PWD` other than to read it.
     pub pwd_unknown: bool,
+    /// Whether the script names `HOME` other than to read it: `cd` alone may go anywhere.
+    pub home_unknown: bool,
+    /// Whether the script names `CDPATH` other than to read it: `cd NAME` may go to a
+    /// folder of it.
+    pub cdpath_set: bool,
     /// Whether the script runs `eval`, `source` or `.`, which could assign any variable
     /// (see [`vars`]).
     pub hidden_code: bool,
@@ -212,6 +217,8 @@ pub fn parse(src: &str) -> Script {
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
     script.pwd_unknown = vars::may_assign(src, "PWD");
+    script.home_unknown = vars::may_assign(src, "HOME");
+    script.cdpath_set = vars::may_assign(src, "CDPATH");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
     let found_for_candidates = (!ifs_touched).then(|| found_loops.clone());
