@@ -208,6 +208,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "fs.change", "d=$(mktemp -d); cd \"$d\"; rm -rf \"$d\""),
     ("ask", "allow", "fs.change", "tmp=$(mktemp -d) && cp -r src \"$tmp/\" && rm -rf \"$tmp\""),
     ("ask", "allow", "fs.change", "rm -rf \"$(mktemp -d)\""),
+    ("ask", "allow", "fs.change", "d=$(mktemp -d); trap 'rm -rf \"$d\"' EXIT; cp -r src \"$d\""),
+    ("ask", "ask", "fs.change", "trap 'rm -rf \"$d\"' EXIT"),
     ("ask", "allow", "fs.change", "out=`mktemp -d`; rm -rf $out"),
     ("ask", "allow", "fs.change", "work=$(mktemp -d --tmpdir=/tmp/ci); rm -rf \"$work\""),
     ("ask", "allow", "fs.change", "TMP=$(mktemp -dt build.XXXXXX); rm -rf \"$TMP\""),

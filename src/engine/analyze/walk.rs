@@ -117,6 +117,24 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
+        // The constants of the shell this script runs in (a trap's), for this script only.
+        let inherited = std::mem::take(&mut self.inherited);
+        let joined: Vec<shell::vars::Constant>;
+        let constants = if inherited.is_empty() {
+            &script.constants
+        } else {
+            joined = script
+                .constants
+                .iter()
+                .cloned()
+                .chain(
+                    inherited
+                        .into_iter()
+                        .filter(|c| !script.assigned.iter().any(|a| a.name == c.name)),
+                )
+                .collect();
+            &joined
+        };
         if let Some(f) = recursive_function(script) {
             self.facts.signal(
                 SignalName::ForkBomb,
@@ -151,7 +169,7 @@ impl Analyzer<'_> {
                 let mut substituted = !std::ptr::eq(variants[0], cmd);
                 for (k, v) in variants.iter().enumerate() {
                     // Variables and `$PWD` written out where their value is known.
-                    let with_constants = shell::vars::apply(v, i, &script.constants);
+                    let with_constants = shell::vars::apply(v, i, constants);
                     let base = with_constants.as_ref().unwrap_or(v);
                     let in_folder = in_folder(script, i, base, c.as_deref());
                     let known = in_folder.as_ref().or(with_constants.as_ref());
@@ -245,10 +263,21 @@ impl Analyzer<'_> {
             cmd,
             depth,
         };
-        // `trap 'commands' SIGNAL`: the commands run later, in this shell.
+        // `trap 'commands' SIGNAL`: the commands run later, in this shell, which has the
+        // script's variables: its constants hold there too (nothing in the script, the
+        // trap's text included, gives them another value).
         if first.literal && first.text == "trap" {
             if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
+                self.inherited = script
+                    .constants
+                    .iter()
+                    .map(|c| shell::vars::Constant {
+                        from: 0,
+                        ..c.clone()
+                    })
+                    .collect();
                 self.code_string(code, cwd.clone(), &ctx);
+                self.inherited.clear();
             }
         }
         self.words(&cmd.words, cwd.clone(), &ctx, false);
