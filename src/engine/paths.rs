@@ -731,10 +731,23 @@ pub fn is_broad(
 }
 
 /// Whether the absolute, folded path `p` is a repository's `.git` folder or in it: some
-/// name of it is `.git`, or a glob that may be (`.gi?`).
+/// name of it is `.git`, or a glob that may be (`.gi?`); or it is the history of a bare
+/// repository (`repo.git/refs`, `repo.git/packed-refs`).
 pub fn in_git_folder(p: &str) -> bool {
-    p.split('/').any(|name| {
-        name == ".git" || (name.contains(['*', '?', '[']) && component_match(name, ".git"))
+    const HISTORY: &[&str] = &[
+        "refs",
+        "objects",
+        "packed-refs",
+        "logs",
+        "HEAD",
+        "reftable",
+        "shallow",
+    ];
+    let names: Vec<&str> = p.split('/').collect();
+    names.iter().enumerate().any(|(i, name)| {
+        *name == ".git"
+            || (name.contains(['*', '?', '[']) && component_match(name, ".git"))
+            || (name.ends_with(".git") && names.get(i + 1).is_some_and(|n| HISTORY.contains(n)))
     })
 }
 
@@ -1177,7 +1190,10 @@ mod tests {
             ("/h/p/.g*", true),
             ("/h/p/.gitignore", false),
             ("/h/p/.github/workflows/ci.yml", false),
-            ("/h/p/x.git/refs", false),
+            ("/h/p/x.git/refs/heads/main", true),
+            ("/h/p/x.git/packed-refs", true),
+            ("/h/p/x.git/README", false),
+            ("/h/p/x.git", false),
         ] {
             assert_eq!(in_git_folder(p), want, "{p}");
         }

@@ -275,6 +275,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.write-git-history", "ruby -e 'File.delete(\".git/refs/tags/v1\")'"),
     ("ask", "ask", "file.write-git-history", "tool:Write /home/user/project/.git/packed-refs"),
     ("ask", "ask", "fs.find-delete-git", "find .git/objects -type f -delete"),
+    ("ask", "ask", "file.write-git-history", "rm -rf /srv/repos/app.git/refs/heads/main"),
+    ("ask", "ask", "file.write-git-history", "truncate -s 0 mirror.git/packed-refs"),
     ("ask", "ask", "fs.rm-git", "rm -rf .git/refs"),
     ("allow", "allow", "read.files", "cat .git/HEAD"),
     // A link to a file outside the project, whatever makes it, is judged as `ln`'s is.
