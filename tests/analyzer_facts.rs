@@ -149,7 +149,7 @@ fn find() {
 fn git() {
     check(&[
         ("git status", "run git status"),
-        ("git -C /tmp log", "run git log"),
+        ("git -C /tmp log", "run git log | signal code-opaque"),
         ("git commit -m 'x'", "run git commit -m x"),
         ("git push --force", "run git push --force"),
         ("git -c core.pager=less log", "run less | run git log"),

@@ -912,15 +912,27 @@ impl<'a> Matcher<'a> {
             PathClass::Sensitive => self.names_a_secret(p),
             PathClass::System => lists.system().matches(p),
             // Broad against the folder the command runs in and the one the call started in
-            // (`cd .. && rm -rf project` deletes the working folder too).
+            // (`cd .. && rm -rf project` deletes the working folder too). A folder in a
+            // temporary folder the command moved into (`d=$(mktemp -d); cd "$d"; …; rm -rf
+            // "$d"`) is not the working folder of anything but that command.
             PathClass::Broad => {
                 let system = &self.policy().paths.system;
-                paths::is_broad(p, cwd, &places.home, system)
+                let moved_into_temp = |c: &Path| {
+                    Some(c) != self.ctx.cwd
+                        && TEMP_FOLDERS.iter().any(|t| {
+                            c.to_str()
+                                .and_then(|c| c.strip_prefix(t))
+                                .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'))
+                        })
+                };
+                let here = cwd.filter(|c| !moved_into_temp(c));
+                paths::is_broad(p, here, &places.home, system)
                     || paths::is_broad(p, self.ctx.cwd, &places.home, system)
             }
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
             PathClass::RunsLater => lists.runs_later().matches(p),
+            PathClass::GitHistory => p.forms().any(paths::in_git_folder),
         }
     }
 

@@ -116,17 +116,29 @@ pub fn resolve(
 ) -> Resolved {
     let mut dynamic = !literal;
     let expanded = expand_home(raw, literal, &places.home);
+    // The absolute path before `..` is folded, when it has one: the kernel follows a link
+    // before it climbs out of it (`linkdir/../x` is in the link target's parent).
+    let mut climbs: Option<PathBuf> = None;
     let lexical = match expanded {
         Some(p) => {
             if has_unknown_expansion(&p, literal) {
                 dynamic = true;
                 None
-            } else if p.starts_with('/') {
-                Some(normalize(Path::new(&p)))
             } else {
-                // After `cd ~/.ss?` the folder is a glob too.
-                dynamic |= cwd.is_some_and(|c| c.to_string_lossy().contains(['*', '?', '[']));
-                cwd.map(|c| normalize(&c.join(&p)))
+                let p = proc_self(&p, cwd);
+                let absolute = if p.starts_with('/') {
+                    Some(PathBuf::from(p.as_ref()))
+                } else {
+                    // After `cd ~/.ss?` the folder is a glob too.
+                    dynamic |= cwd.is_some_and(|c| c.to_string_lossy().contains(['*', '?', '[']));
+                    cwd.map(|c| c.join(p.as_ref()))
+                };
+                if let Some(a) = &absolute {
+                    if a.components().any(|c| c == Component::ParentDir) {
+                        climbs = Some(a.clone());
+                    }
+                }
+                absolute.map(|a| normalize(&a))
             }
         }
         None => {
@@ -134,10 +146,11 @@ pub fn resolve(
             None
         }
     };
-    let real = lexical
-        .as_deref()
-        .and_then(|l| follow_links(l, fs))
-        .filter(|r| Some(r) != lexical.as_ref());
+    let real = match &climbs {
+        Some(a) => physical(a, fs),
+        None => lexical.as_deref().and_then(|l| follow_links(l, fs)),
+    }
+    .filter(|r| Some(r) != lexical.as_ref());
     Resolved {
         lexical,
         real,
@@ -204,6 +217,75 @@ pub fn normalize(p: &Path) -> String {
         }
     }
     format!("/{}", parts.join("/"))
+}
+
+/// `/proc/self/root/x` (also `thread-self`'s and a process's by number) is `/x`, and
+/// `/proc/self/cwd/x` is `x` in the folder the command runs in, when that is known.
+fn proc_self<'a>(p: &'a str, cwd: Option<&Path>) -> std::borrow::Cow<'a, str> {
+    use std::borrow::Cow;
+    let Some(rest) = p.strip_prefix("/proc/") else {
+        return Cow::Borrowed(p);
+    };
+    let (who, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    let this = who == "self" || who == "thread-self";
+    let a_process = !who.is_empty() && who.bytes().all(|b| b.is_ascii_digit());
+    if !(this || a_process) {
+        return Cow::Borrowed(p);
+    }
+    let (what, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    match (what, cwd) {
+        ("root", _) => Cow::Owned(format!("/{tail}")),
+        ("cwd", Some(c)) if this => Cow::Owned(format!("{}/{tail}", c.to_string_lossy())),
+        _ => Cow::Borrowed(p),
+    }
+}
+
+/// The path the kernel reaches for the absolute path `a`, whose `..` are not folded: each
+/// name in turn, a link (existing or dangling) replaced by its target as it is met, and `..`
+/// taken from where that leads. Names that do not exist stay as written.
+fn physical(a: &Path, fs: &dyn Fs) -> Option<String> {
+    let mut queue: std::collections::VecDeque<std::ffi::OsString> = a
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    let mut at = PathBuf::from("/");
+    let mut links = 0;
+    while let Some(name) = queue.pop_front() {
+        if name == ".." {
+            at.pop();
+            continue;
+        }
+        if name == "." {
+            continue;
+        }
+        at.push(&name);
+        if let Some(target) = fs.read_link(&at) {
+            links += 1;
+            if links > MAX_DANGLING_LINKS {
+                return None;
+            }
+            at.pop();
+            if target.is_absolute() {
+                at = PathBuf::from("/");
+            }
+            let parts: Vec<std::ffi::OsString> = target
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(n) => Some(n.to_os_string()),
+                    Component::ParentDir => Some("..".into()),
+                    _ => None,
+                })
+                .collect();
+            for p in parts.into_iter().rev() {
+                queue.push_front(p);
+            }
+        }
+    }
+    Some(normalize(&at))
 }
 
 /// How many dangling links one path is followed through.
@@ -648,6 +730,27 @@ pub fn is_broad(
     })
 }
 
+/// Whether the absolute, folded path `p` is a repository's `.git` folder or in it: some
+/// name of it is `.git`, or a glob that may be (`.gi?`); or it is the history of a bare
+/// repository (`repo.git/refs`, `repo.git/packed-refs`).
+pub fn in_git_folder(p: &str) -> bool {
+    const HISTORY: &[&str] = &[
+        "refs",
+        "objects",
+        "packed-refs",
+        "logs",
+        "HEAD",
+        "reftable",
+        "shallow",
+    ];
+    let names: Vec<&str> = p.split('/').collect();
+    names.iter().enumerate().any(|(i, name)| {
+        *name == ".git"
+            || (name.contains(['*', '?', '[']) && component_match(name, ".git"))
+            || (name.ends_with(".git") && names.get(i + 1).is_some_and(|n| HISTORY.contains(n)))
+    })
+}
+
 /// Whether the absolute, folded path `p` is `base` or one of its ancestors.
 fn is_ancestor_or_same(p: &str, base: &Path) -> bool {
     let b = normalize(base);
@@ -705,7 +808,10 @@ fn strip_contents_glob(p: &str) -> &str {
     p
 }
 
-/// `$X`, `$X/`, `"$X"/*`: an empty or unset variable turns these into `/` or `/*`.
+/// `$X/`, `"$X"/*`: an empty or unset variable turns these into `/` or `/*`. A variable
+/// alone (`"$X"`) is a path known only at run time, not a broad one: empty, it names
+/// nothing (`rm -rf ""` deletes nothing); so is `${X:?}/`, which stops the shell when `X`
+/// is empty or unset.
 fn dynamic_is_broad(raw: &str) -> bool {
     let t = raw.trim_matches('"');
     if !t.starts_with('$') {
@@ -718,8 +824,9 @@ fn dynamic_is_broad(raw: &str) -> bool {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(t.len() - 1)
     };
-    let rest = &t[var_end..];
-    matches!(rest, "" | "/" | "/*" | "/.*" | "/**")
+    let never_empty = t[..var_end].contains(":?");
+    let rest = t[var_end..].trim_start_matches('"');
+    !never_empty && matches!(rest, "/" | "/*" | "/.*" | "/**")
 }
 
 #[cfg(test)]
@@ -835,6 +942,49 @@ mod tests {
         fn read_link(&self, p: &Path) -> Option<PathBuf> {
             (p == Path::new("/home/u/p/rc")).then(|| PathBuf::from("../.bashrc"))
         }
+    }
+
+    /// `/home/u/p/sshdir -> /home/u/.ssh` and `/home/u/p/up -> ../..` (relative).
+    struct LinkedFs;
+
+    impl Fs for LinkedFs {
+        fn canonicalize(&self, _: &Path) -> Option<PathBuf> {
+            None
+        }
+        fn read_link(&self, p: &Path) -> Option<PathBuf> {
+            match p.to_str()? {
+                "/home/u/p/sshdir" => Some(PathBuf::from("/home/u/.ssh")),
+                "/home/u/p/up" => Some(PathBuf::from("../..")),
+                _ => None,
+            }
+        }
+    }
+
+    /// A link is followed before a `..` after it, as the kernel does; `/proc/self/root` is
+    /// the root and `/proc/self/cwd` the folder the command runs in.
+    #[test]
+    fn paths_as_the_kernel_resolves_them() {
+        let cwd = Path::new("/home/u/p");
+        let cases: &[(&str, &str)] = &[
+            ("sshdir/../.ssh/config", "/home/u/.ssh/config"),
+            ("sshdir/../.bashrc", "/home/u/.bashrc"),
+            ("./sshdir/../../x", "/home/x"),
+            ("up/../etc/passwd", "/etc/passwd"),
+            (
+                "src/../sshdir/../.aws/credentials",
+                "/home/u/.aws/credentials",
+            ),
+            ("/proc/self/root/home/u/.ssh/id", "/home/u/.ssh/id"),
+            ("/proc/1/root/etc/hosts", "/etc/hosts"),
+            ("/proc/thread-self/cwd/../.bashrc", "/home/u/.bashrc"),
+        ];
+        for (raw, want) in cases {
+            let r = resolve(raw, true, Some(cwd), &places(), &LinkedFs);
+            let forms: Vec<&str> = r.forms().collect();
+            assert!(forms.contains(want), "{raw}: {forms:?}");
+        }
+        let r = resolve("src/../a.txt", true, Some(cwd), &places(), &LinkedFs);
+        assert_eq!(r.real, None);
     }
 
     #[test]
@@ -1031,6 +1181,25 @@ mod tests {
     }
 
     #[test]
+    fn git_folders() {
+        for (p, want) in [
+            ("/h/p/.git", true),
+            ("/h/p/.git/refs/heads/main", true),
+            ("/h/p/sub/.git/packed-refs", true),
+            ("/h/p/.gi?/objects", true),
+            ("/h/p/.g*", true),
+            ("/h/p/.gitignore", false),
+            ("/h/p/.github/workflows/ci.yml", false),
+            ("/h/p/x.git/refs/heads/main", true),
+            ("/h/p/x.git/packed-refs", true),
+            ("/h/p/x.git/README", false),
+            ("/h/p/x.git", false),
+        ] {
+            assert_eq!(in_git_folder(p), want, "{p}");
+        }
+    }
+
+    #[test]
     fn broad_paths() {
         let cwd = Path::new("/home/u/p");
         let system: crate::engine::policy::List = ["/usr", "/usr/lib"].into_iter().collect();
@@ -1053,8 +1222,15 @@ mod tests {
             ("./target", true, false),
             ("~/p/build", true, false),
             ("$HOME", false, true),
-            ("$X", false, true),
+            ("$X", false, false),
+            ("\"$X\"", false, false),
             ("$X/", false, true),
+            ("\"$X\"/", false, true),
+            ("$X/*", false, true),
+            ("${X}/.*", false, true),
+            ("${X:?}/", false, false),
+            ("${X:?unset}/*", false, false),
+            ("${X?}/", false, true),
             ("$X/build", false, false),
         ];
         for (raw, lit, want) in cases {

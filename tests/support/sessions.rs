@@ -290,6 +290,20 @@ pub fn scratch_root() -> PathBuf {
 /// on and on the one where the hook confines calls, where `auto` relaxes more (and
 /// Forbidden must not change).
 pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
+    not_decided_in_auto(cases, "deny")
+}
+
+/// Runs every case in the `auto` session, as [`not_denied_in_auto`] does, and returns those
+/// not asked there: what is never relaxed is asked in `auto` too, with Claude Code's
+/// sandbox on or not.
+pub fn not_asked_in_auto(cases: &[String]) -> Vec<String> {
+    not_decided_in_auto(cases, "ask")
+}
+
+fn not_decided_in_auto(cases: &[String], want: &'static str) -> Vec<String> {
+    if cases.is_empty() {
+        return Vec::new();
+    }
     let half = cases.len().div_ceil(2).max(1);
     let machines = [
         (Machine::get(), "auto"),
@@ -306,7 +320,7 @@ pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
                         .iter()
                         .filter_map(|c| {
                             let a = m.example(AUTO, c);
-                            (a.decision != "deny").then(|| {
+                            (a.decision != want).then(|| {
                                 let head: String = c.chars().take(120).collect();
                                 format!(
                                     "{head:?}: {} in the {name} session ({})",

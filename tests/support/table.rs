@@ -2,7 +2,7 @@
 //! Cases run in the fixed imaginary machine of `examples` (home `/home/user`, working folder
 //! `/home/user/project`, nothing on disk). Every `deny` case also runs through the real
 //! binary in a session whose autonomy is `auto` (see `sessions.rs`), where it must be denied
-//! too.
+//! too; an `ask!` case is asked and never relaxed: asked in that session too.
 
 #![allow(dead_code)]
 
@@ -21,6 +21,12 @@ pub fn check(cases: &[(&str, &str, &str)]) {
         .map(|(_, _, cmd)| cmd.to_string())
         .collect();
     wrong.extend(sessions::not_denied_in_auto(&denied));
+    let never_relaxed: Vec<String> = cases
+        .iter()
+        .filter(|(want, _, _)| *want == "ask!")
+        .map(|(_, _, cmd)| cmd.to_string())
+        .collect();
+    wrong.extend(sessions::not_asked_in_auto(&never_relaxed));
     report(wrong);
 }
 
@@ -30,7 +36,7 @@ fn wrong_decisions(cases: &[(&str, &str, &str)]) -> Vec<String> {
     for (want, want_rule, cmd) in cases {
         let d = run_example(&policy, cmd).expect("classifies");
         let got = decision_word(d.verdict.tier);
-        if got != *want || d.verdict.rule != *want_rule {
+        if got != want.trim_end_matches('!') || d.verdict.rule != *want_rule {
             wrong.push(format!(
                 "{cmd:?}: want {want} by {want_rule}, got {got} by {} ({})",
                 d.verdict.rule, d.verdict.subject

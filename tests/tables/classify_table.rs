@@ -503,27 +503,27 @@ fn variables_with_one_known_value() {
         ("deny", "fs.rm-broad", "T=..; rm -rf $T"),
         ("deny", "path.protected-write", "D=/etc; echo x > $D/passwd"),
         ("deny", "path.protected-write", "K=~/.ssh; cp x $K/authorized_keys"),
-        ("deny", "fs.rm-broad", "T=build; read T; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; read T; rm -rf $T"),
         ("deny", "fs.rm-broad", "T=build; T=/; rm -rf $T"),
         ("deny", "fs.rm-broad", "T=build; for T in /; do rm -rf $T; done"),
-        ("deny", "fs.rm-broad", "ls || T=build; rm -rf $T"),
-        ("deny", "fs.rm-broad", "true && T=build; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build & rm -rf $T"),
-        ("deny", "fs.rm-broad", "if x; then T=build; fi; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; eval \"T=/\"; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; source env.sh; rm -rf $T"),
-        ("deny", "fs.rm-broad", "rm -rf $T; T=build"),
-        ("deny", "fs.rm-broad", "f() { rm -rf $T; }; T=build; f"),
+        ("ask!", "fs.change", "ls || T=build; rm -rf $T"),
+        ("ask!", "fs.change", "true && T=build; rm -rf $T"),
+        ("ask!", "fs.change", "T=build & rm -rf $T"),
+        ("ask!", "unknown.command", "if x; then T=build; fi; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; eval \"T=/\"; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; source env.sh; rm -rf $T"),
+        ("ask!", "fs.change", "rm -rf $T; T=build"),
+        ("ask!", "fs.change", "f() { rm -rf $T; }; T=build; f"),
         ("deny", "fs.rm-broad", "T=\"a /\"; rm -rf $T"),
         ("deny", "fs.rm-broad", "T='*'; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T+=x; rm -rf $T"),
+        ("ask!", "fs.change", "T+=x; rm -rf $T"),
         ("ask", "fs.change", "IFS=u; T=build; rm -rf $T"),
-        ("deny", "fs.rm-broad", "IFS=u; IFS=x; T=build; rm -rf $T"),
-        ("deny", "fs.rm-broad", "read IFS; T=build; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; declare -n R=T; R=/; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; ((T=1)); rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; printf -v T /; rm -rf $T"),
-        ("deny", "fs.rm-broad", "T=build; bash -c 'rm -rf $T'"),
+        ("ask!", "fs.change", "IFS=u; IFS=x; T=build; rm -rf $T"),
+        ("ask!", "fs.change", "read IFS; T=build; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; declare -n R=T; R=/; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; ((T=1)); rm -rf $T"),
+        ("ask!", "fs.change", "T=build; printf -v T /; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; bash -c 'rm -rf $T'"),
     ]);
 }
 
@@ -603,7 +603,7 @@ fn partly_known_scripts() {
         ("ask", "shell.dynamic-script", "bash -c \"echo $HOME\""),
         ("ask", "shell.dynamic-command", "eval \"$CMD\""),
         ("deny", "path.protected-write", "D=/etc; echo x > $D/passwd; eval ls"),
-        ("deny", "fs.rm-broad", "T=build; rm -rf $T; eval \"T=x\""),
+        ("ask!", "fs.change", "T=build; rm -rf $T; eval \"T=x\""),
         ("ask", "fs.change", "T=build; rm -rf $T"),
     ]);
 }
@@ -676,7 +676,7 @@ fn loop_variables() {
         ("deny", "fs.rm-broad", "for f in a; do f=/; rm -rf $f; done"),
         ("deny", "fs.rm-broad", "select x in a b; do rm -rf $x/; done"),
         ("ask", "file.read-unknown", "for f in $(ls); do cat $f; done"),
-        ("deny", "fs.rm-broad", "for f in a b; do eval x; rm -rf $f; done"),
+        ("ask!", "unknown.command", "for f in a b; do eval x; rm -rf $f; done"),
     ]);
 }
 
@@ -1251,5 +1251,79 @@ fn perl_option_clusters() {
         ("ask", "file.read-secret", "perl -ne 'print' ~/.ssh/id_rsa"),
         // `-pie` is `-p -i` with the suffix `e`: the next word is a script file's name.
         ("ask", "code.opaque", "perl -pie 's/a/b/' f"),
+    ]);
+}
+
+/// A recursive delete of a path known only at run time is asked and never relaxed, not
+/// denied: an empty variable alone names nothing. What is, or can only be, broad stays
+/// Forbidden: a variable before `/` (empty, it is the root), a value the script itself
+/// gives that is broad. A name `mktemp` makes is a path of the call's own in the temporary
+/// folder, so deleting it is an ordinary change (relaxed in `auto`: see the autonomy table).
+#[test]
+#[rustfmt::skip]
+fn paths_known_only_at_run_time() {
+    check(&[
+        ("ask!", "fs.change", "rm -rf \"$d\""),
+        ("ask!", "fs.change", "rm -rf $BUILD_DIR"),
+        ("ask!", "fs.change", "d=$(git config --get x.dir); rm -rf \"$d\""),
+        ("ask!", "fs.change", "rm -rf \"${OUT:?}/\""),
+        ("ask!", "fs.change", "rm -rf \"$1\""),
+        ("ask!", "fs.change", "T=build; printf -vT /; rm -rf $T"),
+        ("ask!", "fs.change", "T=build; read -raT < f; rm -rf $T"),
+        ("ask!", "fs.change", "cd \"$(mktemp -d)\" && rm -rf \"$OLDPWD/x\""),
+        ("ask!", "fs.change", "python3 -c 'import shutil, os; shutil.rmtree(os.environ[\"OUT\"])'"),
+        ("ask!", "fs.change", "node -e 'require(\"fs\").rmSync(process.argv[1], {recursive: true})' x"),
+        ("ask!", "fs.change", "ruby -rfileutils -e 'FileUtils.rm_rf(ARGV[0])' x"),
+        ("ask", "fs.change", "d=$(mktemp -d); cd \"$d\"; rm -rf \"$d\""),
+        ("ask", "fs.change", "rm -rf \"$(mktemp -d)\""),
+        ("deny", "fs.rm-broad", "rm -rf \"$UNSET/\""),
+        ("deny", "fs.rm-broad", "rm -rf \"$X\"/*"),
+        ("deny", "fs.rm-broad", "rm -rf ${X}/"),
+        ("deny", "fs.rm-broad", "rm -rf \"${X?}/\""),
+        ("deny", "fs.rm-broad", "d=$(mktemp -d); rm -rf \"$d/..\""),
+        ("deny", "fs.rm-broad", "d=$(mktemp -d); trap 'rm -rf \"$d\"/..' EXIT"),
+        ("deny", "fs.rm-broad", "d=/; trap 'rm -rf \"$d\"' EXIT"),
+        ("deny", "fs.rm-broad", "d=$(mktemp -d); trap 'd=~; rm -rf \"$d\"' EXIT"),
+        ("deny", "fs.rm-broad", "d=$(mktemp -d); cd \"$d\"; rm -rf ../.."),
+        ("deny", "fs.rm-broad", "d=$(mktemp -d /); rm -rf \"$d/..\""),
+        ("deny", "fs.rm-broad", "T=build; T=/; rm -rf $T"),
+        ("deny", "fs.rm-broad", "T=build; T=~; rm -rf \"$T\""),
+        ("deny", "fs.rm-broad", "for d in build ~; do rm -rf \"$d\"; done"),
+        ("deny", "fs.rm-broad", "rm -rf ~"),
+        ("deny", "fs.rm-broad", "rm -rf \"$HOME\""),
+        ("deny", "fs.rm-broad", "rm -rf /*"),
+        ("deny", "fs.rm-broad", "python3 -c 'import shutil, tempfile; shutil.rmtree(tempfile.gettempdir())'"),
+        ("deny", "fs.rm-broad", "python3 -c 'import shutil, tempfile, os; shutil.rmtree(os.path.join(tempfile.mkdtemp(), \"..\"))'"),
+        ("deny", "fs.rm-broad", "node -e 'require(\"fs\").rmSync(require(\"os\").tmpdir(), {recursive: true})'"),
+        ("deny", "fs.rm-broad", "ruby -rtmpdir -rfileutils -e 'Dir.mktmpdir do |d| FileUtils.rm_rf(File.join(d, \"..\")) end'"),
+        ("ask", "file.write-outside", "D=$(mktemp -d ~/x.XXXX); rm -rf \"$D\""),
+    ]);
+}
+
+/// Paths as the kernel resolves them: `/proc/self/root` is the root and `/proc/self/cwd`
+/// the folder the command runs in; where the script sets `HOME` or `CDPATH`, a `cd` that
+/// they steer goes somewhere not known, and what follows is asked, never relaxed; `env
+/// --chdir=DIR` (any spelling) carries the folder into the shell it starts. (A link
+/// followed before a `..` after it needs a file system: see `paths::tests`.)
+#[test]
+#[rustfmt::skip]
+fn paths_as_the_kernel_resolves_them() {
+    check(&[
+        ("ask!", "file.read-secret", "cat /proc/self/root/home/user/.ssh/config"),
+        ("deny", "path.protected-write", "echo x >> /proc/self/root/home/user/.bashrc"),
+        ("deny", "path.protected-write", "echo x >> /proc/1/root/etc/hosts"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/self/root/home/user"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/thread-self/root/"),
+        ("ask!", "file.read-secret", "cat /proc/self/cwd/../.ssh/config"),
+        ("deny", "path.protected-write", "echo x >> /proc/thread-self/cwd/../.bashrc"),
+        ("deny", "fs.rm-broad", "rm -rf /proc/self/cwd/.."),
+        ("ask!", "file.write-outside", "HOME=/etc; cd; echo x > hosts"),
+        ("ask!", "file.write-outside", "CDPATH=/etc; cd ssh && echo x > sshd_config"),
+        ("ask!", "file.write-outside", "export CDPATH=/; cd etc && echo x > hosts"),
+        ("ask", "file.write", "CDPATH=/; cd ./src && echo x > a.txt"),
+        ("deny", "path.protected-write", "env --chdir=/etc sh -c 'echo x > hosts'"),
+        ("deny", "path.protected-write", "env -C/etc sh -c 'echo x > hosts'"),
+        ("deny", "path.protected-write", "env -C ~ bash -c 'echo x >> .bashrc'"),
+        ("deny", "fs.rm-broad", "env --chdir ~ sh -c 'rm -rf ./*'"),
     ]);
 }

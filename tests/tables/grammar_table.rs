@@ -115,7 +115,16 @@ const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "git.write", "git -C sub commit -m x"),
     ("deny", "deny", "fs.rm-broad", "git --git-dir=../clean/.git commit -m x"),
     ("deny", "deny", "fs.rm-broad", "git --work-tree ../clean commit -m x"),
-    ("ask", "allow", "git.write", "git --no-pager --git-dir=../clean/.git log -1 --stat && git commit -n -m x"),
+    ("ask", "allow", "git.write", "git --no-pager --git-dir=sub/.git log -1 --stat && git commit -n -m x"),
+    // A repository outside the project: its settings (`core.fsmonitor`, pagers) are not
+    // read, so even a read there is judged as code the hook cannot follow.
+    ("ask", "ask", "code.opaque", "git --no-pager --git-dir=../clean/.git log -1 --stat && git commit -n -m x"),
+    ("ask", "ask", "code.opaque", "git -C /tmp/x status"),
+    ("ask", "ask", "code.opaque", "cd /tmp/x && git diff"),
+    ("ask", "ask", "code.opaque", "git --git-dir=/tmp/x/.git --work-tree=. status"),
+    ("ask", "ask", "code.opaque", "cd \"$D\" && git status"),
+    ("allow", "allow", "git.read", "git -C sub status"),
+    ("ask", "allow", "git.write", "cd /tmp && git clone https://github.com/a/b"),
 ];
 
 #[test]

@@ -14,5 +14,6 @@ mod expansion_table;
 mod grammar_table;
 mod hostile;
 mod irreversible_table;
+mod leaves_table;
 mod runs_table;
 mod techniques_table;

@@ -3,7 +3,7 @@
 //! (`rebase --exec`, `bisect run`, `submodule foreach`, `filter-branch`, `difftool -x`,
 //! `ext::` remotes) judged, files read from history.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::git_args::{self, env_settings, ext_command, shell_quote, split_cmdline};
 use super::git_tables::GIT_COMMANDS;
@@ -72,12 +72,54 @@ impl Analyzer<'_> {
                 );
             }
         }
+        self.foreign_repository(&args[..i.min(args.len())], &rest, inv.cwd.as_deref());
         git_args::normalize_options(&mut rest);
         inv.args = rest;
         self.git_subcommand(&inv, ctx);
         self.history_reads(&inv);
         let eff = self.git_table(&inv);
         self.push_with_table(inv, eff);
+    }
+
+    /// Git run in a repository outside the folder the call started in (`git -C DIR`,
+    /// `--git-dir DIR`, `cd DIR && git …`, or one not known): that repository's settings,
+    /// which anyone may have written there, run commands the hook does not read
+    /// (`core.fsmonitor` on `git status`, pagers, diff drivers, hooks), so the call is
+    /// judged as code it cannot follow. Making a repository (`clone`, `init`) and git's own
+    /// help read none.
+    fn foreign_repository(&mut self, globals: &[Word], rest: &[Word], cwd: Option<&Path>) {
+        let sub = rest.iter().find(|w| !w.text.starts_with('-'));
+        if sub.is_none_or(|w| matches!(w.text.as_str(), "clone" | "init" | "help" | "version")) {
+            return;
+        }
+        let Some(start) = self.env.cwd else {
+            return;
+        };
+        let (_, uses) = git_global_uses(self.policy(), globals);
+        let mut places: Vec<Option<PathBuf>> = vec![cwd.map(Path::to_path_buf)];
+        for (role, _, value) in uses {
+            if let (Role::Read, Some(d)) = (role, value) {
+                places.push(self.resolve(&d, cwd).lexical.map(PathBuf::from));
+            }
+        }
+        let outside = |top: &Path| {
+            places
+                .iter()
+                .any(|p| p.as_deref().is_none_or(|p| !p.starts_with(top)))
+        };
+        // The project is the repository the call started in: its top folder, where a `.git`
+        // is found going up, else the starting folder itself.
+        if outside(start)
+            && start
+                .ancestors()
+                .find(|d| self.env.fs.canonicalize(&d.join(".git")).is_some())
+                .is_none_or(outside)
+        {
+            self.facts.signal(
+                SignalName::CodeOpaque,
+                "git runs in a repository outside the project, whose settings (`core.fsmonitor`, pagers, diff drivers, hooks) may run commands the hook does not read",
+            );
+        }
     }
 
     /// Git's table, with the options of its subcommand's (`"git format-patch"`, whose `-o

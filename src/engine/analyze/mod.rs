@@ -202,6 +202,7 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         links: Vec::new(),
         in_hidden: false,
         found_paths: false,
+        inherited: Vec::new(),
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.accesses_through_later_links();
@@ -233,6 +234,9 @@ struct Analyzer<'a> {
     /// While the command of `find -exec` or `fd -x` is analysed: the arguments added at run
     /// time are found paths (see [`Invocation::extra_args_paths`]).
     found_paths: bool,
+    /// For the next script parsed only: the constants of the script it runs in, whose shell
+    /// runs it (`trap 'rm -rf "$d"' EXIT` sees the `d` of its script).
+    inherited: Vec<shell::vars::Constant>,
 }
 
 impl<'a> Analyzer<'a> {

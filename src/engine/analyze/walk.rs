@@ -117,6 +117,24 @@ impl Analyzer<'_> {
     }
 
     pub(super) fn parsed(&mut self, script: &Script, cwd: Option<PathBuf>, depth: usize) {
+        // The constants of the shell this script runs in (a trap's), for this script only.
+        let inherited = std::mem::take(&mut self.inherited);
+        let joined: Vec<shell::vars::Constant>;
+        let constants = if inherited.is_empty() {
+            &script.constants
+        } else {
+            joined = script
+                .constants
+                .iter()
+                .cloned()
+                .chain(
+                    inherited
+                        .into_iter()
+                        .filter(|c| !script.assigned.iter().any(|a| a.name == c.name)),
+                )
+                .collect();
+            &joined
+        };
         if let Some(f) = recursive_function(script) {
             self.facts.signal(
                 SignalName::ForkBomb,
@@ -151,7 +169,7 @@ impl Analyzer<'_> {
                 let mut substituted = !std::ptr::eq(variants[0], cmd);
                 for (k, v) in variants.iter().enumerate() {
                     // Variables and `$PWD` written out where their value is known.
-                    let with_constants = shell::vars::apply(v, i, &script.constants);
+                    let with_constants = shell::vars::apply(v, i, constants);
                     let base = with_constants.as_ref().unwrap_or(v);
                     let in_folder = in_folder(script, i, base, c.as_deref());
                     let known = in_folder.as_ref().or(with_constants.as_ref());
@@ -173,6 +191,14 @@ impl Analyzer<'_> {
                 if substituted && script.hidden_code {
                     let mut unmoved = c.clone();
                     self.command(script, i, cmd, &mut unmoved, depth);
+                }
+                // A variable that is not a constant, with each value the script itself may
+                // give it (`T=build; T=/; rm -rf $T` is judged as `rm -rf /` too).
+                for value in &script.candidates {
+                    if let Some(with) = shell::vars::apply(cmd, i, std::slice::from_ref(value)) {
+                        let mut unmoved = c.clone();
+                        self.command(script, i, &with, &mut unmoved, depth);
+                    }
                 }
                 if here != c {
                     moved.push(here);
@@ -219,7 +245,7 @@ impl Analyzer<'_> {
             self.function_call(script, i, cmd, cwd.clone(), depth);
             return;
         }
-        if self.change_folder(&cmd.words, cwd) {
+        if self.change_folder(&cmd.words, cwd, script) {
             return;
         }
         // `export NAME=value` and friends set variables like a leading assignment.
@@ -237,10 +263,21 @@ impl Analyzer<'_> {
             cmd,
             depth,
         };
-        // `trap 'commands' SIGNAL`: the commands run later, in this shell.
+        // `trap 'commands' SIGNAL`: the commands run later, in this shell, which has the
+        // script's variables: its constants hold there too (nothing in the script, the
+        // trap's text included, gives them another value).
         if first.literal && first.text == "trap" {
             if let Some(code) = cmd.words.get(1).filter(|w| !w.text.starts_with('-')) {
+                self.inherited = script
+                    .constants
+                    .iter()
+                    .map(|c| shell::vars::Constant {
+                        from: 0,
+                        ..c.clone()
+                    })
+                    .collect();
                 self.code_string(code, cwd.clone(), &ctx);
+                self.inherited.clear();
             }
         }
         self.words(&cmd.words, cwd.clone(), &ctx, false);
@@ -384,7 +421,16 @@ impl Analyzer<'_> {
     /// `cd`, `pushd`, `popd` (also after `command` or `builtin`): moves `cwd`, where later
     /// relative paths point (`parsed` keeps the folders it may not have left, as in a
     /// pipeline stage). Whether `words` was one.
-    fn change_folder(&mut self, words: &[Word], cwd: &mut Option<PathBuf>) -> bool {
+    ///
+    /// Where the script sets `HOME`, `cd` alone goes where that leads, not known; where it
+    /// sets `CDPATH`, so does `cd NAME` (not `./NAME`, `../NAME` or `/…`), which may be in
+    /// any of its folders.
+    fn change_folder(
+        &mut self,
+        words: &[Word],
+        cwd: &mut Option<PathBuf>,
+        script: &Script,
+    ) -> bool {
         let mut cd_words: &[Word] = words;
         while cd_words.len() > 1
             && cd_words[0].literal
@@ -399,10 +445,18 @@ impl Analyzer<'_> {
             .iter()
             .skip(1)
             .find(|w| w.text == "-" || !w.text.starts_with('-'));
+        let searched = |t: &str| {
+            !(t.starts_with('/')
+                || t.starts_with("./")
+                || t.starts_with("../")
+                || matches!(t, "." | ".."))
+        };
         let next = match target {
             _ if cd_words[0].text == "popd" => None,
+            None if script.home_unknown => None,
             None => Some(self.env.places.home.clone()),
             Some(w) if w.text == "-" => None,
+            Some(w) if script.cdpath_set && searched(&w.text) => None,
             Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
         };
         *cwd = next;

@@ -572,11 +572,10 @@ impl Analyzer<'_> {
                 i += n;
                 continue;
             }
-            if eff.folder_flags.contains(t) {
-                if let Some(d) = args.get(i + 1) {
-                    cwd = self.resolve(d, cwd.as_deref()).lexical.map(PathBuf::from);
-                }
-                i += 2;
+            // The folder the command runs in: `-C DIR`, `--chdir=DIR`, `-CDIR`.
+            if let Some((dir, n)) = folder_use(args, i, &eff.folder_flags) {
+                cwd = dir.and_then(|d| self.resolve(&d, cwd.as_deref()).lexical.map(PathBuf::from));
+                i += n;
                 continue;
             }
             if eff.takes_value(t) {
@@ -772,4 +771,33 @@ fn xargs_split(options: &[Word], tables: &[Effects]) -> listed::Split {
 fn is_assignment(word: &str) -> bool {
     word.split_once('=')
         .is_some_and(|(name, _)| is_env_name(name))
+}
+
+/// The folder option of `folder_flags` at word `i`, if it is one: its value (the next word,
+/// or after `=` for a long option, or the rest of a short option's word) and how many words
+/// it takes.
+fn folder_use(
+    args: &[Word],
+    i: usize,
+    folder_flags: &crate::engine::policy::List,
+) -> Option<(Option<Word>, usize)> {
+    let w = &args[i];
+    folder_flags.iter().find_map(|f| {
+        if w.text == f {
+            return Some((args.get(i + 1).cloned(), 2));
+        }
+        let rest = w.text.strip_prefix(f)?;
+        let value = if f.starts_with("--") {
+            rest.strip_prefix('=')?
+        } else if f.len() == 2 && !rest.is_empty() {
+            rest
+        } else {
+            return None;
+        };
+        let dir = Word {
+            text: value.to_string(),
+            literal: w.literal,
+        };
+        Some((Some(dir), 1))
+    })
 }

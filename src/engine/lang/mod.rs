@@ -228,6 +228,52 @@ impl Text {
     }
 }
 
+/// The mode a `chmod` call of code is given, written as `chmod` takes it, from the source
+/// text of the argument: a number (`0o4755`, `04755`, `493`), a string of octal digits or a
+/// symbolic mode (`"755"`, `"u+s"`), or an expression naming the setuid or setgid bit
+/// (`stat.S_ISUID | 0o755`: `u+s`). None when it is none of these: the call stays a write.
+pub(crate) fn mode_word(src: &str) -> Option<String> {
+    if src.contains("S_ISUID") {
+        return Some("u+s".into());
+    }
+    if src.contains("S_ISGID") {
+        return Some("g+s".into());
+    }
+    // A number, or numbers joined by `|` (`0o4000 | 0o755`).
+    let number = |t: &str| -> Option<u32> {
+        let t = t.trim().replace('_', "");
+        let octal = |d: &str| {
+            (!d.is_empty() && d.len() <= 6 && d.bytes().all(|b| (b'0'..=b'7').contains(&b)))
+                .then(|| u32::from_str_radix(d, 8).ok())
+                .flatten()
+        };
+        if let Some(d) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
+            return octal(d);
+        }
+        if t.len() > 1 && t.starts_with('0') {
+            return octal(&t[1..]);
+        }
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+    };
+    let numbers: Option<Vec<u32>> = src.split('|').map(number).collect();
+    if let Some(n) = numbers.map(|ns| ns.into_iter().fold(0, |a, b| a | b)) {
+        return (n <= 0o7777).then(|| format!("{n:o}"));
+    }
+    let t = src.trim();
+    let quoted = ['"', '\'']
+        .iter()
+        .find_map(|q| t.strip_prefix(*q)?.strip_suffix(*q));
+    quoted
+        .filter(|m| {
+            !m.is_empty()
+                && m.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-=,".contains(c))
+        })
+        .map(str::to_string)
+}
+
 /// A word quoted for the shell.
 pub fn shell_quote(s: &str) -> String {
     if !s.is_empty()
@@ -474,6 +520,30 @@ pub(crate) fn env_value(name: &str, out: &mut Judged) -> Text {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chmod_modes_of_code() {
+        for (src, want) in [
+            ("0o4755", Some("4755")),
+            ("0o755", Some("755")),
+            ("04755", Some("4755")),
+            ("0777", Some("777")),
+            ("493", Some("755")),
+            ("2541", Some("4755")),
+            ("0o2_775", Some("2775")),
+            ("\"u+s\"", Some("u+s")),
+            ("'755'", Some("755")),
+            ("stat.S_ISUID | 0o755", Some("u+s")),
+            ("S_ISGID | S_IRWXU", Some("g+s")),
+            ("mode", None),
+            ("0o755 | x", None),
+            ("0o4000 | 0o755", Some("4755")),
+            ("0", Some("0")),
+            ("\"$(rm)\"", None),
+        ] {
+            assert_eq!(mode_word(src).as_deref(), want, "{src}");
+        }
+    }
 
     #[test]
     fn texts_join_like_paths() {

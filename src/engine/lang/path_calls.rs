@@ -17,6 +17,11 @@ pub(crate) enum Does {
     Delete,
     /// Deletes a folder with everything in it.
     DeleteTree,
+    /// Is what a link the call makes points to (symbolic, or a hard link); the row's
+    /// written path is the link. The call is judged as `ln` is (see [`effects`]).
+    LinkTarget {
+        symbolic: bool,
+    },
 }
 
 impl Does {
@@ -33,6 +38,8 @@ impl Does {
                 path,
                 recursive: true,
             },
+            // Alone (no link in the row), what is linked to is at least read.
+            Does::LinkTarget { .. } => Effect::Read(path),
         }
     }
 }
@@ -87,6 +94,22 @@ pub(crate) const fn delete_tree(at: usize, keyword: &'static str) -> PathArg {
     }
 }
 
+/// The path at position `at` (or keyword `keyword`) is what a symbolic link points to.
+pub(crate) const fn symlink_target(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::LinkTarget { symbolic: true },
+        arg: Arg::At(at, keyword),
+    }
+}
+
+/// The path at position `at` (or keyword `keyword`) is what a hard link is made to.
+pub(crate) const fn hardlink_target(at: usize, keyword: &'static str) -> PathArg {
+    PathArg {
+        does: Does::LinkTarget { symbolic: false },
+        arg: Arg::At(at, keyword),
+    }
+}
+
 /// Every path from position `from` on has `does` done to it.
 pub(crate) const fn each_from(from: usize, does: Does) -> PathArg {
     PathArg {
@@ -116,8 +139,41 @@ pub(crate) fn find<K>(
 /// The effects of a call on its paths: every argument the row names is evaluated first
 /// (`paths_of` gives the paths it holds), in the row's order, then the effects follow in
 /// the same order.
+///
+/// A row that makes links (a [`Does::LinkTarget`] and the link it writes) is judged as
+/// `ln` is: each target with each link, `ln -s -- TARGET LINK` or `ln -- TARGET LINK`, so
+/// a link to a file outside the project, a secret or a protected one is asked as `ln`'s is.
 pub(crate) fn effects(row: &[PathArg], mut paths_of: impl FnMut(Arg) -> Vec<Text>) -> Vec<Effect> {
     let paths: Vec<Vec<Text>> = row.iter().map(|p| paths_of(p.arg)).collect();
+    let link = row.iter().find_map(|p| match p.does {
+        Does::LinkTarget { symbolic } => Some(symbolic),
+        _ => None,
+    });
+    if let Some(symbolic) = link {
+        let of = |want: fn(Does) -> bool| -> Vec<Text> {
+            row.iter()
+                .zip(&paths)
+                .filter(|(p, _)| want(p.does))
+                .flat_map(|(_, t)| t.iter().cloned())
+                .collect()
+        };
+        let targets = of(|d| matches!(d, Does::LinkTarget { .. }));
+        let links = of(|d| d == Does::Write);
+        let mut out = Vec::new();
+        for t in &targets {
+            for l in &links {
+                let mut argv = vec![Text::lit("ln")];
+                if symbolic {
+                    argv.push(Text::lit("-s"));
+                }
+                argv.extend([Text::lit("--"), t.clone(), l.clone()]);
+                out.push(Effect::Exec(argv));
+            }
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
     row.iter()
         .zip(paths)
         .flat_map(|(p, texts)| texts.into_iter().map(move |t| p.does.on(t)))

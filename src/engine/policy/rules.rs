@@ -56,6 +56,9 @@ pub enum PathClass {
     /// A file another program runs later, or the agent reads as instructions (the
     /// `runs_later` list): hook managers' configurations, editor tasks, a folder on `PATH`.
     RunsLater,
+    /// A repository's `.git` folder or anything in it: its refs, objects, `packed-refs`,
+    /// logs, index (whoever deletes or rewrites them, history may be lost).
+    GitHistory,
 }
 
 /// Classes of the host path a container mounts (`-v SRC:DST`, `--mount source=SRC`).

@@ -211,6 +211,7 @@ pub const PATH_CLASSES: &[&str] = &[
     "unknown",
     "outside",
     "runs-later",
+    "git-history",
 ];
 /// The classes of a container's host path a rule may name (`mount_source`).
 pub const MOUNT_CLASSES: &[&str] = &[
@@ -309,6 +310,7 @@ pub const NEVER_RELAXED_EFFECTS: &[&str] = &[
     "install-unvetted",
     "runs-later",
     "read-secret",
+    "system-change",
     "outside-project",
     "leaves-machine",
     "unseen",
@@ -322,6 +324,7 @@ pub const IRREVERSIBLE_EFFECTS: &[&str] = &[
     "install-unvetted",
     "runs-later",
     "read-secret",
+    "system-change",
 ];
 
 /// What is wrong with a rule's `effect`, given whether the rule is Confirm, relaxable, and

@@ -343,6 +343,73 @@ pub fn constant_output(words: &[Word]) -> Option<String> {
     (out.len() <= MAX_OUTPUT).then_some(out)
 }
 
+/// The name `mktemp ARGS…` prints, as a path that stands for the file or folder it makes:
+/// in the folder its table's `write_flags` option names (`-p DIR`, `--tmpdir=DIR`), else
+/// `/tmp` without a template, else the template (which `mktemp` reads from the working
+/// folder, or from `/tmp` with `-t`: either way a place of the call's own). The template's
+/// `X`s stay as written and the default template is `tmp.XXXXXXXXXX`, so the path names
+/// nothing that exists. Its options are read from `mktemp`'s built-in table; any other, a
+/// second operand, or a word that could split or glob leaves the name unknown.
+pub fn mktemp_output(args: &[Word]) -> Option<String> {
+    let table = crate::engine::policy::Policy::builtin_effects("mktemp")?;
+    let plain = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_./-+@%,:~=".contains(c))
+    };
+    let mut dir: Option<&str> = None;
+    let mut template: Option<&str> = None;
+    let mut words = args.iter().map(|w| w.text.as_str());
+    let mut options = true;
+    while let Some(w) = words.next() {
+        if !plain(w) {
+            return None;
+        }
+        if options && w == "--" {
+            options = false;
+        } else if options && w.starts_with("--") {
+            let (name, attached) = match w.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (w, None),
+            };
+            if table.value_flags.contains(name) {
+                let value = match attached {
+                    Some(v) => v,
+                    None => words.next()?,
+                };
+                if table.write_flags.contains(name) {
+                    dir = Some(value);
+                }
+            } else if !table.flags.contains(name) || attached.is_some() {
+                return None;
+            }
+        } else if options && w.starts_with('-') && w.len() > 1 {
+            for (i, c) in w.char_indices().skip(1) {
+                let flag = format!("-{c}");
+                if table.value_flags.contains(&flag) {
+                    let rest = &w[i + c.len_utf8()..];
+                    let value = if rest.is_empty() { words.next()? } else { rest };
+                    if table.write_flags.contains(&flag) {
+                        dir = Some(value);
+                    }
+                    break;
+                }
+                if !table.flags.contains(&flag) {
+                    return None;
+                }
+            }
+        } else if template.replace(w).is_some() {
+            return None;
+        }
+    }
+    let name = template.unwrap_or("tmp.XXXXXXXXXX");
+    Some(match (dir, template) {
+        (Some(d), _) => format!("{}/{name}", d.trim_end_matches('/')),
+        (None, None) => format!("/tmp/{name}"),
+        (None, Some(t)) => t.to_string(),
+    })
+}
+
 /// `echo [-neE]… ARGS…`. Text with a backslash is not read: `echo -e` decodes escapes,
 /// and so does a plain `echo` in some shells (`sh` on macOS, zsh).
 fn echo(args: &[Word]) -> Option<String> {
@@ -604,5 +671,35 @@ mod tests {
             },
         ];
         assert_eq!(constant_output(&unknown), None);
+    }
+
+    #[test]
+    fn mktemp_names() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("", Some("/tmp/tmp.XXXXXXXXXX")),
+            ("-d", Some("/tmp/tmp.XXXXXXXXXX")),
+            ("-d -t build.XXXX", Some("build.XXXX")),
+            ("-dp /var/tmp", Some("/var/tmp/tmp.XXXXXXXXXX")),
+            ("-p out x.XXXX", Some("out/x.XXXX")),
+            ("--tmpdir=/scratch -d y.XXX", Some("/scratch/y.XXX")),
+            ("-d ~/x.XXXX", Some("~/x.XXXX")),
+            ("-d ../x.XXXX", Some("../x.XXXX")),
+            ("--frobnicate", None),
+            ("-dz", None),
+            ("a.XXX b.XXX", None),
+            ("'a b.XXX'", None),
+        ];
+        for (args, want) in cases {
+            let words: Vec<Word> = args
+                .split_whitespace()
+                .map(|w| Word::lit(w.trim_matches('\'')))
+                .collect();
+            let words = if args.contains('\'') {
+                vec![Word::lit("a b.XXX")]
+            } else {
+                words
+            };
+            assert_eq!(mktemp_output(&words).as_deref(), *want, "mktemp {args}");
+        }
     }
 }

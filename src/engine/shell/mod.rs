@@ -163,11 +163,19 @@ pub struct Script {
     /// Whether `$PWD` (and `$(pwd)`) may not be the working folder: the script names
     /// `PWD` other than to read it.
     pub pwd_unknown: bool,
+    /// Whether the script names `HOME` other than to read it: `cd` alone may go anywhere.
+    pub home_unknown: bool,
+    /// Whether the script names `CDPATH` other than to read it: `cd NAME` may go to a
+    /// folder of it.
+    pub cdpath_set: bool,
     /// Whether the script runs `eval`, `source` or `.`, which could assign any variable
     /// (see [`vars`]).
     pub hidden_code: bool,
     /// `for` loops whose variable is one of known values in the body (see [`vars`]).
     pub loops: Vec<vars::Loop>,
+    /// Values the script's assignments and loops may give variables that are not
+    /// constants, with which their uses are judged too (see [`vars::candidates`]).
+    pub candidates: Vec<vars::Constant>,
     /// The characters an unquoted value splits at (`IFS`), and the command from which
     /// they hold, when known: the default blanks, or the value `IFS` is set to once.
     pub ifs: Option<(String, usize)>,
@@ -209,8 +217,11 @@ pub fn parse(src: &str) -> Script {
         .flat_map(|c| c.words.iter().skip(1).map(|w| w.text.clone()))
         .collect();
     script.pwd_unknown = vars::may_assign(src, "PWD");
+    script.home_unknown = vars::may_assign(src, "HOME");
+    script.cdpath_set = vars::may_assign(src, "CDPATH");
     script.hidden_code = vars::runs_hidden_code(&script.commands);
     let found_loops = std::mem::take(&mut script.loops);
+    let found_for_candidates = (!ifs_touched).then(|| found_loops.clone());
     if ifs_touched {
         // Under a changed IFS only a value set once is known; loops are not.
         script.ifs = vars::known_ifs(src, &script.assigned);
@@ -220,6 +231,10 @@ pub fn parse(src: &str) -> Script {
     }
     if !ifs_touched || script.ifs.is_some() {
         script.constants = vars::constants(src, &script.assigned);
+    }
+    if let Some(found) = found_for_candidates {
+        script.candidates =
+            vars::candidates(&script.assigned, &found, &script.constants, &script.loops);
     }
     script.aliases = aliases(&script.commands);
     script

@@ -175,6 +175,51 @@ pub fn constants(src: &str, assigned: &[Assigned]) -> Vec<Constant> {
     out
 }
 
+/// The values the script's own plain assignments and `for` loops may give a variable that
+/// is not a constant (see [`constants`]): `T=build; T=/; rm -rf $T`, `for f in *; …`. A use
+/// of such a variable is judged with each of them as well as unknown, and the strictest
+/// verdict stands, so a variable known only at run time is not taken as broad, but one the
+/// script itself sets to a broad value is. Each applies from the first command on; the
+/// caller checks [`touches_ifs`].
+pub fn candidates(
+    assigned: &[Assigned],
+    found: &[Loop],
+    constants: &[Constant],
+    loops: &[Loop],
+) -> Vec<Constant> {
+    // Any value the text gives, globs and blanks too (`T='*'`, `for f in "/ tmp"`).
+    let any = Allow {
+        globs: true,
+        home: true,
+        blanks: true,
+    };
+    // A constant, or a loop's variable whose values are known (see [`loops`]), is judged by
+    // its values already.
+    let is_constant =
+        |n: &str| constants.iter().any(|c| c.name == n) || loops.iter().any(|l| l.name == n);
+    let mut out: Vec<Constant> = Vec::new();
+    let mut add = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            let named = name.bytes().all(is_ident) && name != "IFS";
+            if named && !is_constant(name) && out.len() < MAX_CANDIDATES {
+                out.push(Constant::scalar(name, v, 0));
+            }
+        }
+    };
+    for a in assigned
+        .iter()
+        .filter(|a| a.name != "@" && a.elements.is_none())
+    {
+        add(&a.name, known_value(&a.value, any));
+    }
+    for l in found {
+        for v in l.values.iter().take(MAX_LOOP_VALUES) {
+            add(&l.name, known_value(v, any));
+        }
+    }
+    out
+}
+
 /// The positional parameters of the script, when one `set --` that surely runs gives them
 /// and nothing else (`shift`, another `set`) changes them.
 fn positional(assigned: &[Assigned], home: bool) -> Vec<Constant> {
@@ -361,10 +406,23 @@ fn mentions(src: &str, name: &str) -> (usize, usize) {
         let at = from + p;
         let end = at + name.len();
         from = end;
-        if (at > 0 && is_ident(b[at - 1])) || b.get(end).is_some_and(|&c| is_ident(c)) {
+        if b.get(end).is_some_and(|&c| is_ident(c)) {
+            continue;
+        }
+        if at > 0 && is_ident(b[at - 1]) {
+            // The end of a cluster of options (`printf -vd`, `read -ad`) may be the value
+            // of its last option: a name that option sets.
+            if ends_a_cluster(&b[..at]) {
+                others += 1;
+            }
             continue;
         }
         let read = (at >= 1 && b[at - 1] == b'$') || (at >= 2 && &b[at - 2..at] == b"${");
+        // Letters right after a dash are options themselves (`mktemp -d`), which name no
+        // variable.
+        if !read && at >= 1 && b[at - 1] == b'-' && (at < 2 || !is_ident(b[at - 2])) {
+            continue;
+        }
         if read {
             reads += 1;
         } else {
@@ -372,6 +430,22 @@ fn mentions(src: &str, name: &str) -> (usize, usize) {
         }
     }
     (reads, others)
+}
+
+/// Whether `before` ends in a cluster of options at the start of a word (`-` and letters)
+/// one of whose letters may take a variable's name attached: `printf -vNAME`, `read
+/// -aNAME`, `wait -pNAME`.
+fn ends_a_cluster(before: &[u8]) -> bool {
+    let letters = before
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .count();
+    let dash = before.len() - letters;
+    dash >= 1
+        && before[dash - 1] == b'-'
+        && (dash < 2 || !is_ident(before[dash - 2]) && before[dash - 2] != b'-')
+        && before[dash..].iter().any(|c| b"vap".contains(c))
 }
 
 #[cfg(test)]
@@ -386,6 +460,12 @@ mod tests {
             ("T=x; read T", "T", (0, 2)),
             ("T=x; echo \"T is $T\"", "T", (1, 2)),
             ("DIR=a; ls $DIR/$SUBDIR", "DIR", (1, 1)),
+            ("d=$(mktemp -d); rm -rf \"$d\"", "d", (1, 1)),
+            ("d=x; printf -v d y", "d", (0, 2)),
+            ("d=x; printf -vd y", "d", (0, 2)),
+            ("T=x; read -raT", "T", (0, 2)),
+            ("T=x; ls --sort=T", "T", (0, 2)),
+            ("f=x; rm -rf $f", "f", (1, 1)),
         ];
         for (src, name, want) in cases {
             assert_eq!(mentions(src, name), *want, "{src}");

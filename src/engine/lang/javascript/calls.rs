@@ -2,7 +2,9 @@
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::path_calls::{self, read, write, Arg, PathArg, PathCall};
+use crate::engine::lang::path_calls::{
+    self, hardlink_target, read, symlink_target, write, Arg, PathArg, PathCall,
+};
 use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
@@ -36,8 +38,12 @@ const FS_PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[write(0, "")],
     },
     PathCall {
-        names: &["symlink", "link"],
-        paths: &[write(1, "")],
+        names: &["symlink"],
+        paths: &[symlink_target(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["link"],
+        paths: &[hardlink_target(0, ""), write(1, "")],
     },
     PathCall {
         names: &["copyFile", "cp", "copy"],
@@ -301,6 +307,17 @@ impl<'t> Walker<'t> {
 
     /// A function of `fs` (or `fs/promises`, or of `Deno`), named `op` without its `Sync`.
     fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &[Node<'t>]) {
+        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+        if matches!(op, "chmod" | "lchmod") {
+            let mode = args
+                .get(1)
+                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
+            if let Some(m) = mode {
+                let p = self.arg_text(args, 0);
+                self.out
+                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
+            }
+        }
         if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
             self.push_path_effects(row, args);
             return;

@@ -156,6 +156,11 @@ impl<'t> Walker<'t> {
         match q.as_deref() {
             Some("os.homedir") => JsValue::Str(Text::home()),
             Some("os.tmpdir") => JsValue::Str(Text::lit("/tmp")),
+            // The folder made: the prefix and six characters (the `X`s stand for them).
+            Some("fs.mkdtempSync") => match texts(self).into_iter().next() {
+                Some(prefix) => JsValue::Str(prefix.concat(Text::lit("XXXXXX"))),
+                None => JsValue::Other,
+            },
             Some("global.process.cwd" | "global.Deno.cwd") => JsValue::Str(Text::lit(".")),
             Some("path.join" | "path.resolve" | "path.posix.join") => {
                 let mut t = Text::default();

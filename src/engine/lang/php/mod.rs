@@ -15,7 +15,7 @@ mod calls;
 mod values;
 mod walk;
 
-use super::path_calls::{delete, read, write, PathCall};
+use super::path_calls::{delete, hardlink_target, read, symlink_target, write, PathCall};
 use super::{Judged, Lang, Syntax, SyntaxWalk};
 
 /// Functions that act on the paths they are given.
@@ -47,8 +47,12 @@ const PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[read(0, ""), write(1, "")],
     },
     PathCall {
-        names: &["symlink", "link"],
-        paths: &[write(1, "")],
+        names: &["symlink"],
+        paths: &[symlink_target(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &["link"],
+        paths: &[hardlink_target(0, ""), write(1, "")],
     },
 ];
 

@@ -2,7 +2,9 @@
 //! `open` and its modes, and methods of paths and other objects.
 
 use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};
-use crate::engine::lang::path_calls::{self, delete, delete_tree, read, write, Arg, PathCall};
+use crate::engine::lang::path_calls::{
+    self, delete, delete_tree, hardlink_target, read, symlink_target, write, Arg, PathCall,
+};
 use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
@@ -43,8 +45,12 @@ const PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[write(0, "path")],
     },
     PathCall {
-        names: &["os.symlink", "os.link"],
-        paths: &[write(1, "dst")],
+        names: &["os.symlink"],
+        paths: &[symlink_target(0, "src"), write(1, "dst")],
+    },
+    PathCall {
+        names: &["os.link"],
+        paths: &[hardlink_target(0, "src"), write(1, "dst")],
     },
     PathCall {
         names: &[
@@ -237,6 +243,15 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn module_call(&mut self, q: &str, a: &Args<'t>) {
+        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+        if matches!(q, "os.chmod" | "os.lchmod") {
+            let mode = a.pos.get(1).copied().or_else(|| a.kw_value("mode"));
+            if let Some(m) = mode.and_then(|m| crate::engine::lang::mode_word(self.t(m))) {
+                let p = self.arg_text(a, 0, "path");
+                self.out
+                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
+            }
+        }
         if let Some(row) = path_calls::find(PATH_CALLS, |n| *n == q) {
             let effects = path_calls::effects(row, |arg| vec![self.path_arg(a, arg)]);
             for e in effects {
@@ -445,8 +460,24 @@ impl<'t> Walker<'t> {
                 path: on(&path),
                 recursive: false,
             }),
-            "write_text" | "write_bytes" | "touch" | "mkdir" | "chmod" | "lchmod"
-            | "symlink_to" | "hardlink_to" | "link_to" => self.out.push(Effect::Write(on(&path))),
+            "write_text" | "write_bytes" | "touch" | "mkdir" | "chmod" | "lchmod" => {
+                self.out.push(Effect::Write(on(&path)))
+            }
+            // Links, judged as `ln` is: `Path(link).symlink_to(target)`,
+            // `.hardlink_to(target)`, and `Path(target).link_to(link)`.
+            "symlink_to" | "hardlink_to" | "link_to" => {
+                let other = self.arg_text(a, 0, "target");
+                let (target, link) = match method {
+                    "link_to" => (on(&path), other),
+                    _ => (other, on(&path)),
+                };
+                let mut argv = vec![Text::lit("ln")];
+                if method == "symlink_to" {
+                    argv.push(Text::lit("-s"));
+                }
+                argv.extend([Text::lit("--"), target, link]);
+                self.out.push(Effect::Exec(argv));
+            }
             "rename" | "replace" if path.is_some() || a.pos.len() == 1 => {
                 self.out.push(Effect::Write(on(&path)));
                 let d = self.arg_text(a, 0, "target");

@@ -205,6 +205,16 @@ impl<'t> Walker<'t> {
                 None => Value::Other,
             },
             "tempfile.gettempdir" => Value::Str(Text::lit("/tmp")),
+            // A new folder's path: in `dir` when given, else the temporary folder. Its
+            // name stands for the one made (the `X`s), so it names nothing that exists.
+            "tempfile.mkdtemp" | "tempfile.TemporaryDirectory" => {
+                let dir = args.kw_value("dir").or_else(|| args.pos.get(2).copied());
+                let folder = match dir {
+                    Some(d) => self.eval(d).text(),
+                    None => Text::lit("/tmp"),
+                };
+                Value::Str(folder.join(Text::lit("tmpXXXXXXXX")))
+            }
             "pathlib.Path" | "pathlib.PurePath" | "pathlib.PosixPath" | "pathlib.PurePosixPath" => {
                 let mut t = Text::default();
                 for a in &args.pos {

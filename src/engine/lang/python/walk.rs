@@ -49,7 +49,34 @@ impl<'t> Reader<'t> for Walker<'t> {
             "for_statement" | "for_in_clause" => self.collect_loop(n),
             "as_pattern" => {
                 if let Some(a) = self.field(n, "alias") {
-                    self.bind_unknown(a);
+                    // `with tempfile.TemporaryDirectory() as d:` binds the folder's path,
+                    // which the call's value is (see `module_function_value`); any other
+                    // name bound by `with … as` or `except … as` is not known.
+                    let value = self.kids(n).into_iter().find(|c| c.id() != a.id());
+                    let temp_dir = value.filter(|v| {
+                        v.kind() == "call"
+                            && n.parent().is_some_and(|p| p.kind() == "with_item")
+                            && self
+                                .field(*v, "function")
+                                .is_some_and(|f| self.t(f).ends_with("TemporaryDirectory"))
+                    });
+                    let target = self
+                        .kids(a)
+                        .into_iter()
+                        .next()
+                        .filter(|_| a.kind() != "identifier");
+                    let name = match (a.kind(), target) {
+                        ("identifier", _) => Some(a),
+                        (_, Some(t)) if t.kind() == "identifier" => Some(t),
+                        _ => None,
+                    };
+                    match (temp_dir, name) {
+                        (Some(v), Some(id)) => {
+                            let name = self.t(id).to_string();
+                            self.assign(&name, Some(v));
+                        }
+                        _ => self.bind_unknown(a),
+                    }
                 }
             }
             // `case x:` binds `x` to what is matched, and so may any name in a pattern.

@@ -2,7 +2,9 @@
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::lang::path_calls::{self, each_from, read, write, Arg, Does, PathCall};
+use crate::engine::lang::path_calls::{
+    self, each_from, hardlink_target, read, symlink_target, write, Arg, Does, PathCall,
+};
 use crate::engine::lang::walker::{Evaluator, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
@@ -69,14 +71,15 @@ const PATH_CALLS: &[PathCall<(&str, &str)>] = &[
     PathCall {
         names: &[
             ("File", "symlink"),
-            ("File", "link"),
-            ("FileUtils", "ln"),
             ("FileUtils", "ln_s"),
             ("FileUtils", "ln_sf"),
-            ("FileUtils", "link"),
             ("FileUtils", "symlink"),
         ],
-        paths: &[write(1, "")],
+        paths: &[symlink_target(0, ""), write(1, "")],
+    },
+    PathCall {
+        names: &[("File", "link"), ("FileUtils", "ln"), ("FileUtils", "link")],
+        paths: &[hardlink_target(0, ""), write(1, "")],
     },
     PathCall {
         names: &[
@@ -316,6 +319,25 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn class_call(&mut self, c: &str, method: &str, pos: &[Node<'t>], splat: bool) {
+        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+        if matches!(
+            (c, method),
+            ("File", "chmod" | "lchmod") | ("FileUtils", "chmod" | "chmod_R")
+        ) {
+            let mode = pos
+                .first()
+                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
+            if let Some(m) = mode {
+                for p in pos.iter().skip(1) {
+                    let p = self.eval(*p).text();
+                    self.out.push(Effect::Exec(vec![
+                        Text::lit("chmod"),
+                        Text::lit(m.clone()),
+                        p,
+                    ]));
+                }
+            }
+        }
         if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
             let effects = path_calls::effects(row, |arg| self.path_args(pos, splat, arg));
             for e in effects {
@@ -339,6 +361,15 @@ impl<'t> Walker<'t> {
             }
             ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
                 self.out.opaque("changes the working folder")
+            }
+            // Makes a new folder: a write of the path the call's value stands for.
+            ("Dir", "mktmpdir") => {
+                let folder = match pos.get(1) {
+                    Some(_) => arg(self, 1),
+                    None => Text::lit("/tmp"),
+                };
+                self.out
+                    .push(Effect::Write(folder.join(Text::lit("dXXXXXXXX"))));
             }
             ("File" | "Dir" | "FileUtils" | "Pathname", _) if FILE_QUERIES.contains(&method) => {}
             (

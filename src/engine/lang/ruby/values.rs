@@ -125,6 +125,15 @@ impl<'t> Walker<'t> {
             (Some("Dir"), "home") => Value::Str(Text::home()),
             (Some("Dir"), "pwd" | "getwd") => Value::Str(Text::lit(".")),
             (Some("Dir"), "tmpdir") => Value::Str(Text::lit("/tmp")),
+            // A new folder in the folder given second, else the temporary folder; its
+            // name stands for the one made (the `X`s). `calls.rs` writes the same path.
+            (Some("Dir"), "mktmpdir") => {
+                let folder = match pos.get(1) {
+                    Some(_) => arg(self, 1),
+                    None => Text::lit("/tmp"),
+                };
+                Value::Str(folder.join(Text::lit("dXXXXXXXX")))
+            }
             (Some("File"), "join") => {
                 let mut t = Text::default();
                 for i in 0..pos.len() {

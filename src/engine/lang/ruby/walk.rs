@@ -39,7 +39,12 @@ impl<'t> Reader<'t> for Walker<'t> {
                     self.unknown_binding(p);
                 }
             }
-            "block_parameters" | "lambda_parameters" => self.unknown_binding(n),
+            // `Dir.mktmpdir { |d| … }` gives its block the folder's path, the call's value.
+            "block_parameters" => match self.mktmpdir_block(n) {
+                Some((name, call)) => self.assigned.give(name, Some(call)),
+                None => self.unknown_binding(n),
+            },
+            "lambda_parameters" => self.unknown_binding(n),
             "for" => {
                 if let Some(p) = self.field(n, "pattern") {
                     self.unknown_binding(p);
@@ -137,6 +142,26 @@ impl<'t> Reader<'t> for Walker<'t> {
 }
 
 impl<'t> Walker<'t> {
+    /// For the parameters of a block given to `Dir.mktmpdir`, when it takes one name: that
+    /// name and the call.
+    fn mktmpdir_block(&self, params: Node<'t>) -> Option<(String, Node<'t>)> {
+        let call = params.parent()?.parent()?;
+        let is_mktmpdir = call.kind() == "call"
+            && self
+                .field(call, "receiver")
+                .and_then(|r| self.constant(r))
+                .as_deref()
+                == Some("Dir")
+            && self.field(call, "method").map(|m| self.t(m)) == Some("mktmpdir");
+        let kids = self.kids(params);
+        match kids.as_slice() {
+            [id] if is_mktmpdir && id.kind() == "identifier" => {
+                Some((self.t(*id).to_string(), call))
+            }
+            _ => None,
+        }
+    }
+
     /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
     pub(super) fn bare(&mut self, n: Node<'t>) {
         let name = self.t(n);

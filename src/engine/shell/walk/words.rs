@@ -170,6 +170,12 @@ impl<'a> Walker<'a> {
         match texts.as_slice() {
             ["pwd"] | ["pwd", "-L" | "-P"] if all_literal => Tok::Unknown("$PWD".into()),
             ["git", "rev-parse", "--show-toplevel"] if all_literal => Tok::Toplevel,
+            // A name `mktemp` makes: a path of the call's own, in the temporary folder.
+            ["mktemp", ..] if all_literal => match expand::mktemp_output(&words[1..]) {
+                Some(path) if quoted => Tok::Inert(path),
+                Some(path) if !self.known.ifs_touched => Tok::Split(path),
+                _ => unknown(),
+            },
             _ => match expand::constant_output(&words) {
                 Some(text) if quoted => Tok::Inert(text),
                 // Splitting depends on `IFS`, which the script may change.
