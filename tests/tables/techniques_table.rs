@@ -153,8 +153,8 @@ fn installs_that_run_named_programs() {
         ("ask", "ask", "pkg.install-runs-option", "pip install --python ./evil x"),
         ("ask", "ask", "pkg.install-runs-option", "brew install --HEAD x"),
         ("ask", "ask", "pkg.install-formula-file", "brew install ./x.rb"),
-        ("ask", "allow", "pkg.install", "uv sync --python 3.12"),
-        ("ask", "allow", "pkg.install", "npm ci"),
+        ("ask", "ask", "pkg.install-runs-code", "uv sync --python 3.12"),
+        ("ask", "ask", "pkg.install-runs-code", "npm ci"),
     ]);
 }
 
