@@ -49,6 +49,10 @@ pub struct Verdict {
     pub contained: bool,
     /// What the Confirm rule says the call does (its `effect`): why it is relaxable or not.
     pub effect: Option<String>,
+    /// A Safe verdict of a rule the user's or the managed policy's file added: a choice
+    /// not to be asked (`programmer-hook suggest` writes such rules for test runs and
+    /// installs), not the defaults' prediction that the command only reads.
+    pub chosen: bool,
 }
 
 /// The decision on a tool call: the deciding verdict and the verdict of each part.
@@ -102,6 +106,7 @@ fn decide(mut parts: Vec<Verdict>, tool: &str, matched: Vec<String>, facts: Fact
             relaxable: false,
             contained: false,
             effect: None,
+            chosen: false,
         });
     // The first part with the highest tier decides, so messages name the earliest culprit;
     // among Confirm parts the first opaque one that is not contained, then the first
@@ -871,6 +876,7 @@ impl<'a> Matcher<'a> {
             relaxable: r.tier == Tier::Confirm && r.relaxable,
             contained: r.tier == Tier::Confirm && r.contained,
             effect: r.effect.as_deref().map(str::to_string),
+            chosen: r.tier == Tier::Safe && (r.layered || r.managed),
         })
     }
 

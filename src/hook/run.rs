@@ -230,12 +230,7 @@ fn confine_answer(
     )?;
     let project = super::sandbox_settings::project_dir(event.cwd.as_deref())
         .unwrap_or_else(|| places.home.clone());
-    let scratch = match profile {
-        crate::confine::Profile::Read => {
-            events::scratch(&decision.facts, &policy.kinds, &project, &places.home)
-        }
-        crate::confine::Profile::Project => Vec::new(),
-    };
+    let scratch = events::scratch(&decision.facts, &policy.kinds, &project, &places.home);
     let readable = events::credentials(&decision.facts, &policy.kinds, &project, &places.home);
     let input = events::confined_input(
         event,

@@ -85,6 +85,11 @@ impl Machine {
         Machine::make(name, sandbox, false)
     }
 
+    /// A confining machine of its own (see [`Machine::confined`]).
+    pub fn fresh_confined(name: &str) -> Machine {
+        Machine::make(name, false, true)
+    }
+
     fn make(name: &str, sandbox: bool, confine: bool) -> Machine {
         let root = scratch::process_dir(&scratch_root(), name);
         let home = root.join("home/user");

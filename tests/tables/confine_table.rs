@@ -109,6 +109,51 @@ fn calls_allowed_on_a_prediction_run_confined_in_their_profile() {
     );
 }
 
+/// A rule of the user's that makes a test run or an install Safe (as `programmer-hook
+/// suggest` writes them) is a choice not to be asked, not a prediction that it only reads:
+/// the call runs in the project profile, where it can write its build output.
+#[test]
+fn what_a_users_rule_made_safe_runs_in_the_project_profile() {
+    if unavailable() {
+        return;
+    }
+    let m = Machine::fresh_confined("confine-user-rule");
+    let policy = m.state_dir().join("policy.toml");
+    std::fs::write(
+        &policy,
+        r#"
+[[rule]]
+id = "user.cargo-test"
+tier = "safe"
+reason = "approved"
+command = ["cargo"]
+subcommand = ["test"]
+line_regex = '^cargo test$'
+
+[[rule]]
+id = "user.npm-install"
+tier = "safe"
+reason = "approved"
+command = ["npm"]
+subcommand = ["install"]
+line_regex = '^npm install$'
+"#,
+    )
+    .expect("user policy");
+    for (cmd, want_profile) in [
+        ("cargo test", "project"),
+        ("npm install", "project"),
+        ("git status", "read"),
+        ("ls", "-"),
+    ] {
+        let a = m.example(CONFIRM, cmd);
+        assert_eq!(a.decision, "allow", "{cmd}: {}", a.reason);
+        assert_eq!(profile_of(&a.raw), want_profile, "{cmd}: {}", a.reason);
+    }
+    // What the rule does not cover is asked as before.
+    assert_eq!(m.example(CONFIRM, "cargo test --release").decision, "ask");
+}
+
 #[test]
 fn asking_to_run_unconfined_is_asked() {
     if unavailable() {

@@ -3,7 +3,8 @@
 //! A call allowed on a prediction runs confined ([`crate::confine`]): a Safe Bash call in
 //! the `read` profile, unless every program in it is a plain reader (`plain_readers` in
 //! the policy: `cat`, `wc`, `ls`); a call that an `auto` session relaxed, or that runs
-//! project code the hook cannot read, in the `project` profile; a test runner's listing or
+//! project code the hook cannot read, in the `project` profile, as is a call a rule of the
+//! user's made Safe (a choice, not a prediction); a test runner's listing or
 //! a checker that loads project configuration, in `read` with its programs' scratch
 //! folders. A call that runs in Claude Code's sandbox, or that the user approved after an
 //! ask, is not rewritten. A call that asks to run unconfined (`dangerouslyDisableSandbox`)
@@ -109,6 +110,9 @@ pub(super) fn profile(
         return None;
     }
     let wanted = match (decision.verdict.tier, out.relaxed_by) {
+        // A rule the user wrote says "do not ask me", not "this only reads": a test run
+        // or an install the user made Safe writes in the project as it did when approved.
+        (Tier::Safe, _) if decision.parts.iter().any(|p| p.chosen) => Profile::Project,
         (Tier::Safe, _) => {
             let kinds = env.kinds?;
             if plain(&decision.facts, kinds) {

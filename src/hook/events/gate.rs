@@ -125,6 +125,7 @@ fn refuse(decision: &mut Decision, r: Refusal, who: &str) {
         relaxable: false,
         contained: false,
         effect: None,
+        chosen: false,
     };
 }
 
