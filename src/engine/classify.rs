@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::engine::analyze::{
     self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
 };
-use crate::engine::args::{flag_matches, flag_words, positionals};
+use crate::engine::args::{flag_matches, flag_words, positionals, reads_recursively, Recursion};
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
@@ -137,11 +137,12 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
     };
     let opt_str = |k: &str| input.get(k).and_then(Value::as_str);
     let mut facts = Facts::default();
-    let mut access = |kind: AccessKind, p: &str, origin: &str| {
+    let mut access = |kind: AccessKind, p: &str, origin: &str, recursive: Recursion| {
         let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
         facts.accesses.push(Access {
             kind,
             path,
+            recursive,
             origin: origin.to_string(),
         });
     };
@@ -150,17 +151,37 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
             let cmd = str_field("command")?;
             return Ok(analyze::analyze_command(cmd, ctx));
         }
-        Some(Tool::Read) => access(AccessKind::Read, str_field("file_path")?, tool),
-        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => {
-            access(AccessKind::Write, str_field("file_path")?, tool)
-        }
-        Some(Tool::NotebookEdit) => access(AccessKind::Write, str_field("notebook_path")?, tool),
-        Some(Tool::Glob | Tool::Grep | Tool::Ls) => {
+        Some(Tool::Read) => access(
+            AccessKind::Read,
+            str_field("file_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => access(
+            AccessKind::Write,
+            str_field("file_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(Tool::NotebookEdit) => access(
+            AccessKind::Write,
+            str_field("notebook_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(t @ (Tool::Glob | Tool::Grep | Tool::Ls)) => {
+            // Grep reads the files of the whole tree but hidden names (it is ripgrep);
+            // Glob and LS only list names.
+            let recursive = if t == Tool::Grep {
+                Recursion::VisibleTree
+            } else {
+                Recursion::No
+            };
             let dir = opt_str("path").unwrap_or(".");
-            access(AccessKind::Read, dir, tool);
+            access(AccessKind::Read, dir, tool, recursive);
             if let Some(g) = opt_str("glob") {
                 let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
-                access(AccessKind::Read, &joined, tool);
+                access(AccessKind::Read, &joined, tool, recursive);
             }
         }
         _ => {}
@@ -181,6 +202,9 @@ struct Matcher<'a> {
     plain_folder: OnceCell<bool>,
     /// The secret and protected patterns that name a file by its name alone (`.env`).
     name_patterns: OnceCell<Cow<'a, [&'a str]>>,
+    /// Whether a folder holds a secret (see `holds_a_secret`), by folder and whether
+    /// hidden names count.
+    trees: RefCell<HashMap<(String, bool), bool>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -254,6 +278,7 @@ impl<'a> Matcher<'a> {
             workspace: OnceCell::new(),
             plain_folder: OnceCell::new(),
             name_patterns: OnceCell::new(),
+            trees: RefCell::new(HashMap::new()),
         }
     }
 
@@ -358,6 +383,11 @@ impl<'a> Matcher<'a> {
     fn named_classes(&self, inv: &Invocation) -> NamedClasses {
         let mut out = NamedClasses::default();
         let cwd = inv.cwd.as_deref();
+        let recursion = if inv.named.is_empty() {
+            Recursion::No
+        } else {
+            reads_recursively(self.policy(), &inv.name, &inv.args)
+        };
         let maybe = inv.maybe_named.iter().map(|w| (w, true));
         for (w, only_secret_or_protected) in inv.named.iter().map(|w| (w, false)).chain(maybe) {
             if w.literal && is_harmless_device(&w.text) || self.plain_name(w, cwd) {
@@ -382,7 +412,8 @@ impl<'a> Matcher<'a> {
                 });
                 continue;
             }
-            let secret = self.in_class(&res, PathClass::Sensitive, cwd);
+            let secret = self.in_class(&res, PathClass::Sensitive, cwd)
+                || !only_secret_or_protected && self.holds_a_secret(&res, recursion);
             if secret {
                 out.signals.push(Signal {
                     name: SignalName::SecretNamed,
@@ -471,7 +502,8 @@ impl<'a> Matcher<'a> {
             }
         } else if res.dynamic
             && has_glob(&res.raw)
-            && self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+            && (self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+                || self.holds_a_secret(&res, s.recursive))
         {
             // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
             Signal {
@@ -481,7 +513,9 @@ impl<'a> Matcher<'a> {
                     s.by, res.raw
                 ),
             }
-        } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref()) {
+        } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+            || self.holds_a_secret(&res, s.recursive)
+        {
             Signal {
                 name: SignalName::SecretSent,
                 detail: format!(
@@ -584,9 +618,11 @@ impl<'a> Matcher<'a> {
         let rules = self.policy().rules_of(RuleKind::Access).filter(|r| {
             r.access == Some(a.kind)
                 && (r.path_class.is_empty()
-                    || r.path_class
-                        .iter()
-                        .any(|c| self.in_class(&a.path, *c, None)))
+                    || r.path_class.iter().any(|c| {
+                        self.in_class(&a.path, *c, None)
+                            || *c == PathClass::Sensitive
+                                && self.holds_a_secret(&a.path, a.recursive)
+                    }))
         });
         let mut v = self.pick(rules, &subject)?;
         if v.tier == Tier::Forbidden && self.protected_by_project(&a.path) {
@@ -793,9 +829,19 @@ impl<'a> Matcher<'a> {
     /// one of the rule's path classes.
     fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         let cwd = inv.cwd.as_deref();
+        let recursion = OnceCell::new();
         path_operands(self.policy(), inv, pos).iter().any(|w| {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
-            r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
+            r.path_class.iter().any(|c| {
+                self.in_class(&res, *c, cwd)
+                    || *c == PathClass::Sensitive
+                        && self.holds_a_secret(
+                            &res,
+                            *recursion.get_or_init(|| {
+                                reads_recursively(self.policy(), &inv.name, &inv.args)
+                            }),
+                        )
+            })
         }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
     }
 
@@ -932,6 +978,87 @@ impl<'a> Matcher<'a> {
             && (!lists.not_sensitive().matches(p) || lists.managed_sensitive().matches(p))
     }
 
+    /// Whether a read of the tree under `p` (`recursion`, see [`reads_recursively`]) reads
+    /// a secret: `p` is `/` or a folder above a path the `sensitive` lists name at a fixed
+    /// place (the home folder holds `~/.ssh/**`, `/etc` holds `/etc/shadow`), or a file or
+    /// folder in its tree is on them (`.env`, `deploy.pem`), among the first
+    /// [`MAX_TREE_ENTRIES`] met breadth first (without the names that start with a dot
+    /// when the reader leaves those out). A glob's tree starts at its last folder without
+    /// one (`~/*` reads the home folder's). A path known only at run time is judged
+    /// elsewhere (`secret-named`).
+    fn holds_a_secret(&self, p: &Resolved, recursion: Recursion) -> bool {
+        if !recursion.is_tree() {
+            return false;
+        }
+        let hidden = recursion == Recursion::Tree;
+        p.forms().any(|f| {
+            let root = if p.dynamic { glob_root(f) } else { f };
+            let key = (root.to_string(), hidden);
+            if let Some(known) = self.trees.borrow().get(&key) {
+                return *known;
+            }
+            let found = self.above_a_secret(root) || self.tree_holds_a_secret(root, hidden);
+            self.trees.borrow_mut().insert(key, found);
+            found
+        })
+    }
+
+    /// Whether the absolute folder `dir` is a home folder, a folder of home folders, or
+    /// above a pattern of the `sensitive` lists that starts at a fixed place.
+    fn above_a_secret(&self, dir: &str) -> bool {
+        // Every user's home folder holds what `~/…` names in ours, and so do the folders
+        // of home folders.
+        let home = &self.ctx.places.home;
+        if paths::is_home_folder(dir, home)
+            || ["/home", "/Users"].contains(&dir)
+            || home.parent().is_some_and(|h| Path::new(dir) == h)
+        {
+            return true;
+        }
+        let lists = self.lists();
+        let above = |set: &PatternSet| {
+            set.expanded_where(|_| true)
+                .any(|pat| paths::is_above_pattern(dir, pat))
+        };
+        above(lists.sensitive()) || above(lists.managed_sensitive())
+    }
+
+    /// Whether a file or folder in the tree under `dir` is on the `sensitive` lists (see
+    /// [`Self::holds_a_secret`]). A symbolic link is not followed, and `.git` is not
+    /// entered (git's objects and refs are named by hashes).
+    fn tree_holds_a_secret(&self, dir: &str, hidden: bool) -> bool {
+        let mut queue = std::collections::VecDeque::from([dir.trim_end_matches('/').to_string()]);
+        let mut left = MAX_TREE_ENTRIES;
+        while let Some(folder) = queue.pop_front() {
+            let Some(entries) = self.ctx.fs.list_dir(Path::new(&folder), left) else {
+                continue;
+            };
+            left = left.saturating_sub(entries.len());
+            for (name, is_dir) in entries {
+                if !hidden && name.starts_with('.') {
+                    continue;
+                }
+                let path = format!("{folder}/{name}");
+                let r = Resolved {
+                    lexical: Some(path),
+                    real: None,
+                    raw: String::new(),
+                    dynamic: false,
+                };
+                if self.names_a_secret(&r) {
+                    return true;
+                }
+                if is_dir && name != ".git" {
+                    queue.extend(r.lexical);
+                }
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        false
+    }
+
     /// Whether an absolute path is the folder the call runs in (as given, or with its
     /// symlinks followed) or inside it, or inside a temporary folder.
     fn in_workspace(&self, path: &str) -> bool {
@@ -950,6 +1077,24 @@ impl<'a> Matcher<'a> {
         });
         cwd.iter().any(|c| c == path || inside(c)) || TEMP_FOLDERS.iter().any(|t| inside(t))
     }
+}
+
+/// How many files and folders a search for a secret in a tree a command reads looks at
+/// (see `Matcher::holds_a_secret`): a tree larger than that is judged by its first ones.
+const MAX_TREE_ENTRIES: usize = 4096;
+
+/// The folder a glob's tree starts at: its last folder before a name with a glob
+/// (`/home/user/*` → `/home/user`, `/a/*/b` → `/a`).
+fn glob_root(p: &str) -> &str {
+    let mut end = 0;
+    for (i, c) in p.char_indices() {
+        if c == '/' {
+            end = i;
+        } else if matches!(c, '*' | '?' | '[') {
+            return if end == 0 { "/" } else { &p[..end] };
+        }
+    }
+    p
 }
 
 /// What an invocation's words in unknown positions name.

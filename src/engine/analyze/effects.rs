@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use super::{Analyzer, GitAction, Invocation};
-use crate::engine::args::{flag_matches, positionals, table_flag_value};
+use crate::engine::args::{
+    flag_matches, positionals, reads_recursively, table_flag_value, Recursion,
+};
 use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, FirstValue, List, Select};
 use crate::engine::shell::Word;
@@ -41,12 +43,15 @@ impl Analyzer<'_> {
             eff.in_place_flags = List::default();
         }
         let named = self.named_words(&inv.name, &inv.args, &eff);
-        self.record_sent(named.sent, inv.cwd.clone(), &inv.name);
-        self.declared_effects(inv, eff);
+        let recursive = reads_recursively(self.policy(), &inv.name, &inv.args);
+        self.record_sent(named.sent, inv.cwd.clone(), &inv.name, recursive);
+        self.declared_effects(inv, eff, recursive);
         (named.unknown, named.maybe)
     }
 
-    fn declared_effects(&mut self, inv: &Invocation, eff: Effects) {
+    /// `recursive`: it reads the whole tree of a folder it reads (see
+    /// [`reads_recursively`]).
+    fn declared_effects(&mut self, inv: &Invocation, eff: Effects, recursive: Recursion) {
         let mut positional = positionals(&inv.args, &eff.value_flags);
         if first_is_not_a_file(&inv.args, &positional, &eff) {
             positional.remove(0);
@@ -79,8 +84,27 @@ impl Analyzer<'_> {
                 Select::AllButLast if folder_named => Select::All,
                 spec => spec,
             };
-            for w in select(&positional, spec) {
-                self.access(AccessKind::Read, w, inv.cwd.as_deref(), &inv.name);
+            let selected = select(&positional, spec);
+            // `grep -r PAT`, `rg PAT`: a reader of trees given no operand to read reads the
+            // folder it runs in.
+            if recursive.is_tree() && selected.is_empty() {
+                let here = Word::lit(".");
+                self.access_tree(
+                    AccessKind::Read,
+                    &here,
+                    inv.cwd.as_deref(),
+                    &inv.name,
+                    recursive,
+                );
+            }
+            for w in selected {
+                self.access_tree(
+                    AccessKind::Read,
+                    w,
+                    inv.cwd.as_deref(),
+                    &inv.name,
+                    recursive,
+                );
                 if in_place {
                     self.access(AccessKind::Write, w, inv.cwd.as_deref(), &inv.name);
                 }

@@ -20,6 +20,7 @@
 //! accesses. This file holds the types, the entry point and the recording of file accesses
 //! that all parts share.
 
+use crate::engine::args::Recursion;
 use std::path::{Path, PathBuf};
 
 use crate::engine::paths::{self, Resolved};
@@ -127,6 +128,9 @@ impl Invocation {
 pub struct Access {
     pub kind: AccessKind,
     pub path: Resolved,
+    /// A read of the whole tree of the path, when it is a folder (`grep -r PAT DIR`): a
+    /// folder that holds a secret is read as the secret.
+    pub recursive: Recursion,
     /// What causes it (`> file`, `cp`, `Write` …).
     pub origin: String,
 }
@@ -169,6 +173,9 @@ pub struct Facts {
 #[derive(Debug, Clone)]
 pub struct Sent {
     pub word: Word,
+    /// The whole tree under it is sent, when it is a folder (`tar -c DIR | curl -T - …`,
+    /// `rsync -a DIR host:`): a folder that holds a secret sends the secret.
+    pub recursive: Recursion,
     /// The folder it is resolved in.
     pub cwd: Option<PathBuf>,
     /// The network program.
@@ -246,6 +253,19 @@ impl<'a> Analyzer<'a> {
 
     /// Records that `w` is read or written, unless it is a device or a pipe.
     fn access(&mut self, kind: AccessKind, w: &Word, cwd: Option<&Path>, origin: &str) {
+        self.access_tree(kind, w, cwd, origin, Recursion::No);
+    }
+
+    /// [`Self::access`], of the whole tree under the path when `recursive` (see
+    /// [`Access::recursive`]).
+    fn access_tree(
+        &mut self,
+        kind: AccessKind,
+        w: &Word,
+        cwd: Option<&Path>,
+        origin: &str,
+        recursive: Recursion,
+    ) {
         if kind == AccessKind::Write && is_harmless_device(&w.text) {
             return;
         }
@@ -264,12 +284,14 @@ impl<'a> Analyzer<'a> {
         self.facts.accesses.push(Access {
             kind,
             path,
+            recursive,
             origin: origin.to_string(),
         });
         for (link, target) in through {
             self.facts.accesses.push(Access {
                 kind,
                 path: target,
+                recursive,
                 origin: format!("{origin}{THROUGH}{link}"),
             });
         }
@@ -293,6 +315,7 @@ impl<'a> Analyzer<'a> {
                     extra.push(Access {
                         kind: a.kind,
                         path: target,
+                        recursive: a.recursive,
                         origin: format!("{}{THROUGH}{link}", a.origin),
                     });
                 }
