@@ -19,6 +19,7 @@ use crate::engine::analyze::{
     self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
 };
 use crate::engine::args::{flag_matches, flag_words, positionals, reads_recursively, Recursion};
+use crate::engine::mcp;
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
@@ -66,10 +67,22 @@ pub struct Decision {
 pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
     let m = Matcher::new(ctx);
     let mut parts = Vec::new();
-    let facts = tool_facts(tool, input, ctx)?;
-    if !Tool::Bash.is(tool) {
-        parts.extend(m.tool_verdict(tool));
-    }
+    let facts = if mcp::is_mcp_tool(tool) {
+        let own = m.tool_verdict(tool, None);
+        // A rule that makes the tool Safe says it only reads.
+        let read_only = own.as_ref().is_some_and(|v| v.tier == Tier::Safe);
+        // What its input names comes first: it names the call better than the tool's rule.
+        let facts = m.mcp_facts(tool, input, read_only, &mut parts);
+        parts.extend(own);
+        facts
+    } else {
+        let facts = tool_facts(tool, input, ctx)?;
+        if !Tool::Bash.is(tool) {
+            let line = input.get("command").and_then(Value::as_str);
+            parts.extend(m.tool_verdict(tool, line));
+        }
+        facts
+    };
     m.judge_facts(&facts, &mut parts);
     Ok(decide(parts, tool, m.matched.into_inner(), facts))
 }
@@ -377,6 +390,81 @@ impl<'a> Matcher<'a> {
         Some(v)
     }
 
+    /// The facts of an MCP tool's call, found in what its input names (see [`mcp`]): each
+    /// shell command is analysed as a Bash command; each path is read (its whole tree, for
+    /// a folder) by a tool a Safe rule marks as `read_only`, read and written by one of the
+    /// `mcp_write_tools`, and otherwise named, as a word whose use is not known is (a
+    /// secret or a protected path there asks, never relaxed: verdicts added to `parts`).
+    fn mcp_facts(
+        &self,
+        tool: &str,
+        input: &Value,
+        read_only: bool,
+        parts: &mut Vec<Verdict>,
+    ) -> Facts {
+        let ctx = self.ctx;
+        let kinds = &self.policy().kinds;
+        let args = mcp::arguments(input, &kinds.mcp_path_keys, &kinds.mcp_command_keys);
+        let mut facts = Facts::default();
+        for cmd in &args.commands {
+            let f = analyze::analyze_command(cmd, ctx);
+            facts.invocations.extend(f.invocations);
+            facts.accesses.extend(f.accesses);
+            facts.signals.extend(f.signals);
+            facts.within.extend(f.within);
+            facts.git_actions.extend(f.git_actions);
+            facts.hidden.extend(f.hidden);
+            facts.sent.extend(f.sent);
+        }
+        let writes = !read_only
+            && kinds
+                .mcp_write_tools
+                .iter()
+                .any(|g| component_match(g, tool));
+        if read_only || writes {
+            for p in &args.paths {
+                let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
+                let mut access = |kind: AccessKind, recursive: Recursion| {
+                    facts.accesses.push(Access {
+                        kind,
+                        path: path.clone(),
+                        recursive,
+                        origin: tool.to_string(),
+                    });
+                };
+                access(AccessKind::Read, Recursion::Tree);
+                if writes {
+                    access(AccessKind::Write, Recursion::No);
+                }
+            }
+        } else if !args.paths.is_empty() {
+            let inv = Invocation {
+                name: tool.to_string(),
+                args: Vec::new(),
+                trusted_path: false,
+                extra_args_unknown: false,
+                extra_args_paths: false,
+                cwd: ctx.cwd.map(Path::to_path_buf),
+                display: tool.to_string(),
+                code: None,
+                named: args.paths.iter().map(|p| Word::lit(p)).collect(),
+                maybe_named: Vec::new(),
+            };
+            for s in &self.named_classes(&inv).signals {
+                parts.extend(self.signal_verdict(s));
+            }
+        }
+        if args.unread {
+            parts.extend(self.signal_verdict(&Signal {
+                name: SignalName::SecretNamed,
+                detail: format!(
+                    "{tool}: part of its input lies too deep or past the values read, and may name a file that holds secrets"
+                ),
+            }));
+        }
+        facts
+    }
+
     /// What the words of an invocation in positions the policy does not know name (see
     /// `analyze::named`): a secret or a protected path is a signal of its own; a path
     /// outside the project, or one known only at run time, makes its verdict opaque.
@@ -530,12 +618,30 @@ impl<'a> Matcher<'a> {
         self.signal_verdict(&signal)
     }
 
-    fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
-        let rules = self
-            .policy()
-            .rules_of(RuleKind::Tool)
-            .filter(|r| r.tool.iter().any(|t| component_match(t, tool)));
+    /// The verdict of the tool rules on a call of `tool`. A tool rule with `line_regex` or
+    /// `line_not_regex` reads the call's `command` text (`line`; the PowerShell tool's
+    /// script): without one it does not match. Such rules only deny (see `checks`).
+    fn tool_verdict(&self, tool: &str, line: Option<&str>) -> Option<Verdict> {
+        let rules = self.policy().rules_of(RuleKind::Tool).filter(|r| {
+            r.tool.iter().any(|t| component_match(t, tool)) && self.tool_line_matches(r, line)
+        });
         self.pick(rules, tool)
+    }
+
+    /// A tool rule's `line_regex` matches the call's text and its `line_not_regex` does
+    /// not; a rule with either matches no call without a text.
+    fn tool_line_matches(&self, r: &Rule, line: Option<&str>) -> bool {
+        if r.line_regex.is_none() && r.line_not_regex.is_none() {
+            return true;
+        }
+        let Some(line) = line else {
+            return false;
+        };
+        let regex_ok = |re: &Option<crate::engine::policy::PolicyText>, want: bool| match re {
+            None => true,
+            Some(re) => self.regex(re).is_some_and(|x| x.is_match(line) == want),
+        };
+        regex_ok(&r.line_regex, true) && regex_ok(&r.line_not_regex, false)
     }
 
     fn invocation_verdict(&self, inv: &Invocation) -> Option<Verdict> {

@@ -13,6 +13,7 @@ pub mod classify;
 mod context;
 pub mod examples;
 pub mod lang;
+pub mod mcp;
 pub mod mounts;
 pub mod paths;
 mod patterns;

@@ -291,6 +291,30 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("allow", "allow", "read.search", "grep password ~"),
     ("allow", "allow", "tool.read", "tool:Grep /home/user/project"),
     ("allow", "allow", "read.list", "ls -R ~"),
+    // Another coding agent: asked, never relaxed.
+    ("ask", "ask", "agent.nested", "claude -p 'fix the tests'"),
+    ("ask", "ask", "agent.nested", "codex exec 'refactor x'"),
+    ("ask", "ask", "agent.nested", "gemini -p 'x'"),
+    ("ask", "ask", "agent.nested", "aider --message x src/a.py"),
+    ("ask", "ask", "agent.nested", "opencode run x"),
+    ("ask", "ask", "agent.nested", "claude --permission-mode acceptEdits -p x"),
+    ("ask", "ask", "agent.nested", "echo x | claude -p"),
+    // A download not run stays what it was.
+    ("ask", "ask", "net.request", "curl -sO https://example.com/data.json && jq . data.json"),
+    // The PowerShell tool has no grammar here: asked, whatever its text.
+    ("ask", "ask", "tool.unknown", "tool:PowerShell Get-ChildItem"),
+    ("ask", "ask", "tool.unknown", "tool:PowerShell Remove-Item -Recurse -Force .\\build"),
+    ("ask", "ask", "tool.unknown", "tool:PowerShell git push origin main"),
+    // MCP tools: asked unless marked read-only; a secret or a protected path named asks.
+    ("ask", "ask", "tool.mcp", "tool:mcp__github__create_issue {\"title\": \"x\"}"),
+    ("ask", "ask", "tool.mcp", "tool:mcp__shell__run {\"command\": \"ls\"}"),
+    ("ask", "ask", "tool.mcp", "tool:mcp__filesystem__write_file {\"path\": \"src/a.rs\", \"content\": \"x\"}"),
+    ("ask", "ask", "path.secret-named", "tool:mcp__docs__read {\"path\": \"/home/user/.aws/credentials\"}"),
+    ("ask", "ask", "path.protected-named", "tool:mcp__docs__read {\"file\": \"/home/user/.claude/settings.json\"}"),
+    ("ask", "ask", "file.read-secret", "tool:mcp__filesystem__read_text_file {\"path\": \".env\"}"),
+    ("ask", "ask", "file.read-secret", "tool:mcp__filesystem__search_files {\"path\": \"/home/user\", \"pattern\": \"key\"}"),
+    ("allow", "allow", "mcp.filesystem-read", "tool:mcp__filesystem__read_text_file {\"path\": \"/home/user/project/src/main.rs\"}"),
+    ("allow", "allow", "mcp.filesystem-read", "tool:mcp__filesystem__read_multiple_files {\"paths\": [\"README.md\", \"src/lib.rs\"]}"),
     // Names written that come from an archive, a patch or a folder outside the project,
     // which the hook does not read: one may be a file another program runs later.
     ("ask", "ask", "fs.unpack", "tar -xf vendor.tar"),
@@ -1110,6 +1134,7 @@ fn every_default_confirm_rule_is_classified() {
         "file.write-runs-later",
         "fs.archive-secret",
         "fs.copy-secret-tree",
+        "agent.nested",
         "fs.unpack",
         "fs.unpack-other",
         "fs.apply-patch",

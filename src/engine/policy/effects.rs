@@ -66,6 +66,11 @@ pub struct Effects {
     /// `hidden_flags` is given (`rg`, `ag`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skips_hidden: bool,
+    /// A downloader that saves what it fetches under the name the URL ends with, in its
+    /// folder (`wget URL`): that file counts as downloaded, so running it later in the
+    /// command is running remote code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remote_name: bool,
     /// It runs its input as a shell script, later (`echo CMD | at now`): the script is
     /// judged apart, and a Forbidden one makes the call Forbidden.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -124,6 +129,10 @@ pub struct Effects {
     /// (`rg --hidden`, `-uu`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub hidden_flags: List,
+    /// Options with which a downloader saves what it fetches under the URL's last name, as
+    /// `remote_name` says (`curl -O`, `--remote-name-all`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub remote_name_flags: List,
     /// Options that make the command only read: what it would write, it reads instead
     /// (`gzip -c` prints, `tar -t` lists).
     #[serde(default, skip_serializing_if = "List::is_empty")]
@@ -459,6 +468,7 @@ impl Effects {
                 &self.read_only_flags,
                 &self.recursive_flags,
                 &self.hidden_flags,
+                &self.remote_name_flags,
                 &self.names_flags,
                 &self.shell_flags,
                 &self.load_flags,
@@ -500,7 +510,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 64] = [
+        let lists: [(&str, &List); 65] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -512,6 +522,7 @@ impl Effects {
             ("read_only_flags", &self.read_only_flags),
             ("recursive_flags", &self.recursive_flags),
             ("hidden_flags", &self.hidden_flags),
+            ("remote_name_flags", &self.remote_name_flags),
             ("names_flags", &self.names_flags),
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),

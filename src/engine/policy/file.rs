@@ -105,6 +105,18 @@ pub struct Kinds {
     /// `poetry run`): CMD is judged as the command it is. Read from the built-in files only.
     #[serde(default)]
     pub project_runners: List,
+    /// The keys of an MCP tool's input whose value names a file or folder (`path`,
+    /// `file_path`, `destination`): judged as the file tools judge their paths.
+    #[serde(default)]
+    pub mcp_path_keys: List,
+    /// The keys of an MCP tool's input whose value is a shell command (`command`, `cmd`,
+    /// `script`): judged as a Bash command.
+    #[serde(default)]
+    pub mcp_command_keys: List,
+    /// MCP tools (globs of their names, `mcp__*__write_file`) that write the paths they are
+    /// given: a protected path or a secret there is denied.
+    #[serde(default)]
+    pub mcp_write_tools: List,
 }
 
 impl Kinds {
@@ -125,6 +137,9 @@ impl Kinds {
         self.languages.extend(&o.languages);
         self.vim_editors.extend(&o.vim_editors);
         self.project_runners.extend(&o.project_runners);
+        self.mcp_path_keys.extend(&o.mcp_path_keys);
+        self.mcp_command_keys.extend(&o.mcp_command_keys);
+        self.mcp_write_tools.extend(&o.mcp_write_tools);
     }
 }
 

@@ -80,6 +80,7 @@ keys! {
         "complete",
         "recursive",
         "skips_hidden",
+        "remote_name",
         "runs_input",
         "command_input",
         "command_args",
@@ -100,6 +101,7 @@ keys! {
         "read_only_flags",
         "recursive_flags",
         "hidden_flags",
+        "remote_name_flags",
         "names_flags",
         "git_actions",
         "git_actions_unless",
@@ -188,6 +190,9 @@ pub const KIND_LISTS: &[&str] = &[
     "languages",
     "vim_editors",
     "project_runners",
+    "mcp_path_keys",
+    "mcp_command_keys",
+    "mcp_write_tools",
 ];
 
 /// The languages the analysis reads code in, as the `languages` kind names them.
