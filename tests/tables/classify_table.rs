@@ -1025,7 +1025,7 @@ fn read_only_forms_of_programs_that_can_also_change_things() {
         ("ask", "shell.dynamic-script", "fd -x sh -c 'rm -rf {}'"),
         // `-execdir` and `--base-directory` run the command in another folder.
         ("ask", "file.write-outside", "find ~ -name .bashrc -execdir sh -c 'echo x >> .bashrc' \\;"),
-        ("ask", "file.write-outside", "fd --base-directory /etc -x cp {} backup/"),
+        ("ask", "file.read-secret", "fd --base-directory /etc -x cp {} backup/"),
         // A bare file name, or paths without `./`, could be an option.
         ("ask", "unknown.command", "fd . -x rustfmt --check {/}"),
         ("ask", "unknown.command", "fd --strip-cwd-prefix -x tree -a"),

@@ -209,6 +209,7 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         links: Vec::new(),
         in_hidden: false,
         found_paths: false,
+        found_trees: Recursion::No,
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.accesses_through_later_links();
@@ -240,6 +241,9 @@ struct Analyzer<'a> {
     /// While the command of `find -exec` or `fd -x` is analysed: the arguments added at run
     /// time are found paths (see [`Invocation::extra_args_paths`]).
     found_paths: bool,
+    /// The paths found stand for the trees of folders (`find DIR -exec CMD {} +` without a
+    /// name): what the command reads there, it reads of the whole tree.
+    found_trees: Recursion,
 }
 
 impl<'a> Analyzer<'a> {
@@ -266,6 +270,10 @@ impl<'a> Analyzer<'a> {
         origin: &str,
         recursive: Recursion,
     ) {
+        let recursive = match (kind, recursive, self.found_trees) {
+            (AccessKind::Read, Recursion::No, trees) => trees,
+            (_, r, _) => r,
+        };
         if kind == AccessKind::Write && is_harmless_device(&w.text) {
             return;
         }
