@@ -66,6 +66,13 @@ impl Recursion {
 /// table may add the reading, never take it away.
 pub fn reads_recursively(policy: &Policy, name: &str, args: &[Word]) -> Recursion {
     let tables = policy.effects_readings(name);
+    // Most programs read no tree: nothing to look for in their words.
+    if !tables
+        .iter()
+        .any(|e| e.recursive || !e.recursive_flags.is_empty())
+    {
+        return Recursion::No;
+    }
     let flags = flag_words(args);
     let given = |l: &List| l.iter().any(|f| flags.iter().any(|a| flag_matches(f, a)));
     // `rg --files`: it prints the names it would read, and reads none.

@@ -183,18 +183,27 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
             Recursion::No,
         ),
         Some(t @ (Tool::Glob | Tool::Grep | Tool::Ls)) => {
-            // Grep reads the files of the whole tree but hidden names (it is ripgrep);
-            // Glob and LS only list names.
-            let recursive = if t == Tool::Grep {
+            // Grep reads the files of the whole tree but hidden names (it is ripgrep), or
+            // those its glob names; Glob and LS only list names.
+            let glob = opt_str("glob");
+            let recursive = if t == Tool::Grep && glob.is_none() {
                 Recursion::VisibleTree
             } else {
                 Recursion::No
             };
             let dir = opt_str("path").unwrap_or(".");
             access(AccessKind::Read, dir, tool, recursive);
-            if let Some(g) = opt_str("glob") {
+            if let Some(g) = glob {
                 let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
-                access(AccessKind::Read, &joined, tool, recursive);
+                let mut path = paths::resolve(&joined, true, ctx.cwd, ctx.places, ctx.fs);
+                // A glob: every file it may match (`.env*` may be `.env`).
+                path.dynamic |= has_glob(g);
+                facts.accesses.push(Access {
+                    kind: AccessKind::Read,
+                    path,
+                    recursive: Recursion::No,
+                    origin: tool.to_string(),
+                });
             }
         }
         _ => {}
