@@ -15,7 +15,9 @@
 //!   folder of the project inside it is not;
 //! - a secret placed anywhere under a folder a command reads recursively (`grep -r`, `rg`,
 //!   `tar -c`, `cp -R`, the Grep tool) never makes the command more permitted, and one the
-//!   reader sees (not hidden from it) makes it asked at least, never relaxed.
+//!   reader sees (not hidden from it) makes it asked at least, never relaxed;
+//! - a shell command given an MCP tool is never more permitted than the same command run
+//!   by Bash, and the call is asked at least.
 //!
 //! Where Bash itself gives the wrapped text another meaning the pair is skipped, each case
 //! with its reason below: an `X` that does not parse (only `bash -c 'X'` is checked, and
@@ -528,6 +530,37 @@ proptest! {
         prop_assert!(
             !seen || after <= 1,
             "{example:?} reads {root}/{secret} but is {after} by {rule}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// An MCP tool given a shell command.
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A shell command given an MCP tool (`{"command": X}`, at any depth) is never more
+    /// permitted than X run by Bash, and an MCP call is never Safe unless a rule marks the
+    /// tool read-only.
+    #[test]
+    fn a_command_through_mcp_is_never_more_permitted(
+        x in prop_oneof![command(), simple()],
+        key in prop::sample::select(&["command", "cmd", "script"][..]),
+        nested in any::<bool>(),
+    ) {
+        let value = serde_json::Value::String(x.clone());
+        let input = if nested {
+            serde_json::json!({"options": {key: value}, "timeout": 5})
+        } else {
+            serde_json::json!({key: value})
+        };
+        let example = format!("tool:mcp__shell__run {input}");
+        let through = permission(&example);
+        let alone = permission(&x);
+        prop_assert!(
+            through <= alone.min(1),
+            "{example} is {through}, but {x:?} by Bash is {alone}"
         );
     }
 }
