@@ -50,6 +50,10 @@ pub enum Recursion {
     Tree,
     /// The whole tree but the names that start with a dot (`rg PAT DIR`).
     VisibleTree,
+    /// The files of the tree a glob matches (the Grep tool's `glob`): the glob is judged
+    /// on its own, and the folder holds a secret only where the policy alone says so (a
+    /// home folder, `/`, a folder above a secret's fixed place).
+    GlobInTree,
 }
 
 impl Recursion {

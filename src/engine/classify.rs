@@ -186,10 +186,10 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
             // Grep reads the files of the whole tree but hidden names (it is ripgrep), or
             // those its glob names; Glob and LS only list names.
             let glob = opt_str("glob");
-            let recursive = if t == Tool::Grep && glob.is_none() {
-                Recursion::VisibleTree
-            } else {
-                Recursion::No
+            let recursive = match (t, glob) {
+                (Tool::Grep, None) => Recursion::VisibleTree,
+                (Tool::Grep, Some(_)) => Recursion::GlobInTree,
+                _ => Recursion::No,
             };
             let dir = opt_str("path").unwrap_or(".");
             access(AccessKind::Read, dir, tool, recursive);
@@ -224,9 +224,9 @@ struct Matcher<'a> {
     plain_folder: OnceCell<bool>,
     /// The secret and protected patterns that name a file by its name alone (`.env`).
     name_patterns: OnceCell<Cow<'a, [&'a str]>>,
-    /// Whether a folder holds a secret (see `holds_a_secret`), by folder and whether
-    /// hidden names count.
-    trees: RefCell<HashMap<(String, bool), bool>>,
+    /// Whether a folder holds a secret (see `holds_a_secret`), by folder, whether hidden
+    /// names count and whether its tree is looked at.
+    trees: RefCell<HashMap<(String, bool, bool), bool>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -1106,13 +1106,14 @@ impl<'a> Matcher<'a> {
             return false;
         }
         let hidden = recursion == Recursion::Tree;
+        let walk = recursion != Recursion::GlobInTree;
         p.forms().any(|f| {
             let root = if p.dynamic { glob_root(f) } else { f };
-            let key = (root.to_string(), hidden);
+            let key = (root.to_string(), hidden, walk);
             if let Some(known) = self.trees.borrow().get(&key) {
                 return *known;
             }
-            let found = self.above_a_secret(root) || self.tree_holds_a_secret(root, hidden);
+            let found = self.above_a_secret(root) || walk && self.tree_holds_a_secret(root, hidden);
             self.trees.borrow_mut().insert(key, found);
             found
         })

@@ -268,6 +268,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "file.read-secret", "tool:Grep {\"pattern\": \"KEY\", \"path\": \"/home/user/project\", \"glob\": \".env*\"}"),
     ("ask", "ask", "file.read-secret", "tool:Grep {\"pattern\": \"KEY\", \"glob\": \"**/*.pem\"}"),
     ("allow", "allow", "tool.read", "tool:Grep {\"pattern\": \"fn\", \"path\": \"/home/user/project/src\", \"glob\": \"*.rs\"}"),
+    ("ask", "ask", "file.read-secret", "tool:Grep {\"pattern\": \"token\", \"path\": \"/home/user\", \"glob\": \"*.json\"}"),
     ("ask", "ask", "file.read-secret", "find ~ -type f -exec cat {} +"),
     ("ask", "ask", "file.read-secret", "find / -type f -exec grep -l password {} +"),
     ("ask", "ask", "file.read-secret", "find ~ -type f | xargs grep -l token"),
