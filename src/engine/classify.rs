@@ -1131,12 +1131,32 @@ impl<'a> Matcher<'a> {
         {
             return true;
         }
-        let lists = self.lists();
-        let above = |set: &PatternSet| {
-            set.expanded_where(|_| true)
-                .any(|pat| paths::is_above_pattern(dir, pat))
-        };
-        above(lists.sensitive()) || above(lists.managed_sensitive())
+        // The patterns as written, `~` read in place (no list is expanded): a folder is
+        // above one only if its first name after the root, or after the home folder for a
+        // pattern that starts at `~`, agrees with the pattern's.
+        let home = home.to_string_lossy();
+        let in_home = dir
+            .strip_prefix(home.trim_end_matches('/'))
+            .filter(|r| r.starts_with('/'));
+        let policy = self.policy();
+        let lists = [&policy.paths.sensitive, &policy.managed_sensitive];
+        lists.iter().flat_map(|l| l.iter()).any(|pat| {
+            let (at, pat) = match pat.strip_prefix('~').or_else(|| pat.strip_prefix("{home}")) {
+                Some(rest) if rest.starts_with('/') => match in_home {
+                    Some(r) => (r, rest),
+                    None => return false,
+                },
+                _ if pat.starts_with('/') => (dir, pat),
+                _ if pat.starts_with('{') => {
+                    return paths::expand_pattern(pat, self.ctx.places)
+                        .is_some_and(|e| paths::is_above_pattern(dir, &e));
+                }
+                _ => return false,
+            };
+            let (mine, theirs) = (first_name(at), first_name(pat));
+            (mine.is_empty() || theirs == "**" || component_match(theirs, mine))
+                && paths::is_above_pattern(at, pat)
+        })
     }
 
     /// Whether a file or folder in the tree under `dir` is on the `sensitive` lists (see
@@ -1198,6 +1218,11 @@ impl<'a> Matcher<'a> {
 /// How many files and folders a search for a secret in a tree a command reads looks at
 /// (see `Matcher::holds_a_secret`): a tree larger than that is judged by its first ones.
 const MAX_TREE_ENTRIES: usize = 4096;
+
+/// The first name of an absolute path (`/etc/shadow` → `etc`); empty for `/`.
+fn first_name(p: &str) -> &str {
+    p.trim_start_matches('/').split('/').next().unwrap_or("")
+}
 
 /// The folder a glob's tree starts at: its last folder before a name with a glob
 /// (`/home/user/*` → `/home/user`, `/a/*/b` → `/a`).
