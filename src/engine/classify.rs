@@ -23,6 +23,7 @@ use crate::engine::mcp;
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
+use crate::engine::policy::schema;
 use crate::engine::policy::{
     AccessKind, FirstValue, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
@@ -1160,9 +1161,28 @@ impl<'a> Matcher<'a> {
     }
 
     /// Whether a file or folder in the tree under `dir` is on the `sensitive` lists (see
-    /// [`Self::holds_a_secret`]). A symbolic link is not followed, and `.git` is not
-    /// entered (git's objects and refs are named by hashes).
+    /// [`Self::holds_a_secret`]). Only a pattern of a name alone can match there once the
+    /// folder is above no pattern that starts at a fixed place, so each name is compared
+    /// with those (a pattern relative to any folder, `config/*.key`, has each path judged
+    /// in full). A symbolic link is not followed, and `.git` is not entered (git's objects
+    /// and refs are named by hashes).
     fn tree_holds_a_secret(&self, dir: &str, hidden: bool) -> bool {
+        let policy = self.policy();
+        fn names(l: &List) -> Vec<&str> {
+            l.iter()
+                .filter(|p| schema::names_only(p) && !p.starts_with('~'))
+                .collect()
+        }
+        let secret = names(&policy.paths.sensitive);
+        let lifted = names(&policy.paths.not_sensitive);
+        let managed = names(&policy.managed_sensitive);
+        let relative = policy
+            .paths
+            .sensitive
+            .iter()
+            .chain(policy.managed_sensitive.iter())
+            .any(|p| p.contains('/') && !p.starts_with(['/', '~', '{']));
+        let hit = |l: &[&str], name: &str| l.iter().any(|p| name_matches(p, name));
         let mut queue = std::collections::VecDeque::from([dir.trim_end_matches('/').to_string()]);
         let mut left = MAX_TREE_ENTRIES;
         while let Some(folder) = queue.pop_front() {
@@ -1174,18 +1194,23 @@ impl<'a> Matcher<'a> {
                 if !hidden && name.starts_with('.') {
                     continue;
                 }
-                let path = format!("{folder}/{name}");
-                let r = Resolved {
-                    lexical: Some(path),
-                    real: None,
-                    raw: String::new(),
-                    dynamic: false,
-                };
-                if self.names_a_secret(&r) {
+                if hit(&managed, &name) || hit(&secret, &name) && !hit(&lifted, &name) {
                     return true;
                 }
+                let path = || format!("{folder}/{name}");
+                if relative {
+                    let r = Resolved {
+                        lexical: Some(path()),
+                        real: None,
+                        raw: String::new(),
+                        dynamic: false,
+                    };
+                    if self.names_a_secret(&r) {
+                        return true;
+                    }
+                }
                 if is_dir && name != ".git" {
-                    queue.extend(r.lexical);
+                    queue.push_back(path());
                 }
             }
             if left == 0 {
@@ -1218,6 +1243,22 @@ impl<'a> Matcher<'a> {
 /// How many files and folders a search for a secret in a tree a command reads looks at
 /// (see `Matcher::holds_a_secret`): a tree larger than that is judged by its first ones.
 const MAX_TREE_ENTRIES: usize = 4096;
+
+/// Whether a file's name matches a pattern of a name alone: a plain name, `*.ext` and
+/// `prefix*` without comparing glob by glob, any other as a glob.
+fn name_matches(pattern: &str, name: &str) -> bool {
+    let glob = |s: &str| s.contains(['*', '?', '[']);
+    if !glob(pattern) {
+        return pattern == name;
+    }
+    if let Some(end) = pattern.strip_prefix('*').filter(|e| !glob(e)) {
+        return name.ends_with(end);
+    }
+    if let Some(start) = pattern.strip_suffix('*').filter(|s| !glob(s)) {
+        return name.starts_with(start);
+    }
+    component_match(pattern, name)
+}
 
 /// The first name of an absolute path (`/etc/shadow` → `etc`); empty for `/`.
 fn first_name(p: &str) -> &str {
