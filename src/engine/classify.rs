@@ -1168,9 +1168,10 @@ impl<'a> Matcher<'a> {
     /// and refs are named by hashes).
     fn tree_holds_a_secret(&self, dir: &str, hidden: bool) -> bool {
         let policy = self.policy();
-        fn names(l: &List) -> Vec<&str> {
+        fn names(l: &List) -> Vec<NamePattern<'_>> {
             l.iter()
                 .filter(|p| schema::names_only(p) && !p.starts_with('~'))
+                .map(NamePattern::new)
                 .collect()
         }
         let secret = names(&policy.paths.sensitive);
@@ -1182,7 +1183,7 @@ impl<'a> Matcher<'a> {
             .iter()
             .chain(policy.managed_sensitive.iter())
             .any(|p| p.contains('/') && !p.starts_with(['/', '~', '{']));
-        let hit = |l: &[&str], name: &str| l.iter().any(|p| name_matches(p, name));
+        let hit = |l: &[NamePattern], name: &str| l.iter().any(|p| p.matches(name));
         let mut queue = std::collections::VecDeque::from([dir.trim_end_matches('/').to_string()]);
         let mut left = MAX_TREE_ENTRIES;
         while let Some(folder) = queue.pop_front() {
@@ -1242,22 +1243,39 @@ impl<'a> Matcher<'a> {
 
 /// How many files and folders a search for a secret in a tree a command reads looks at
 /// (see `Matcher::holds_a_secret`): a tree larger than that is judged by its first ones.
-const MAX_TREE_ENTRIES: usize = 4096;
+const MAX_TREE_ENTRIES: usize = 2048;
 
-/// Whether a file's name matches a pattern of a name alone: a plain name, `*.ext` and
-/// `prefix*` without comparing glob by glob, any other as a glob.
-fn name_matches(pattern: &str, name: &str) -> bool {
-    let glob = |s: &str| s.contains(['*', '?', '[']);
-    if !glob(pattern) {
-        return pattern == name;
+/// A pattern of a name alone, read once: a plain name, `*.ext` and `prefix*` are compared
+/// without globbing, any other as a glob.
+enum NamePattern<'p> {
+    Exact(&'p str),
+    Ends(&'p str),
+    Starts(&'p str),
+    Glob(&'p str),
+}
+
+impl<'p> NamePattern<'p> {
+    fn new(pattern: &'p str) -> NamePattern<'p> {
+        let glob = |s: &str| s.contains(['*', '?', '[']);
+        if !glob(pattern) {
+            NamePattern::Exact(pattern)
+        } else if let Some(end) = pattern.strip_prefix('*').filter(|e| !glob(e)) {
+            NamePattern::Ends(end)
+        } else if let Some(start) = pattern.strip_suffix('*').filter(|s| !glob(s)) {
+            NamePattern::Starts(start)
+        } else {
+            NamePattern::Glob(pattern)
+        }
     }
-    if let Some(end) = pattern.strip_prefix('*').filter(|e| !glob(e)) {
-        return name.ends_with(end);
+
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            NamePattern::Exact(p) => *p == name,
+            NamePattern::Ends(e) => name.ends_with(e),
+            NamePattern::Starts(s) => name.starts_with(s),
+            NamePattern::Glob(g) => component_match(g, name),
+        }
     }
-    if let Some(start) = pattern.strip_suffix('*').filter(|s| !glob(s)) {
-        return name.starts_with(start);
-    }
-    component_match(pattern, name)
 }
 
 /// The first name of an absolute path (`/etc/shadow` → `etc`); empty for `/`.
