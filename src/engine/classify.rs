@@ -1167,6 +1167,12 @@ impl<'a> Matcher<'a> {
     /// in full). A symbolic link is not followed, and `.git` is not entered (git's objects
     /// and refs are named by hashes).
     fn tree_holds_a_secret(&self, dir: &str, hidden: bool) -> bool {
+        // A folder that is not there, or empty, holds nothing: the lists are not read.
+        let root = dir.trim_end_matches('/').to_string();
+        let first = match self.ctx.fs.list_dir(Path::new(&root), MAX_TREE_ENTRIES) {
+            Some(entries) if !entries.is_empty() => entries,
+            _ => return false,
+        };
         let policy = self.policy();
         fn names(l: &List) -> Vec<NamePattern<'_>> {
             l.iter()
@@ -1184,10 +1190,14 @@ impl<'a> Matcher<'a> {
             .chain(policy.managed_sensitive.iter())
             .any(|p| p.contains('/') && !p.starts_with(['/', '~', '{']));
         let hit = |l: &[NamePattern], name: &str| l.iter().any(|p| p.matches(name));
-        let mut queue = std::collections::VecDeque::from([dir.trim_end_matches('/').to_string()]);
+        let mut queue = std::collections::VecDeque::from([root]);
+        let mut first = Some(first);
         let mut left = MAX_TREE_ENTRIES;
         while let Some(folder) = queue.pop_front() {
-            let Some(entries) = self.ctx.fs.list_dir(Path::new(&folder), left) else {
+            let listed = first
+                .take()
+                .or_else(|| self.ctx.fs.list_dir(Path::new(&folder), left));
+            let Some(entries) = listed else {
                 continue;
             };
             left = left.saturating_sub(entries.len());
