@@ -387,6 +387,9 @@ fn effects_code(v: &Value) -> R<String> {
     check_keys(t, EFFECT_KEYS, "command effects")?;
     let into_folder = flag(t.get("into_folder"), "into_folder")?;
     let complete = flag(t.get("complete"), "complete")?;
+    let recursive = flag(t.get("recursive"), "recursive")?;
+    let skips_hidden = flag(t.get("skips_hidden"), "skips_hidden")?;
+    let remote_name = flag(t.get("remote_name"), "remote_name")?;
     let runs_input = flag(t.get("runs_input"), "runs_input")?;
     let command_input = flag(t.get("command_input"), "command_input")?;
     let operands = match t.get("operands") {
@@ -403,7 +406,7 @@ fn effects_code(v: &Value) -> R<String> {
         Some(v) => format!("Some({})", enum_value(v, FIRST_VALUES, "FirstValue")?),
     };
     let mut c = format!(
-        "Effects {{ reads: {}, writes: {}, names: {}, command_args: {}, into_folder: {into_folder}, complete: {complete}, runs_input: {runs_input}, command_input: {command_input}, first_is: {first_is}, operands: {operands}, ",
+        "Effects {{ reads: {}, writes: {}, names: {}, command_args: {}, into_folder: {into_folder}, complete: {complete}, recursive: {recursive}, skips_hidden: {skips_hidden}, remote_name: {remote_name}, runs_input: {runs_input}, command_input: {command_input}, first_is: {first_is}, operands: {operands}, ",
         selection(t.get("reads"))?,
         selection(t.get("writes"))?,
         selection(t.get("names"))?,

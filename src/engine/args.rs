@@ -5,7 +5,7 @@
 //! way; this module is that one way, so the two can never disagree about what an option is.
 
 use super::paths::component_match;
-use super::policy::{run_flag_name, Effects, List};
+use super::policy::{run_flag_name, Effects, List, Policy};
 use super::shell::Word;
 
 /// Positional arguments: not options, not values of `value_flags`, all words after `--`.
@@ -38,6 +38,65 @@ pub fn flag_words(args: &[Word]) -> Vec<&str> {
         .take_while(|t| *t != "--")
         .filter(|t| t.len() > 1 && t.starts_with('-'))
         .collect()
+}
+
+/// How much of a folder a program reads: the folder alone, or its whole tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Recursion {
+    /// Only what is named (`cat f`; a folder is not read).
+    #[default]
+    No,
+    /// The whole tree under a folder it reads (`grep -r PAT DIR`, `tar -c DIR`).
+    Tree,
+    /// The whole tree but the names that start with a dot (`rg PAT DIR`).
+    VisibleTree,
+    /// The files of the tree a glob matches (the Grep tool's `glob`): the glob is judged
+    /// on its own, and the folder holds a secret only where the policy alone says so (a
+    /// home folder, `/`, a folder above a secret's fixed place).
+    GlobInTree,
+}
+
+impl Recursion {
+    pub fn is_tree(self) -> bool {
+        self != Recursion::No
+    }
+}
+
+/// How much of a folder it reads program `name` reads (`grep -r`, `rg`, `tar -c`, `cp
+/// -R`): its table, the built-in one or a layer's, says it always reads the tree
+/// (`recursive`) or names an option given in `recursive_flags`; and whether it leaves out
+/// hidden names (`skips_hidden`, unless an option of `hidden_flags` is given). With an
+/// option of its `lister_flags` it reads no file (`rg --files`). A layer's
+/// table may add the reading, never take it away.
+pub fn reads_recursively(policy: &Policy, name: &str, args: &[Word]) -> Recursion {
+    let tables = policy.effects_readings(name);
+    // Most programs read no tree: nothing to look for in their words.
+    if !tables
+        .iter()
+        .any(|e| e.recursive || !e.recursive_flags.is_empty())
+    {
+        return Recursion::No;
+    }
+    let flags = flag_words(args);
+    let given = |l: &List| l.iter().any(|f| flags.iter().any(|a| flag_matches(f, a)));
+    // `rg --files`: it prints the names it would read, and reads none.
+    if tables.iter().any(|e| given(&e.lister_flags)) {
+        return Recursion::No;
+    }
+    if !tables
+        .iter()
+        .any(|e| e.recursive || given(&e.recursive_flags))
+    {
+        return Recursion::No;
+    }
+    if tables
+        .iter()
+        .all(|e| e.skips_hidden && !given(&e.hidden_flags))
+    {
+        Recursion::VisibleTree
+    } else {
+        Recursion::Tree
+    }
 }
 
 /// `-r` matches a cluster like `-rf` or `-r5`; `--force` matches `--force` and

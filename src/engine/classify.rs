@@ -18,10 +18,12 @@ use serde_json::Value;
 use crate::engine::analyze::{
     self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
 };
-use crate::engine::args::{flag_matches, flag_words, positionals};
+use crate::engine::args::{flag_matches, flag_words, positionals, reads_recursively, Recursion};
+use crate::engine::mcp;
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
+use crate::engine::policy::schema;
 use crate::engine::policy::{
     AccessKind, FirstValue, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
@@ -70,10 +72,22 @@ pub struct Decision {
 pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
     let m = Matcher::new(ctx);
     let mut parts = Vec::new();
-    let facts = tool_facts(tool, input, ctx)?;
-    if !Tool::Bash.is(tool) {
-        parts.extend(m.tool_verdict(tool));
-    }
+    let facts = if mcp::is_mcp_tool(tool) {
+        let own = m.tool_verdict(tool, None);
+        // A rule that makes the tool Safe says it only reads.
+        let read_only = own.as_ref().is_some_and(|v| v.tier == Tier::Safe);
+        // What its input names comes first: it names the call better than the tool's rule.
+        let facts = m.mcp_facts(tool, input, read_only, &mut parts);
+        parts.extend(own);
+        facts
+    } else {
+        let facts = tool_facts(tool, input, ctx)?;
+        if !Tool::Bash.is(tool) {
+            let line = input.get("command").and_then(Value::as_str);
+            parts.extend(m.tool_verdict(tool, line));
+        }
+        facts
+    };
     m.judge_facts(&facts, &mut parts);
     Ok(decide(parts, tool, m.matched.into_inner(), facts))
 }
@@ -142,11 +156,12 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
     };
     let opt_str = |k: &str| input.get(k).and_then(Value::as_str);
     let mut facts = Facts::default();
-    let mut access = |kind: AccessKind, p: &str, origin: &str| {
+    let mut access = |kind: AccessKind, p: &str, origin: &str, recursive: Recursion| {
         let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
         facts.accesses.push(Access {
             kind,
             path,
+            recursive,
             origin: origin.to_string(),
         });
     };
@@ -155,17 +170,46 @@ fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
             let cmd = str_field("command")?;
             return Ok(analyze::analyze_command(cmd, ctx));
         }
-        Some(Tool::Read) => access(AccessKind::Read, str_field("file_path")?, tool),
-        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => {
-            access(AccessKind::Write, str_field("file_path")?, tool)
-        }
-        Some(Tool::NotebookEdit) => access(AccessKind::Write, str_field("notebook_path")?, tool),
-        Some(Tool::Glob | Tool::Grep | Tool::Ls) => {
+        Some(Tool::Read) => access(
+            AccessKind::Read,
+            str_field("file_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => access(
+            AccessKind::Write,
+            str_field("file_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(Tool::NotebookEdit) => access(
+            AccessKind::Write,
+            str_field("notebook_path")?,
+            tool,
+            Recursion::No,
+        ),
+        Some(t @ (Tool::Glob | Tool::Grep | Tool::Ls)) => {
+            // Grep reads the files of the whole tree but hidden names (it is ripgrep), or
+            // those its glob names; Glob and LS only list names.
+            let glob = opt_str("glob");
+            let recursive = match (t, glob) {
+                (Tool::Grep, None) => Recursion::VisibleTree,
+                (Tool::Grep, Some(_)) => Recursion::GlobInTree,
+                _ => Recursion::No,
+            };
             let dir = opt_str("path").unwrap_or(".");
-            access(AccessKind::Read, dir, tool);
-            if let Some(g) = opt_str("glob") {
+            access(AccessKind::Read, dir, tool, recursive);
+            if let Some(g) = glob {
                 let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
-                access(AccessKind::Read, &joined, tool);
+                let mut path = paths::resolve(&joined, true, ctx.cwd, ctx.places, ctx.fs);
+                // A glob: every file it may match (`.env*` may be `.env`).
+                path.dynamic |= has_glob(g);
+                facts.accesses.push(Access {
+                    kind: AccessKind::Read,
+                    path,
+                    recursive: Recursion::No,
+                    origin: tool.to_string(),
+                });
             }
         }
         _ => {}
@@ -186,6 +230,9 @@ struct Matcher<'a> {
     plain_folder: OnceCell<bool>,
     /// The secret and protected patterns that name a file by its name alone (`.env`).
     name_patterns: OnceCell<Cow<'a, [&'a str]>>,
+    /// Whether a folder holds a secret (see `holds_a_secret`), by folder, whether hidden
+    /// names count and whether its tree is looked at.
+    trees: RefCell<HashMap<(String, bool, bool), bool>>,
 }
 
 /// The policy's path lists with `~` and the place names (`{home}`, `{state}` …) filled
@@ -259,6 +306,7 @@ impl<'a> Matcher<'a> {
             workspace: OnceCell::new(),
             plain_folder: OnceCell::new(),
             name_patterns: OnceCell::new(),
+            trees: RefCell::new(HashMap::new()),
         }
     }
 
@@ -357,12 +405,92 @@ impl<'a> Matcher<'a> {
         Some(v)
     }
 
+    /// The facts of an MCP tool's call, found in what its input names (see [`mcp`]): each
+    /// shell command is analysed as a Bash command; each path is read (its whole tree, for
+    /// a folder) by a tool a Safe rule marks as `read_only`, read and written by one of the
+    /// `mcp_write_tools`, and otherwise named, as a word whose use is not known is (a
+    /// secret or a protected path there asks, never relaxed: verdicts added to `parts`).
+    fn mcp_facts(
+        &self,
+        tool: &str,
+        input: &Value,
+        read_only: bool,
+        parts: &mut Vec<Verdict>,
+    ) -> Facts {
+        let ctx = self.ctx;
+        let kinds = &self.policy().kinds;
+        let args = mcp::arguments(input, &kinds.mcp_path_keys, &kinds.mcp_command_keys);
+        let mut facts = Facts::default();
+        for cmd in &args.commands {
+            let f = analyze::analyze_command(cmd, ctx);
+            facts.invocations.extend(f.invocations);
+            facts.accesses.extend(f.accesses);
+            facts.signals.extend(f.signals);
+            facts.within.extend(f.within);
+            facts.git_actions.extend(f.git_actions);
+            facts.hidden.extend(f.hidden);
+            facts.sent.extend(f.sent);
+        }
+        let writes = !read_only
+            && kinds
+                .mcp_write_tools
+                .iter()
+                .any(|g| component_match(g, tool));
+        if read_only || writes {
+            for p in &args.paths {
+                let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
+                let mut access = |kind: AccessKind, recursive: Recursion| {
+                    facts.accesses.push(Access {
+                        kind,
+                        path: path.clone(),
+                        recursive,
+                        origin: tool.to_string(),
+                    });
+                };
+                access(AccessKind::Read, Recursion::Tree);
+                if writes {
+                    access(AccessKind::Write, Recursion::No);
+                }
+            }
+        } else if !args.paths.is_empty() {
+            let inv = Invocation {
+                name: tool.to_string(),
+                args: Vec::new(),
+                trusted_path: false,
+                extra_args_unknown: false,
+                extra_args_paths: false,
+                cwd: ctx.cwd.map(Path::to_path_buf),
+                display: tool.to_string(),
+                code: None,
+                named: args.paths.iter().map(|p| Word::lit(p)).collect(),
+                maybe_named: Vec::new(),
+            };
+            for s in &self.named_classes(&inv).signals {
+                parts.extend(self.signal_verdict(s));
+            }
+        }
+        if args.unread {
+            parts.extend(self.signal_verdict(&Signal {
+                name: SignalName::SecretNamed,
+                detail: format!(
+                    "{tool}: part of its input lies too deep or past the values read, and may name a file that holds secrets"
+                ),
+            }));
+        }
+        facts
+    }
+
     /// What the words of an invocation in positions the policy does not know name (see
     /// `analyze::named`): a secret or a protected path is a signal of its own; a path
     /// outside the project, or one known only at run time, makes its verdict opaque.
     fn named_classes(&self, inv: &Invocation) -> NamedClasses {
         let mut out = NamedClasses::default();
         let cwd = inv.cwd.as_deref();
+        let recursion = if inv.named.is_empty() {
+            Recursion::No
+        } else {
+            reads_recursively(self.policy(), &inv.name, &inv.args)
+        };
         let maybe = inv.maybe_named.iter().map(|w| (w, true));
         for (w, only_secret_or_protected) in inv.named.iter().map(|w| (w, false)).chain(maybe) {
             if w.literal && is_harmless_device(&w.text) || self.plain_name(w, cwd) {
@@ -387,7 +515,8 @@ impl<'a> Matcher<'a> {
                 });
                 continue;
             }
-            let secret = self.in_class(&res, PathClass::Sensitive, cwd);
+            let secret = self.in_class(&res, PathClass::Sensitive, cwd)
+                || !only_secret_or_protected && self.holds_a_secret(&res, recursion);
             if secret {
                 out.signals.push(Signal {
                     name: SignalName::SecretNamed,
@@ -476,7 +605,8 @@ impl<'a> Matcher<'a> {
             }
         } else if res.dynamic
             && has_glob(&res.raw)
-            && self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+            && (self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+                || self.holds_a_secret(&res, s.recursive))
         {
             // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
             Signal {
@@ -486,7 +616,9 @@ impl<'a> Matcher<'a> {
                     s.by, res.raw
                 ),
             }
-        } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref()) {
+        } else if self.in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
+            || self.holds_a_secret(&res, s.recursive)
+        {
             Signal {
                 name: SignalName::SecretSent,
                 detail: format!(
@@ -501,12 +633,30 @@ impl<'a> Matcher<'a> {
         self.signal_verdict(&signal)
     }
 
-    fn tool_verdict(&self, tool: &str) -> Option<Verdict> {
-        let rules = self
-            .policy()
-            .rules_of(RuleKind::Tool)
-            .filter(|r| r.tool.iter().any(|t| component_match(t, tool)));
+    /// The verdict of the tool rules on a call of `tool`. A tool rule with `line_regex` or
+    /// `line_not_regex` reads the call's `command` text (`line`; the PowerShell tool's
+    /// script): without one it does not match. Such rules only deny (see `checks`).
+    fn tool_verdict(&self, tool: &str, line: Option<&str>) -> Option<Verdict> {
+        let rules = self.policy().rules_of(RuleKind::Tool).filter(|r| {
+            r.tool.iter().any(|t| component_match(t, tool)) && self.tool_line_matches(r, line)
+        });
         self.pick(rules, tool)
+    }
+
+    /// A tool rule's `line_regex` matches the call's text and its `line_not_regex` does
+    /// not; a rule with either matches no call without a text.
+    fn tool_line_matches(&self, r: &Rule, line: Option<&str>) -> bool {
+        if r.line_regex.is_none() && r.line_not_regex.is_none() {
+            return true;
+        }
+        let Some(line) = line else {
+            return false;
+        };
+        let regex_ok = |re: &Option<crate::engine::policy::PolicyText>, want: bool| match re {
+            None => true,
+            Some(re) => self.regex(re).is_some_and(|x| x.is_match(line) == want),
+        };
+        regex_ok(&r.line_regex, true) && regex_ok(&r.line_not_regex, false)
     }
 
     fn invocation_verdict(&self, inv: &Invocation) -> Option<Verdict> {
@@ -589,9 +739,11 @@ impl<'a> Matcher<'a> {
         let rules = self.policy().rules_of(RuleKind::Access).filter(|r| {
             r.access == Some(a.kind)
                 && (r.path_class.is_empty()
-                    || r.path_class
-                        .iter()
-                        .any(|c| self.in_class(&a.path, *c, None)))
+                    || r.path_class.iter().any(|c| {
+                        self.in_class(&a.path, *c, None)
+                            || *c == PathClass::Sensitive
+                                && self.holds_a_secret(&a.path, a.recursive)
+                    }))
         });
         let mut v = self.pick(rules, &subject)?;
         if v.tier == Tier::Forbidden && self.protected_by_project(&a.path) {
@@ -798,9 +950,19 @@ impl<'a> Matcher<'a> {
     /// one of the rule's path classes.
     fn path_class_matches(&self, r: &Rule, inv: &Invocation, pos: &[&Word]) -> bool {
         let cwd = inv.cwd.as_deref();
+        let recursion = OnceCell::new();
         path_operands(self.policy(), inv, pos).iter().any(|w| {
             let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
-            r.path_class.iter().any(|c| self.in_class(&res, *c, cwd))
+            r.path_class.iter().any(|c| {
+                self.in_class(&res, *c, cwd)
+                    || *c == PathClass::Sensitive
+                        && self.holds_a_secret(
+                            &res,
+                            *recursion.get_or_init(|| {
+                                reads_recursively(self.policy(), &inv.name, &inv.args)
+                            }),
+                        )
+            })
         }) || (inv.extra_args_unknown && r.path_class.contains(&PathClass::Unknown))
     }
 
@@ -950,6 +1112,143 @@ impl<'a> Matcher<'a> {
             && (!lists.not_sensitive().matches(p) || lists.managed_sensitive().matches(p))
     }
 
+    /// Whether a read of the tree under `p` (`recursion`, see [`reads_recursively`]) reads
+    /// a secret: `p` is `/` or a folder above a path the `sensitive` lists name at a fixed
+    /// place (the home folder holds `~/.ssh/**`, `/etc` holds `/etc/shadow`), or a file or
+    /// folder in its tree is on them (`.env`, `deploy.pem`), among the first
+    /// [`MAX_TREE_ENTRIES`] met breadth first (without the names that start with a dot
+    /// when the reader leaves those out). A glob's tree starts at its last folder without
+    /// one (`~/*` reads the home folder's). A path known only at run time is judged
+    /// elsewhere (`secret-named`).
+    fn holds_a_secret(&self, p: &Resolved, recursion: Recursion) -> bool {
+        if !recursion.is_tree() {
+            return false;
+        }
+        let hidden = recursion == Recursion::Tree;
+        let walk = recursion != Recursion::GlobInTree;
+        p.forms().any(|f| {
+            let root = if p.dynamic { glob_root(f) } else { f };
+            let key = (root.to_string(), hidden, walk);
+            if let Some(known) = self.trees.borrow().get(&key) {
+                return *known;
+            }
+            let found = self.above_a_secret(root) || walk && self.tree_holds_a_secret(root, hidden);
+            self.trees.borrow_mut().insert(key, found);
+            found
+        })
+    }
+
+    /// Whether the absolute folder `dir` is a home folder, a folder of home folders, or
+    /// above a pattern of the `sensitive` lists that starts at a fixed place.
+    fn above_a_secret(&self, dir: &str) -> bool {
+        // Every user's home folder holds what `~/…` names in ours, and so do the folders
+        // of home folders.
+        let home = &self.ctx.places.home;
+        if paths::is_home_folder(dir, home)
+            || ["/home", "/Users"].contains(&dir)
+            || home.parent().is_some_and(|h| Path::new(dir) == h)
+        {
+            return true;
+        }
+        // The patterns as written, `~` read in place (no list is expanded): a folder is
+        // above one only if its first name after the root, or after the home folder for a
+        // pattern that starts at `~`, agrees with the pattern's.
+        let home = home.to_string_lossy();
+        let in_home = dir
+            .strip_prefix(home.trim_end_matches('/'))
+            .filter(|r| r.starts_with('/'));
+        let policy = self.policy();
+        let lists = [&policy.paths.sensitive, &policy.managed_sensitive];
+        lists.iter().flat_map(|l| l.iter()).any(|pat| {
+            let (at, pat) = match pat.strip_prefix('~').or_else(|| pat.strip_prefix("{home}")) {
+                Some(rest) if rest.starts_with('/') => match in_home {
+                    Some(r) => (r, rest),
+                    None => return false,
+                },
+                _ if pat.starts_with('/') => (dir, pat),
+                _ if pat.starts_with('{') => {
+                    return paths::expand_pattern(pat, self.ctx.places)
+                        .is_some_and(|e| paths::is_above_pattern(dir, &e));
+                }
+                _ => return false,
+            };
+            let (mine, theirs) = (first_name(at), first_name(pat));
+            (mine.is_empty() || theirs == "**" || component_match(theirs, mine))
+                && paths::is_above_pattern(at, pat)
+        })
+    }
+
+    /// Whether a file or folder in the tree under `dir` is on the `sensitive` lists (see
+    /// [`Self::holds_a_secret`]). Only a pattern of a name alone can match there once the
+    /// folder is above no pattern that starts at a fixed place, so each name is compared
+    /// with those (a pattern relative to any folder, `config/*.key`, has each path judged
+    /// in full). A symbolic link is not followed, and `.git` is not entered (git's objects
+    /// and refs are named by hashes).
+    fn tree_holds_a_secret(&self, dir: &str, hidden: bool) -> bool {
+        // A folder that is not there, or empty, holds nothing: the lists are not read.
+        let root = dir.trim_end_matches('/').to_string();
+        let first = match self.ctx.fs.list_dir(Path::new(&root), MAX_TREE_ENTRIES) {
+            Some(entries) if !entries.is_empty() => entries,
+            _ => return false,
+        };
+        let policy = self.policy();
+        fn names(l: &List) -> Vec<NamePattern<'_>> {
+            l.iter()
+                .filter(|p| schema::names_only(p) && !p.starts_with('~'))
+                .map(NamePattern::new)
+                .collect()
+        }
+        let secret = names(&policy.paths.sensitive);
+        let lifted = names(&policy.paths.not_sensitive);
+        let managed = names(&policy.managed_sensitive);
+        let relative = policy
+            .paths
+            .sensitive
+            .iter()
+            .chain(policy.managed_sensitive.iter())
+            .any(|p| p.contains('/') && !p.starts_with(['/', '~', '{']));
+        let hit = |l: &[NamePattern], name: &str| l.iter().any(|p| p.matches(name));
+        let mut queue = std::collections::VecDeque::from([root]);
+        let mut first = Some(first);
+        let mut left = MAX_TREE_ENTRIES;
+        while let Some(folder) = queue.pop_front() {
+            let listed = first
+                .take()
+                .or_else(|| self.ctx.fs.list_dir(Path::new(&folder), left));
+            let Some(entries) = listed else {
+                continue;
+            };
+            left = left.saturating_sub(entries.len());
+            for (name, is_dir) in entries {
+                if !hidden && name.starts_with('.') {
+                    continue;
+                }
+                if hit(&managed, &name) || hit(&secret, &name) && !hit(&lifted, &name) {
+                    return true;
+                }
+                let path = || format!("{folder}/{name}");
+                if relative {
+                    let r = Resolved {
+                        lexical: Some(path()),
+                        real: None,
+                        raw: String::new(),
+                        dynamic: false,
+                    };
+                    if self.names_a_secret(&r) {
+                        return true;
+                    }
+                }
+                if is_dir && name != ".git" {
+                    queue.push_back(path());
+                }
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        false
+    }
+
     /// Whether an absolute path is the folder the call runs in (as given, or with its
     /// symlinks followed) or inside it, or inside a temporary folder.
     fn in_workspace(&self, path: &str) -> bool {
@@ -968,6 +1267,62 @@ impl<'a> Matcher<'a> {
         });
         cwd.iter().any(|c| c == path || inside(c)) || TEMP_FOLDERS.iter().any(|t| inside(t))
     }
+}
+
+/// How many files and folders a search for a secret in a tree a command reads looks at
+/// (see `Matcher::holds_a_secret`): a tree larger than that is judged by its first ones.
+const MAX_TREE_ENTRIES: usize = 2048;
+
+/// A pattern of a name alone, read once: a plain name, `*.ext` and `prefix*` are compared
+/// without globbing, any other as a glob.
+enum NamePattern<'p> {
+    Exact(&'p str),
+    Ends(&'p str),
+    Starts(&'p str),
+    Glob(&'p str),
+}
+
+impl<'p> NamePattern<'p> {
+    fn new(pattern: &'p str) -> NamePattern<'p> {
+        let glob = |s: &str| s.contains(['*', '?', '[']);
+        if !glob(pattern) {
+            NamePattern::Exact(pattern)
+        } else if let Some(end) = pattern.strip_prefix('*').filter(|e| !glob(e)) {
+            NamePattern::Ends(end)
+        } else if let Some(start) = pattern.strip_suffix('*').filter(|s| !glob(s)) {
+            NamePattern::Starts(start)
+        } else {
+            NamePattern::Glob(pattern)
+        }
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            NamePattern::Exact(p) => *p == name,
+            NamePattern::Ends(e) => name.ends_with(e),
+            NamePattern::Starts(s) => name.starts_with(s),
+            NamePattern::Glob(g) => component_match(g, name),
+        }
+    }
+}
+
+/// The first name of an absolute path (`/etc/shadow` → `etc`); empty for `/`.
+fn first_name(p: &str) -> &str {
+    p.trim_start_matches('/').split('/').next().unwrap_or("")
+}
+
+/// The folder a glob's tree starts at: its last folder before a name with a glob
+/// (`/home/user/*` → `/home/user`, `/a/*/b` → `/a`).
+fn glob_root(p: &str) -> &str {
+    let mut end = 0;
+    for (i, c) in p.char_indices() {
+        if c == '/' {
+            end = i;
+        } else if matches!(c, '*' | '?' | '[') {
+            return if end == 0 { "/" } else { &p[..end] };
+        }
+    }
+    p
 }
 
 /// What an invocation's words in unknown positions name.

@@ -1,6 +1,8 @@
 //! Inline rule examples: every rule's `match` and `not_match` lists, checked.
 //!
-//! An example is a Bash command, or `tool:NAME [PATH]` for another tool. It runs in a fixed
+//! An example is a Bash command, or `tool:NAME [PATH]` for another tool (`tool:NAME {JSON}`
+//! for the tool's whole input, `tool:PowerShell SCRIPT` for the PowerShell tool). It runs
+//! in a fixed
 //! imaginary machine (home `/home/user`, working folder `/home/user/project`, nothing on
 //! disk), so results do not depend on where the test runs. A `match` example must apply
 //! the rule, and the whole call must end in the rule's tier (Safe examples must be allowed,
@@ -45,10 +47,16 @@ pub fn run_example(policy: &Policy, example: &str) -> Result<Decision, String> {
                 None => (rest, None),
             };
             let input = match (Tool::parse(tool), path) {
+                // A tool's whole input (an MCP tool's arguments).
+                (_, Some(p)) if p.starts_with('{') => {
+                    serde_json::from_str(p).map_err(|e| format!("{example}: {e}"))?
+                }
                 (Some(Tool::NotebookEdit), Some(p)) => {
                     json!({"notebook_path": p, "new_source": ""})
                 }
                 (Some(Tool::Glob | Tool::Grep), Some(p)) => json!({"path": p, "pattern": "x"}),
+                // The PowerShell tool: the rest is its script.
+                (None, Some(p)) if tool == "PowerShell" => json!({"command": p}),
                 (_, Some(p)) => {
                     json!({"file_path": p, "content": "", "old_string": "", "new_string": ""})
                 }

@@ -29,6 +29,13 @@ pub trait Fs {
     }
     /// Keeps a judgement under `key`; a store that cannot write simply forgets it.
     fn keep(&self, _key: &str, _value: &str) {}
+    /// The entries of the folder `p`, each a name and whether it is a folder (a symbolic
+    /// link is not followed: it is no folder here), at most `max` of them. Nothing when
+    /// `p` is no folder or cannot be read, and by default: a file system that cannot say
+    /// holds no files.
+    fn list_dir(&self, _p: &Path, _max: usize) -> Option<Vec<(String, bool)>> {
+        None
+    }
 }
 
 /// The real file system.
@@ -51,6 +58,16 @@ impl Fs for RealFs {
     }
     fn read_link(&self, p: &Path) -> Option<PathBuf> {
         std::fs::read_link(p).ok()
+    }
+    fn list_dir(&self, p: &Path, max: usize) -> Option<Vec<(String, bool)>> {
+        let entries = std::fs::read_dir(p).ok()?;
+        let mut out = Vec::new();
+        for e in entries.take(max) {
+            let Ok(e) = e else { continue };
+            let dir = e.file_type().is_ok_and(|t| t.is_dir());
+            out.push((e.file_name().to_string_lossy().into_owned(), dir));
+        }
+        Some(out)
     }
 }
 

@@ -78,6 +78,9 @@ impl Fs for StoredFs<'_> {
     fn read_link(&self, p: &Path) -> Option<PathBuf> {
         RealFs.read_link(p)
     }
+    fn list_dir(&self, p: &Path, max: usize) -> Option<Vec<(String, bool)>> {
+        RealFs.list_dir(p, max)
+    }
     fn recall(&self, key: &str) -> Option<String> {
         let path = self.entry(key)?;
         let meta = fs::symlink_metadata(&path).ok()?;

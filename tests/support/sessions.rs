@@ -228,19 +228,27 @@ impl Machine {
         }
     }
 
-    /// Runs a table case (a Bash command, or `tool:NAME PATH`) in a session.
+    /// Runs a table case (a Bash command, `tool:NAME PATH`, `tool:NAME {JSON}` for a
+    /// tool's whole input, `tool:PowerShell SCRIPT`) in a session.
     pub fn example(&self, session: &str, example: &str) -> Answer {
         let example = self.here(example);
         match example.strip_prefix("tool:") {
             Some(rest) => {
-                let (tool, path) = match rest.split_once(' ') {
-                    Some((t, p)) => (t, Some(self.path(p))),
+                let (tool, arg) = match rest.split_once(' ') {
+                    Some((t, a)) => (t, Some(a)),
                     None => (rest, None),
                 };
-                let input = match (tool, path) {
-                    ("NotebookEdit", Some(p)) => json!({"notebook_path": p, "new_source": ""}),
-                    ("Glob" | "Grep", Some(p)) => json!({"path": p, "pattern": "x"}),
+                let input = match (tool, arg) {
+                    (_, Some(a)) if a.starts_with('{') => {
+                        serde_json::from_str(a).expect("a table case's tool input is JSON")
+                    }
+                    ("PowerShell", Some(a)) => json!({"command": a}),
+                    ("NotebookEdit", Some(p)) => {
+                        json!({"notebook_path": self.path(p), "new_source": ""})
+                    }
+                    ("Glob" | "Grep", Some(p)) => json!({"path": self.path(p), "pattern": "x"}),
                     (_, Some(p)) => {
+                        let p = self.path(p);
                         json!({"file_path": p, "content": "", "old_string": "", "new_string": ""})
                     }
                     (_, None) => json!({}),

@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use super::{Analyzer, GitAction, Invocation};
-use crate::engine::args::{flag_matches, positionals, table_flag_value};
+use crate::engine::args::{
+    flag_matches, positionals, reads_recursively, table_flag_value, Recursion,
+};
 use crate::engine::paths;
 use crate::engine::policy::{AccessKind, Effects, FirstValue, List, Select};
 use crate::engine::shell::Word;
@@ -41,12 +43,18 @@ impl Analyzer<'_> {
             eff.in_place_flags = List::default();
         }
         let named = self.named_words(&inv.name, &inv.args, &eff);
-        self.record_sent(named.sent, inv.cwd.clone(), &inv.name);
-        self.declared_effects(inv, eff);
+        let recursive = reads_recursively(self.policy(), &inv.name, &inv.args);
+        self.record_sent(named.sent, inv.cwd.clone(), &inv.name, recursive);
+        if self.policy().is_downloader(&inv.name) {
+            self.remote_names(inv, &eff);
+        }
+        self.declared_effects(inv, eff, recursive);
         (named.unknown, named.maybe)
     }
 
-    fn declared_effects(&mut self, inv: &Invocation, eff: Effects) {
+    /// `recursive`: it reads the whole tree of a folder it reads (see
+    /// [`reads_recursively`]).
+    fn declared_effects(&mut self, inv: &Invocation, eff: Effects, recursive: Recursion) {
         let mut positional = positionals(&inv.args, &eff.value_flags);
         if first_is_not_a_file(&inv.args, &positional, &eff) {
             positional.remove(0);
@@ -79,8 +87,27 @@ impl Analyzer<'_> {
                 Select::AllButLast if folder_named => Select::All,
                 spec => spec,
             };
-            for w in select(&positional, spec) {
-                self.access(AccessKind::Read, w, inv.cwd.as_deref(), &inv.name);
+            let selected = select(&positional, spec);
+            // `grep -r PAT`, `rg PAT`: a reader of trees given no operand to read reads the
+            // folder it runs in.
+            if recursive.is_tree() && selected.is_empty() {
+                let here = Word::lit(".");
+                self.access_tree(
+                    AccessKind::Read,
+                    &here,
+                    inv.cwd.as_deref(),
+                    &inv.name,
+                    recursive,
+                );
+            }
+            for w in selected {
+                self.access_tree(
+                    AccessKind::Read,
+                    w,
+                    inv.cwd.as_deref(),
+                    &inv.name,
+                    recursive,
+                );
                 if in_place {
                     self.access(AccessKind::Write, w, inv.cwd.as_deref(), &inv.name);
                 }
@@ -98,6 +125,43 @@ impl Analyzer<'_> {
         self.git_actions(inv, &eff, &positional);
         if inv.name == "ln" || inv.name == "link" {
             self.record_links(inv, &eff, &positional);
+        }
+    }
+
+    /// What a downloader saves under the name its URL ends with (`wget URL`, `curl -O URL`,
+    /// its table's `remote_name` and `remote_name_flags`): in the folder it runs in, and in
+    /// any folder an option of its `write_flags` names (`--output-dir`, `-P`), which may
+    /// be one. Those files count as downloaded (see `runs_file`).
+    fn remote_names(&mut self, inv: &Invocation, eff: &Effects) {
+        let given = |l: &List| {
+            inv.args
+                .iter()
+                .any(|a| l.iter().any(|f| flag_matches(f, &a.text)))
+        };
+        if !(eff.remote_name || given(&eff.remote_name_flags)) {
+            return;
+        }
+        let cwd = inv.cwd.as_deref();
+        let mut folders: Vec<Option<std::path::PathBuf>> = vec![cwd.map(Path::to_path_buf)];
+        for i in 0..inv.args.len() {
+            for f in eff.write_flags.iter() {
+                if let Some(v) = table_flag_value(&inv.args, i, f, eff) {
+                    folders.extend(self.resolve(&v, cwd).lexical.map(|d| Some(d.into())));
+                }
+            }
+        }
+        let positional = positionals(&inv.args, &eff.value_flags);
+        // A URL unquoted may hold a glob's `?` (`…/x.sh?v=2`): its name is still known.
+        for w in positional.iter().filter(|w| w.text.contains("://")) {
+            let Some(name) = url_file_name(&w.text)
+                .filter(|n| w.literal || !n.contains(['$', '`', '*', '[', '{']))
+            else {
+                continue;
+            };
+            for folder in &folders {
+                let saved = self.resolve(&Word::lit(&name), folder.as_deref());
+                self.downloaded.extend(saved.lexical);
+            }
         }
     }
 
@@ -375,5 +439,18 @@ pub(super) fn select<'w>(pos: &[&'w Word], spec: Select) -> Vec<&'w Word> {
         Select::Last if pos.len() > 1 => pos.last().copied().into_iter().collect(),
         Select::AllButLast | Select::Last => Vec::new(),
         Select::First => pos.first().copied().into_iter().collect(),
+    }
+}
+
+/// The name a downloader saves a URL under: its path's last name, without the query and
+/// the fragment (`https://x.example/a/i.sh?v=1` → `i.sh`); `index.html` for a folder.
+fn url_file_name(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    let path = path.split_once('/').map_or("", |(_, p)| p);
+    match path.rsplit('/').next().filter(|n| !n.is_empty()) {
+        Some(n) if n != "." && n != ".." => Some(n.to_string()),
+        Some(_) => None,
+        None => Some("index.html".into()),
     }
 }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use super::find::{grammar, is_flag, is_option, take_commands};
 use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::args::Recursion;
 use crate::engine::policy::Effects;
 use crate::engine::shell::Word;
 
@@ -33,6 +34,7 @@ impl Analyzer<'_> {
         };
         let (kept, commands) = split_commands(&inv.args, table);
         let found = found_paths(&kept, table);
+        let trees = finds_trees(&kept, table, &found);
         let stripped = kept.iter().any(|w| is_option(&table.bare_flags, &w.text));
         // `--base-directory DIR` runs fd, and so the commands, in DIR.
         let moved = kept.iter().any(|w| is_option(&table.folder_flags, &w.text));
@@ -42,9 +44,9 @@ impl Analyzer<'_> {
         for cmd in commands {
             let (cmd, bare) = with_found(cmd, &found);
             if bare || stripped {
-                self.input_words(&cmd, cwd.clone(), ctx, true);
+                self.input_words(&cmd, cwd.clone(), ctx, true, trees);
             } else {
-                self.found_words(&cmd, cwd.clone(), ctx, true);
+                self.found_words(&cmd, cwd.clone(), ctx, true, trees);
             }
         }
     }
@@ -56,6 +58,19 @@ impl Analyzer<'_> {
 fn split_commands(args: &[Word], table: &Effects) -> (Vec<Word>, Vec<Vec<Word>>) {
     let (kept, commands) = take_commands(args, table, &[EXEC_END], true);
     (kept, commands.into_iter().map(|(cmd, _)| cmd).collect())
+}
+
+/// Whether the paths fd finds stand for every file in the trees of the folders in `found`
+/// (no extension or glob narrows them: see [`found_paths`]), without the hidden names
+/// unless an option of its `hidden_flags` is given (`fd -H`).
+pub(super) fn finds_trees(kept: &[Word], table: &Effects, found: &[Word]) -> Recursion {
+    if found.iter().any(|w| w.text.contains("**")) {
+        Recursion::No
+    } else if kept.iter().any(|w| is_flag(&table.hidden_flags, &w.text)) {
+        Recursion::Tree
+    } else {
+        Recursion::VisibleTree
+    }
 }
 
 /// What the found paths are, as words: under each folder searched (an operand after the

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use super::SignalName;
 use super::{Analyzer, CmdCtx, Invocation};
+use crate::engine::args::Recursion;
 use crate::engine::policy::{AccessKind, Effects, List, Policy};
 use crate::engine::shell::Word;
 
@@ -54,6 +55,7 @@ impl Analyzer<'_> {
         };
         let (kept, inner) = find_expression(&inv.args, table);
         let found = found_files(&kept, table);
+        let trees = finds_trees(&kept, table);
         // A layer's table of find replaces the built-in one: the files the built-in one
         // says find writes (`-fprint FILE`) are written whatever the layer's says.
         let layered = self
@@ -88,22 +90,32 @@ impl Analyzer<'_> {
                 .collect();
             // `-execdir` runs it in each found file's folder, which is not known here.
             let at = if in_found_folder { None } else { cwd.clone() };
-            self.found_words(&cmd, at, ctx, has_placeholder);
+            let trees = if has_placeholder {
+                trees
+            } else {
+                Recursion::No
+            };
+            self.found_words(&cmd, at, ctx, has_placeholder, trees);
         }
     }
 
     /// Analyses the command of `find -exec` or `fd -x`, whose added arguments (when
     /// `added`) are paths found under the folders searched.
+    /// `trees`: the found paths stand for every file in the trees of folders (see
+    /// [`finds_trees`]), so what the command reads there it reads of the whole tree.
     pub(super) fn found_words(
         &mut self,
         cmd: &[Word],
         cwd: Option<PathBuf>,
         ctx: &CmdCtx,
         added: bool,
+        trees: Recursion,
     ) {
         let outer = std::mem::replace(&mut self.found_paths, true);
+        let outer_trees = std::mem::replace(&mut self.found_trees, trees);
         self.words(cmd, cwd, ctx, added);
         self.found_paths = outer;
+        self.found_trees = outer_trees;
     }
 
     /// Analyses a command whose added arguments come from elsewhere (`xargs`' input,
@@ -114,10 +126,13 @@ impl Analyzer<'_> {
         cwd: Option<PathBuf>,
         ctx: &CmdCtx,
         added: bool,
+        trees: Recursion,
     ) {
         let outer = std::mem::replace(&mut self.found_paths, false);
+        let outer_trees = std::mem::replace(&mut self.found_trees, trees);
         self.words(cmd, cwd, ctx, added);
         self.found_paths = outer;
+        self.found_trees = outer_trees;
     }
 }
 
@@ -168,6 +183,21 @@ pub(super) fn take_commands(
         i += 1;
     }
     (kept, inner)
+}
+
+/// Whether the files find finds are every file in the trees of the folders it searches:
+/// it names no files it looks for (`found_name_flags`), so `{}` stands for the folders
+/// (see [`found_files`]), whose trees the command given them reads (`find ~ -type f
+/// -exec cat {} +`).
+pub(super) fn finds_trees(kept: &[Word], table: &Effects) -> Recursion {
+    let named = kept
+        .iter()
+        .any(|w| is_flag(&table.found_name_flags, &w.text));
+    if named {
+        Recursion::No
+    } else {
+        Recursion::Tree
+    }
 }
 
 /// What `{}` stands for: when find names the files it looks for (`found_name_flags`:

@@ -17,9 +17,10 @@
 //! and fd, `listing_flags` of `git ls-files`, `lister_flags` of rg), as are those that name
 //! the files (`found_name_flags`, `extension_flags`) and `-print0` (`null_flags`).
 
-use super::find::{found_files, grammar, is_flag, is_option, leading_options};
+use super::find::{finds_trees, found_files, grammar, is_flag, is_option, leading_options};
 use super::flow::{literal_output, stage_before};
 use super::program_name;
+use crate::engine::args::Recursion;
 use crate::engine::policy::Effects;
 use crate::engine::shell::{Script, SimpleCommand, Stdin, Word};
 
@@ -32,6 +33,9 @@ pub(super) struct Input {
     /// The words are the input itself, known exactly (`echo a b | xargs …`): none is added
     /// at run time.
     pub exact: bool,
+    /// The names are those of every file in the trees of the folders in `words` (`find ~
+    /// -type f`): the command they are given reads those trees.
+    pub trees: Recursion,
 }
 
 impl Input {
@@ -44,6 +48,7 @@ impl Input {
             words: Vec::new(),
             never_options: true,
             exact: false,
+            trees: Recursion::No,
         }
     }
 
@@ -56,6 +61,7 @@ impl Input {
             }],
             never_options: false,
             exact: false,
+            trees: Recursion::No,
         }
     }
 }
@@ -145,6 +151,7 @@ fn known_text(text: &str, split: &Split) -> Input {
         words,
         never_options: false,
         exact: true,
+        trees: Recursion::No,
     }
 }
 
@@ -194,6 +201,7 @@ fn find(args: &[Word], table: &Effects, split: &Split) -> Option<Input> {
             .all(|a| a.literal);
     Some(Input {
         never_options: split.nul && print0 && roots_plain,
+        trees: finds_trees(args, table),
         words,
         exact: false,
     })
@@ -204,8 +212,10 @@ fn fd(args: &[Word], table: &Effects) -> Option<Input> {
     if args.iter().any(|a| not_listing(table, &a.text)) {
         return None;
     }
+    let words = super::fd::found_paths(args, table);
     Some(Input {
-        words: super::fd::found_paths(args, table),
+        trees: super::fd::finds_trees(args, table, &words),
+        words,
         never_options: false,
         exact: false,
     })
@@ -258,10 +268,12 @@ fn git_ls_files(args: &[Word], table: &Effects) -> Option<Input> {
     if words.is_empty() {
         words.push(Word::lit("."));
     }
+    // Only the files git tracks: a folder's tree is not read.
     Some(Input {
         words,
         never_options: false,
         exact: false,
+        trees: Recursion::No,
     })
 }
 
@@ -314,9 +326,17 @@ fn rg_files(args: &[Word], table: &Effects) -> Option<Input> {
             })
             .collect()
     };
+    let trees = if words.iter().any(|w| w.text.contains("**")) {
+        Recursion::No
+    } else if args.iter().any(|a| is_flag(&table.hidden_flags, &a.text)) {
+        Recursion::Tree
+    } else {
+        Recursion::VisibleTree
+    };
     Some(Input {
         words,
         never_options: false,
         exact: false,
+        trees,
     })
 }

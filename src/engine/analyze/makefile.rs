@@ -29,6 +29,14 @@ impl Analyzer<'_> {
             return;
         };
         let Some(dir) = call.dir else { return };
+        // A Makefile a downloader saved earlier in the command: its recipes are remote code.
+        let names: Vec<&str> = match call.file.as_deref() {
+            Some(f) => vec![f],
+            None => vec!["GNUmakefile", "makefile", "Makefile"],
+        };
+        for n in names {
+            self.runs_file(&Word::lit(n), Some(&dir));
+        }
         let Some(path) = self.makefile_path(&dir, call.file.as_deref()) else {
             return;
         };

@@ -20,6 +20,7 @@
 //! accesses. This file holds the types, the entry point and the recording of file accesses
 //! that all parts share.
 
+use crate::engine::args::Recursion;
 use std::path::{Path, PathBuf};
 
 use crate::engine::paths::{self, Resolved};
@@ -127,6 +128,9 @@ impl Invocation {
 pub struct Access {
     pub kind: AccessKind,
     pub path: Resolved,
+    /// A read of the whole tree of the path, when it is a folder (`grep -r PAT DIR`): a
+    /// folder that holds a secret is read as the secret.
+    pub recursive: Recursion,
     /// What causes it (`> file`, `cp`, `Write` …).
     pub origin: String,
 }
@@ -169,6 +173,9 @@ pub struct Facts {
 #[derive(Debug, Clone)]
 pub struct Sent {
     pub word: Word,
+    /// The whole tree under it is sent, when it is a folder (`tar -c DIR | curl -T - …`,
+    /// `rsync -a DIR host:`): a folder that holds a secret sends the secret.
+    pub recursive: Recursion,
     /// The folder it is resolved in.
     pub cwd: Option<PathBuf>,
     /// The network program.
@@ -203,6 +210,7 @@ pub fn analyze_command(command: &str, ctx: &Context) -> Facts {
         in_hidden: false,
         found_paths: false,
         inherited: Vec::new(),
+        found_trees: Recursion::No,
     };
     a.script(command, ctx.cwd.map(Path::to_path_buf), 0);
     a.accesses_through_later_links();
@@ -237,6 +245,9 @@ struct Analyzer<'a> {
     /// For the next script parsed only: the constants of the script it runs in, whose shell
     /// runs it (`trap 'rm -rf "$d"' EXIT` sees the `d` of its script).
     inherited: Vec<shell::vars::Constant>,
+    /// The paths found stand for the trees of folders (`find DIR -exec CMD {} +` without a
+    /// name): what the command reads there, it reads of the whole tree.
+    found_trees: Recursion,
 }
 
 impl<'a> Analyzer<'a> {
@@ -250,6 +261,23 @@ impl<'a> Analyzer<'a> {
 
     /// Records that `w` is read or written, unless it is a device or a pipe.
     fn access(&mut self, kind: AccessKind, w: &Word, cwd: Option<&Path>, origin: &str) {
+        self.access_tree(kind, w, cwd, origin, Recursion::No);
+    }
+
+    /// [`Self::access`], of the whole tree under the path when `recursive` (see
+    /// [`Access::recursive`]).
+    fn access_tree(
+        &mut self,
+        kind: AccessKind,
+        w: &Word,
+        cwd: Option<&Path>,
+        origin: &str,
+        recursive: Recursion,
+    ) {
+        let recursive = match (kind, recursive, self.found_trees) {
+            (AccessKind::Read, Recursion::No, trees) => trees,
+            (_, r, _) => r,
+        };
         if kind == AccessKind::Write && is_harmless_device(&w.text) {
             return;
         }
@@ -268,12 +296,14 @@ impl<'a> Analyzer<'a> {
         self.facts.accesses.push(Access {
             kind,
             path,
+            recursive,
             origin: origin.to_string(),
         });
         for (link, target) in through {
             self.facts.accesses.push(Access {
                 kind,
                 path: target,
+                recursive,
                 origin: format!("{origin}{THROUGH}{link}"),
             });
         }
@@ -297,6 +327,7 @@ impl<'a> Analyzer<'a> {
                     extra.push(Access {
                         kind: a.kind,
                         path: target,
+                        recursive: a.recursive,
                         origin: format!("{}{THROUGH}{link}", a.origin),
                     });
                 }

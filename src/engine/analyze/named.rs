@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::effects::select;
 use super::flow::{substituted_within, upstream_of};
 use super::{program_name, wrappers, Analyzer, Sent};
-use crate::engine::args::positionals;
+use crate::engine::args::{positionals, reads_recursively, Recursion};
 use crate::engine::policy::{Effects, List};
 use crate::engine::shell::{Script, Stdin, Word};
 
@@ -226,16 +226,17 @@ impl Analyzer<'_> {
                 .first()
                 .map(|w| w.text.clone())
                 .unwrap_or_default();
-            let mut words: Vec<Word> = Vec::new();
+            // Each word with whether the tree under it is sent (see `Sent::recursive`).
+            let mut words: Vec<(Word, Recursion)> = Vec::new();
             for r in cmd
                 .redirects
                 .iter()
                 .filter(|r| !r.writes() && !r.is_fd_dup())
             {
-                words.push(r.target.clone());
+                words.push((r.target.clone(), Recursion::No));
             }
             if let Some(Stdin::HereString(w)) = &cmd.stdin {
-                words.extend(candidates(w));
+                words.extend(candidates(w).into_iter().map(|w| (w, Recursion::No)));
             }
             for (j, other) in script.commands.iter().enumerate() {
                 if j == i {
@@ -248,20 +249,25 @@ impl Analyzer<'_> {
                 if !(feeds || substituted_within(script, j, i)) {
                     continue;
                 }
+                let peeled = wrappers::peel_for_download(&other.words);
+                let recursive = peeled.split_first().map_or(Recursion::No, |(first, args)| {
+                    reads_recursively(self.policy(), &program_name(&first.text).0, args)
+                });
                 for w in other.words.iter().skip(1).take(MAX_WORDS) {
-                    words.extend(candidates(w));
+                    words.extend(candidates(w).into_iter().map(|w| (w, recursive)));
                 }
                 for r in other
                     .redirects
                     .iter()
                     .filter(|r| !r.writes() && !r.is_fd_dup())
                 {
-                    words.push(r.target.clone());
+                    words.push((r.target.clone(), Recursion::No));
                 }
             }
-            for word in words {
+            for (word, recursive) in words {
                 self.facts.sent.push(Sent {
                     word,
+                    recursive,
                     cwd: cwd.map(Path::to_path_buf),
                     by: by.clone(),
                 });
@@ -270,10 +276,17 @@ impl Analyzer<'_> {
     }
 
     /// Records what an invocation's words send off the machine.
-    pub(super) fn record_sent(&mut self, words: Vec<Word>, cwd: Option<PathBuf>, by: &str) {
+    pub(super) fn record_sent(
+        &mut self,
+        words: Vec<Word>,
+        cwd: Option<PathBuf>,
+        by: &str,
+        recursive: Recursion,
+    ) {
         for word in words {
             self.facts.sent.push(Sent {
                 word,
+                recursive,
                 cwd: cwd.clone(),
                 by: by.to_string(),
             });
@@ -366,7 +379,9 @@ impl WithLiteral for Word {
 pub(super) fn candidates(w: &Word) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
     let mut add = |text: &str| {
-        if text.is_empty() || text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        // A number names no file; `.` and `..` name folders.
+        let number = text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        if text.is_empty() || number && !matches!(text, "." | "..") {
             return;
         }
         if let Some(path) = text.strip_prefix("file://") {

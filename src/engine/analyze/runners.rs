@@ -18,6 +18,7 @@ use super::effects::select;
 use super::flow::{literal_output, stage_before};
 use super::git_args::shell_quote;
 use super::{Analyzer, CmdCtx, Invocation, SignalName};
+use crate::engine::args::Recursion;
 use crate::engine::args::{
     flag_matches, flag_value, option_uses, positionals, replace_string, table_flag_value, OptionUse,
 };
@@ -390,7 +391,7 @@ impl Analyzer<'_> {
                         placed = true;
                     }
                 }
-                self.input_words(&cmd, cwd, ctx, !placed);
+                self.input_words(&cmd, cwd, ctx, !placed, Recursion::No);
             }
         }
     }

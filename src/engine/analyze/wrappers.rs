@@ -694,9 +694,9 @@ impl Analyzer<'_> {
         }
         let added = !input.exact;
         if operands {
-            self.found_words(&rest, cwd, ctx, added);
+            self.found_words(&rest, cwd, ctx, added, input.trees);
         } else {
-            self.input_words(&rest, cwd, ctx, added);
+            self.input_words(&rest, cwd, ctx, added, input.trees);
         }
     }
 }

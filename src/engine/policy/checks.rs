@@ -41,6 +41,16 @@ impl Policy {
                     .map(|p| format!("rule {id:?}: {p}")),
             );
         }
+        // A tool rule that reads the call's text (the PowerShell tool's script, which has no
+        // grammar here) only denies: text matched so is never a reason to allow or relax.
+        if !r.tool.is_empty()
+            && (r.line_regex.is_some() || r.line_not_regex.is_some())
+            && r.tier != Tier::Forbidden
+        {
+            out.push(format!(
+                "rule {id:?} reads a tool call's text (`line_regex`, `line_not_regex`) but is not forbidden; such a rule may only deny"
+            ));
+        }
         // A signal rule names a signal the analysis raises (a `SignalName`), or `*`.
         if let Some(s) = r
             .signal

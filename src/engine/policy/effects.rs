@@ -57,6 +57,20 @@ pub struct Effects {
     /// may a positional argument it does not select.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub complete: bool,
+    /// It reads the whole tree of a folder it reads (`rg PAT DIR`, `tar -c DIR`): a folder
+    /// that holds a secret is read as that secret. Read from the built-in table too: a
+    /// layer's table may add it, never take it away.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recursive: bool,
+    /// Reading a tree, it leaves out names that start with a dot unless an option of
+    /// `hidden_flags` is given (`rg`, `ag`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skips_hidden: bool,
+    /// A downloader that saves what it fetches under the name the URL ends with, in its
+    /// folder (`wget URL`): that file counts as downloaded, so running it later in the
+    /// command is running remote code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remote_name: bool,
     /// It runs its input as a shell script, later (`echo CMD | at now`): the script is
     /// judged apart, and a Forbidden one makes the call Forbidden.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -107,6 +121,18 @@ pub struct Effects {
     /// Options that make the command write the files it reads (`sed -i`).
     #[serde(default, skip_serializing_if = "List::is_empty")]
     pub in_place_flags: List,
+    /// Options with which it reads the whole tree of a folder it reads (`grep -r`, `cp -R`,
+    /// `rsync -a`), as `recursive` says; read from the built-in table too.
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub recursive_flags: List,
+    /// Of a program that `skips_hidden`, the options with which it reads hidden names too
+    /// (`rg --hidden`, `-uu`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub hidden_flags: List,
+    /// Options with which a downloader saves what it fetches under the URL's last name, as
+    /// `remote_name` says (`curl -O`, `--remote-name-all`).
+    #[serde(default, skip_serializing_if = "List::is_empty")]
+    pub remote_name_flags: List,
     /// Options that make the command only read: what it would write, it reads instead
     /// (`gzip -c` prints, `tar -t` lists).
     #[serde(default, skip_serializing_if = "List::is_empty")]
@@ -440,6 +466,9 @@ impl Effects {
             || [
                 &self.in_place_flags,
                 &self.read_only_flags,
+                &self.recursive_flags,
+                &self.hidden_flags,
+                &self.remote_name_flags,
                 &self.names_flags,
                 &self.shell_flags,
                 &self.load_flags,
@@ -481,7 +510,7 @@ impl Effects {
 
     /// What is wrong with the option lists: each word must be an option.
     pub fn problems(&self, name: &str) -> Vec<String> {
-        let lists: [(&str, &List); 62] = [
+        let lists: [(&str, &List); 65] = [
             ("flags", &self.flags),
             ("value_flags", &self.value_flags),
             ("read_flags", &self.read_flags),
@@ -491,6 +520,9 @@ impl Effects {
             ("pattern_flags", &self.pattern_flags),
             ("in_place_flags", &self.in_place_flags),
             ("read_only_flags", &self.read_only_flags),
+            ("recursive_flags", &self.recursive_flags),
+            ("hidden_flags", &self.hidden_flags),
+            ("remote_name_flags", &self.remote_name_flags),
             ("names_flags", &self.names_flags),
             ("git_actions_unless", &self.git_actions_unless),
             ("run_flags", &self.run_flags),

@@ -121,6 +121,18 @@ pub struct Kinds {
     /// them itself (`"git: ~/.ssh"`). Read from the built-in files only.
     #[serde(default)]
     pub confine_credentials: List,
+    /// The keys of an MCP tool's input whose value names a file or folder (`path`,
+    /// `file_path`, `destination`): judged as the file tools judge their paths.
+    #[serde(default)]
+    pub mcp_path_keys: List,
+    /// The keys of an MCP tool's input whose value is a shell command (`command`, `cmd`,
+    /// `script`): judged as a Bash command.
+    #[serde(default)]
+    pub mcp_command_keys: List,
+    /// MCP tools (globs of their names, `mcp__*__write_file`) that write the paths they are
+    /// given: a protected path or a secret there is denied.
+    #[serde(default)]
+    pub mcp_write_tools: List,
 }
 
 impl Kinds {
@@ -145,6 +157,9 @@ impl Kinds {
         self.confine_scratch.extend(&o.confine_scratch);
         self.confine_caches.extend(&o.confine_caches);
         self.confine_credentials.extend(&o.confine_credentials);
+        self.mcp_path_keys.extend(&o.mcp_path_keys);
+        self.mcp_command_keys.extend(&o.mcp_command_keys);
+        self.mcp_write_tools.extend(&o.mcp_write_tools);
     }
 }
 

@@ -78,6 +78,9 @@ keys! {
         "names",
         "into_folder",
         "complete",
+        "recursive",
+        "skips_hidden",
+        "remote_name",
         "runs_input",
         "command_input",
         "command_args",
@@ -96,6 +99,9 @@ keys! {
         "pattern_flags",
         "in_place_flags",
         "read_only_flags",
+        "recursive_flags",
+        "hidden_flags",
+        "remote_name_flags",
         "names_flags",
         "git_actions",
         "git_actions_unless",
@@ -188,6 +194,9 @@ pub const KIND_LISTS: &[&str] = &[
     "confine_scratch",
     "confine_caches",
     "confine_credentials",
+    "mcp_path_keys",
+    "mcp_command_keys",
+    "mcp_write_tools",
 ];
 
 /// The languages the analysis reads code in, as the `languages` kind names them.
