@@ -56,7 +56,7 @@ fn pre_tool_use_decisions() {
             "Bash",
             json!({"command": "npm install"}),
             "ask",
-            "pkg.install",
+            "pkg.install-runs-code",
         ),
         (
             "Bash",

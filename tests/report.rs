@@ -183,7 +183,7 @@ fn the_report_counts_what_was_decided_and_answered() {
                 {"subject": "cargo test 2>&1 | tail -5", "times": 1},
                 {"subject": "make", "times": 1},
              ]},
-            {"rule": "pkg.install", "asks": 1, "approved": 0, "refused": 1, "pending": 0, "approval_pct": 0,
+            {"rule": "pkg.install-runs-code", "asks": 1, "approved": 0, "refused": 1, "pending": 0, "approval_pct": 0,
              "commands": [{"subject": "npm install", "times": 1}]},
         ])
     );
