@@ -36,8 +36,12 @@ pub(super) fn command(src: &str) -> Option<SimpleCommand> {
         words.push(Word::lit(word));
     }
     let first = words.first()?;
-    // `a=b cmd` assigns; the grammar also rejects `@` and `%` in a first word.
-    if first.text.contains(['=', '@', '%']) || NOT_A_NAME.contains(&first.text.as_str()) {
+    // `a=b cmd` assigns; the grammar also rejects `@` and `%` in a first word, and `NAME+:`
+    // (it reads `NAME+` as the start of an `+=` assignment).
+    if first.text.contains(['=', '@', '%'])
+        || first.text.contains("+:")
+        || NOT_A_NAME.contains(&first.text.as_str())
+    {
         return None;
     }
     Some(SimpleCommand {
@@ -144,6 +148,8 @@ mod tests {
             "%1",
             "a@b x",
             "echo == x",
+            "A+:",
+            "x+: y",
         ] {
             assert_eq!(command(src), None, "{src:?}");
         }
