@@ -36,10 +36,12 @@ pub(super) fn command(src: &str) -> Option<SimpleCommand> {
         words.push(Word::lit(word));
     }
     let first = words.first()?;
-    // `a=b cmd` assigns; the grammar also rejects `@` and `%` in a first word, and `NAME+:`
-    // (it reads `NAME+` as the start of an `+=` assignment).
+    // `a=b cmd` assigns; the grammar also rejects `@` and `%` in a first word, `NAME+:`
+    // (it reads `NAME+` as the start of an `+=` assignment), and some words after a lone
+    // `-` (`- a%0`): such lines are no command anyone runs, so they go to the grammar.
     if first.text.contains(['=', '@', '%'])
         || first.text.contains("+:")
+        || first.text == "-"
         || NOT_A_NAME.contains(&first.text.as_str())
     {
         return None;
@@ -150,6 +152,7 @@ mod tests {
             "echo == x",
             "A+:",
             "x+: y",
+            "- a%0",
         ] {
             assert_eq!(command(src), None, "{src:?}");
         }
