@@ -18,21 +18,26 @@ use serde_json::Value;
 use crate::engine::analyze::{
     self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
 };
-use crate::engine::args::{flag_matches, flag_words, positionals, reads_recursively, Recursion};
+use crate::engine::args::{positionals, reads_recursively, Recursion};
 use crate::engine::mcp;
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Places, Resolved};
 use crate::engine::patterns::PatternSet;
 use crate::engine::policy::schema;
 use crate::engine::policy::{
-    AccessKind, FirstValue, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
+    AccessKind, List, MountClass, PathClass, Policy, Rule, RuleKind, Tier,
 };
 use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
 use crate::engine::Context;
 
+mod options;
 mod verdict;
 
+use options::{
+    args_match, args_unknown, excludes_only_options, flags_match, has_exclusions, names_only,
+    path_operands, subcommand_matches, written_args_unknown,
+};
 pub use verdict::{Decision, Verdict};
 
 /// Classifies a tool call by name and input.
@@ -616,7 +621,10 @@ impl<'a> Matcher<'a> {
         let mut v = self.pick(rules.chain(code), &inv.display)?;
         // Arguments known only at run time (`git push $(…)`, `xargs rm`) could make the
         // command one that a Forbidden rule denies: such a verdict is not relaxable.
-        if v.relaxable && args_unknown(inv) && self.forbidden_could_apply(inv, &pos) {
+        if v.relaxable
+            && args_unknown(inv)
+            && options::forbidden_could_apply(self.policy(), inv, &pos)
+        {
             v.relaxable = false;
             v.reason = format!(
                 "{}, with arguments known only at run time that could make it a forbidden one",
@@ -624,28 +632,6 @@ impl<'a> Matcher<'a> {
             );
         }
         Some(v)
-    }
-
-    /// Whether a Forbidden rule for this program could match once its unknown arguments
-    /// are known: one whose subcommand the known words do not already rule out.
-    /// `pos` are the command's positional words.
-    fn forbidden_could_apply(&self, inv: &Invocation, pos: &[&Word]) -> bool {
-        let unknown = |w: &Word| !w.literal;
-        self.policy()
-            .command_rules(&inv.name)
-            .filter(|r| r.tier == Tier::Forbidden)
-            .any(|r| {
-                r.subcommand.is_empty()
-                    || r.subcommand.iter().any(|s| {
-                        let want: Vec<&str> = s.split_whitespace().collect();
-                        // A subcommand longer than the known words may come from the
-                        // unknown ones; a known word that differs rules it out.
-                        want.iter().enumerate().all(|(i, w)| match pos.get(i) {
-                            Some(p) => unknown(p) || p.text == *w,
-                            None => true,
-                        })
-                    })
-            })
     }
 
     fn access_verdict(&self, a: &Access) -> Option<Verdict> {
@@ -718,90 +704,10 @@ impl<'a> Matcher<'a> {
         subcommand_matches(r, pos)
             && flags_match(r, inv)
             && args_match(r, inv, pos.len())
-            && (r.args_only.is_empty() || self.args_only_match(r, inv))
+            && (r.args_only.is_empty() || options::args_only_match(self.policy(), r, inv))
             && (r.path_class.is_empty() || self.path_class_matches(r, inv, pos))
             && (r.mount_source.is_empty() || self.mount_source_matches(r, inv))
             && self.line_matches(r, inv)
-    }
-
-    /// Every argument is one that `args_only` allows: an option it names (a cluster letter
-    /// by letter; the value of an option of the program's `value_flags` is not checked
-    /// here), or a positional word matching one of its other globs. Arguments added at run
-    /// time are not known, so never allowed.
-    fn args_only_match(&self, r: &Rule, inv: &Invocation) -> bool {
-        if inv.extra_args_unknown {
-            return false;
-        }
-        // Read in place: the program's `value_flags` may list hundreds of options, and a
-        // program has many rules.
-        let allowed = &r.args_only;
-        let empty = List::default();
-        let values = self
-            .policy()
-            .effects(&inv.name)
-            .map_or(&empty, |e| &e.value_flags);
-        let positional = |w: &str| {
-            allowed
-                .iter()
-                .any(|p| !p.starts_with('-') && component_match(p, w))
-        };
-        let long = |list: &List, name: &str| {
-            list.iter()
-                .any(|o| o.strip_prefix("--").is_some_and(|n| n == name))
-        };
-        let short = |list: &List, c: char| {
-            list.iter().any(|o| {
-                let mut ch = o.chars();
-                ch.next() == Some('-') && ch.next() == Some(c) && ch.next().is_none()
-            })
-        };
-        let mut args = inv.args.iter();
-        while let Some(a) = args.next() {
-            let t = a.text.as_str();
-            if t == "--" {
-                return args.all(|w| positional(&w.text));
-            }
-            if t.len() < 2 || !t.starts_with('-') {
-                if !positional(t) {
-                    return false;
-                }
-                continue;
-            }
-            if let Some(rest) = t.strip_prefix("--") {
-                let (name, attached) = match rest.split_once('=') {
-                    Some((n, _)) => (n, true),
-                    None => (rest, false),
-                };
-                if !long(allowed, name) {
-                    return false;
-                }
-                if !attached && values.contains(&format!("--{name}")) {
-                    args.next();
-                }
-                continue;
-            }
-            if allowed.contains(t) {
-                if values.contains(t) {
-                    args.next();
-                }
-                continue;
-            }
-            // A cluster: each letter an option named here; one that takes a value ends it
-            // (`-m5`), or takes the next word when it is the last (`-sH 'X: y'`).
-            let letters = &t[1..];
-            for (i, c) in letters.char_indices() {
-                if !short(allowed, c) {
-                    return false;
-                }
-                if values.contains(&format!("-{c}")) {
-                    if i + c.len_utf8() == letters.len() {
-                        args.next();
-                    }
-                    break;
-                }
-            }
-        }
-        true
     }
 
     /// Some host path the container command mounts, resolved like any path of the call,
@@ -1222,76 +1128,6 @@ fn is_harmless_device(t: &str) -> bool {
 /// Folders outside the project where writes are still ordinary work.
 const TEMP_FOLDERS: &[&str] = &["/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"];
 
-/// The positional words that name paths: all of them, but for a command whose table says
-/// its first names an owner or group (`chown "$USER" f`: `first_is = "owner"`), that one,
-/// unless an option of its `reference_flags` (`--reference`) takes it from a file and every
-/// word is a path.
-fn path_operands<'p, 'w>(policy: &Policy, inv: &Invocation, pos: &'p [&'w Word]) -> &'p [&'w Word] {
-    let owner_first = !pos.is_empty()
-        && policy.effects(&inv.name).is_some_and(|eff| {
-            eff.first_is == Some(FirstValue::Owner)
-                && !inv
-                    .args
-                    .iter()
-                    .any(|a| eff.reference_flags.iter().any(|f| a.text.starts_with(f)))
-        });
-    match pos.split_first() {
-        Some((_, rest)) if owner_first => rest,
-        _ => pos,
-    }
-}
-
-/// The leading positional words are one of the rule's subcommands (when it names any).
-fn subcommand_matches(r: &Rule, pos: &[&Word]) -> bool {
-    r.subcommand.is_empty()
-        || r.subcommand.iter().any(|s| {
-            // Each word of the subcommand is the positional word in its place.
-            s.split_whitespace()
-                .enumerate()
-                .all(|(i, w)| pos.get(i).is_some_and(|p| p.text == w))
-        })
-}
-
-/// Some option matches `flags_any` (when given) and none matches `flags_none`.
-fn flags_match(r: &Rule, inv: &Invocation) -> bool {
-    if r.flags_any.is_empty() && r.flags_none.is_empty() {
-        return true;
-    }
-    let flags = flag_words(&inv.args);
-    let any = |list: &crate::engine::policy::List| {
-        flags
-            .iter()
-            .any(|a| list.iter().any(|f| flag_matches(f, a)))
-    };
-    (r.flags_any.is_empty() || any(&r.flags_any)) && !any(&r.flags_none)
-}
-
-/// `args_any`, `args_none`, `args_is` and `max_positional` hold for the arguments; the last
-/// two never hold when arguments are added at run time.
-fn args_match(r: &Rule, inv: &Invocation, positional: usize) -> bool {
-    let any = |list: &crate::engine::policy::List| {
-        inv.args
-            .iter()
-            .any(|a| list.iter().any(|g| component_match(g, &a.text)))
-    };
-    if (!r.args_any.is_empty() && !any(&r.args_any)) || any(&r.args_none) {
-        return false;
-    }
-    if !r.args_is.is_empty() {
-        let joined = inv
-            .args
-            .iter()
-            .map(|a| a.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        if inv.extra_args_unknown || !r.args_is.contains(&joined) {
-            return false;
-        }
-    }
-    r.max_positional
-        .is_none_or(|max| positional <= max && !inv.extra_args_unknown)
-}
-
 fn has_glob(t: &str) -> bool {
     t.contains(['*', '?', '[', '{'])
 }
@@ -1369,61 +1205,6 @@ fn sample_path(pattern: &str, near: &str) -> String {
         let dir = near.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
         format!("{dir}/{concrete}")
     }
-}
-
-/// Whether a command rule names programs and nothing else about the call.
-fn names_only(r: &Rule) -> bool {
-    !r.command.is_empty()
-        && r.subcommand.is_empty()
-        && r.flags_any.is_empty()
-        && r.flags_none.is_empty()
-        && r.args_any.is_empty()
-        && r.args_none.is_empty()
-        && r.line_regex.is_none()
-        && r.line_not_regex.is_none()
-        && r.args_is.is_empty()
-        && r.max_positional.is_none()
-        && r.path_class.is_empty()
-        && r.mount_source.is_empty()
-}
-
-/// Whether a rule narrows what it matches by excluding arguments.
-fn has_exclusions(r: &Rule) -> bool {
-    !r.flags_none.is_empty()
-        || !r.args_none.is_empty()
-        || r.line_not_regex.is_some()
-        || r.max_positional.is_some()
-        || !r.args_is.is_empty()
-        || !r.args_only.is_empty()
-}
-
-/// Whether a rule's only exclusions are options (`flags_none`).
-fn excludes_only_options(r: &Rule) -> bool {
-    r.args_none.is_empty()
-        && r.args_only.is_empty()
-        && r.line_not_regex.is_none()
-        && r.max_positional.is_none()
-        && r.args_is.is_empty()
-}
-
-/// Whether some argument is not known from the text: added at run time, or holding a
-/// variable or substitution other than the home folder.
-fn args_unknown(inv: &Invocation) -> bool {
-    inv.extra_args_unknown || written_args_unknown(inv)
-}
-
-/// Whether some argument written in the command holds a variable or substitution other
-/// than the home folder.
-fn written_args_unknown(inv: &Invocation) -> bool {
-    inv.args.iter().any(|a| {
-        !a.literal && {
-            let t = a
-                .text
-                .trim_start_matches("${HOME}")
-                .trim_start_matches("$HOME");
-            t.contains('$') || t.contains('`') || t.contains("(…)")
-        }
-    })
 }
 
 #[cfg(test)]
