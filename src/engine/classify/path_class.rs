@@ -5,7 +5,8 @@
 //! makes match is the judging's business.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::engine::paths::{self, component_match, Places, Resolved};
@@ -17,7 +18,7 @@ use crate::engine::Context;
 /// The path classes of one call: the context's lists and places, and what is worked out
 /// from them once, on first use.
 pub(super) struct PathClasses<'a> {
-    ctx: &'a Context<'a>,
+    pub(super) ctx: &'a Context<'a>,
     lists: OnceCell<ExpandedLists<'a>>,
     /// The call's folder, as given and with its symlinks followed.
     workspace: OnceCell<Vec<String>>,
@@ -26,6 +27,9 @@ pub(super) struct PathClasses<'a> {
     plain_folder: OnceCell<bool>,
     /// The secret and protected patterns that name a file by its name alone (`.env`).
     name_patterns: OnceCell<Cow<'a, [&'a str]>>,
+    /// Whether a folder holds a secret (see `holds_a_secret`), by folder, whether hidden
+    /// names count and whether its tree is looked at.
+    pub(super) trees: RefCell<HashMap<(String, bool, bool), bool>>,
 }
 
 impl<'a> PathClasses<'a> {
@@ -36,6 +40,7 @@ impl<'a> PathClasses<'a> {
             workspace: OnceCell::new(),
             plain_folder: OnceCell::new(),
             name_patterns: OnceCell::new(),
+            trees: RefCell::new(HashMap::new()),
         }
     }
 
