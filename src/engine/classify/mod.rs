@@ -26,6 +26,7 @@ use crate::engine::shell::Word;
 use crate::engine::tools::Tool;
 use crate::engine::Context;
 
+mod named;
 mod options;
 mod path_class;
 mod tree_secrets;
@@ -170,7 +171,7 @@ impl<'a> Matcher<'a> {
         // verdict of the same tier names the call.
         let mut named_parts = Vec::new();
         for inv in &facts.invocations {
-            let named = self.named_classes(inv);
+            let named = named::named_classes(&self.classes, inv);
             let mut v = self.invocation_verdict(inv);
             if let (Some(v), Some(why)) = (v.as_mut(), &named.unrelaxable) {
                 if v.relaxable {
@@ -306,7 +307,7 @@ impl<'a> Matcher<'a> {
                 named: args.paths.iter().map(|p| Word::lit(p)).collect(),
                 maybe_named: Vec::new(),
             };
-            for s in &self.named_classes(&inv).signals {
+            for s in &named::named_classes(&self.classes, &inv).signals {
                 parts.extend(self.signal_verdict(s));
             }
         }
@@ -319,126 +320,6 @@ impl<'a> Matcher<'a> {
             }));
         }
         facts
-    }
-
-    /// What the words of an invocation in positions the policy does not know name (see
-    /// `analyze::named`): a secret or a protected path is a signal of its own; a path
-    /// outside the project, or one known only at run time, makes its verdict opaque.
-    fn named_classes(&self, inv: &Invocation) -> NamedClasses {
-        let mut out = NamedClasses::default();
-        let cwd = inv.cwd.as_deref();
-        let recursion = if inv.named.is_empty() {
-            Recursion::No
-        } else {
-            reads_recursively(self.policy(), &inv.name, &inv.args)
-        };
-        let maybe = inv.maybe_named.iter().map(|w| (w, true));
-        for (w, only_secret_or_protected) in inv.named.iter().map(|w| (w, false)).chain(maybe) {
-            if w.literal && is_harmless_device(&w.text) || self.classes.plain_name(w, cwd) {
-                continue;
-            }
-            let res = paths::resolve(&w.text, w.literal, cwd, self.ctx.places, self.ctx.fs);
-            let shown = res.lexical.as_deref().unwrap_or(&res.raw);
-            if res.lexical.is_none() {
-                // A literal word Bash leaves as it is (`~50%`) names no known place.
-                if only_secret_or_protected || w.literal {
-                    if !only_secret_or_protected && out.unrelaxable.is_none() {
-                        out.unrelaxable = Some(format!("`{}`", res.raw));
-                    }
-                    continue;
-                }
-                out.signals.push(Signal {
-                    name: SignalName::SecretNamed,
-                    detail: format!(
-                        "{}: `{}`, known only at run time, may name a file that holds secrets",
-                        inv.display, res.raw
-                    ),
-                });
-                continue;
-            }
-            let secret = self.classes.in_class(&res, PathClass::Sensitive, cwd)
-                || !only_secret_or_protected && self.classes.holds_a_secret(&res, recursion);
-            if secret {
-                out.signals.push(Signal {
-                    name: SignalName::SecretNamed,
-                    detail: format!("{}: names {shown}, which may hold secrets", inv.display),
-                });
-            }
-            if self.classes.in_class(&res, PathClass::Protected, cwd) {
-                out.signals.push(Signal {
-                    name: SignalName::ProtectedNamed,
-                    detail: format!("{}: names {shown}, a protected path", inv.display),
-                });
-            } else if !secret
-                && !only_secret_or_protected
-                && out.unrelaxable.is_none()
-                && self.classes.in_class(&res, PathClass::Outside, cwd)
-            {
-                out.unrelaxable = Some(format!("{shown}, outside the working folder"));
-            }
-        }
-        out
-    }
-
-    /// A file a network program may send: a secret is a signal of its own, and so is a
-    /// name known only at run time (it may be one).
-    fn sent_verdict(&self, s: &analyze::Sent) -> Option<Verdict> {
-        let w = &s.word;
-        if w.literal && (is_harmless_device(&w.text) || w.text.starts_with("/dev/")) {
-            return None;
-        }
-        if !w.literal && matches!(w.text.as_str(), "<(…)" | ">(…)" | "$(…)")
-            || self.classes.plain_name(w, s.cwd.as_deref())
-        {
-            return None;
-        }
-        let res = paths::resolve(
-            &w.text,
-            w.literal,
-            s.cwd.as_deref(),
-            self.ctx.places,
-            self.ctx.fs,
-        );
-        let signal = if res.lexical.is_none() {
-            Signal {
-                name: SignalName::SecretNamed,
-                detail: format!(
-                    "{} may send `{}`, known only at run time, off the machine",
-                    s.by, res.raw
-                ),
-            }
-        } else if res.dynamic
-            && has_glob(&res.raw)
-            && (self
-                .classes
-                .in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
-                || self.classes.holds_a_secret(&res, s.recursive))
-        {
-            // A glob that could match a secret (`aws … SELECT * FROM t`): it may name one.
-            Signal {
-                name: SignalName::SecretNamed,
-                detail: format!(
-                    "{} may send what `{}` matches, which could hold secrets, off the machine",
-                    s.by, res.raw
-                ),
-            }
-        } else if self
-            .classes
-            .in_class(&res, PathClass::Sensitive, s.cwd.as_deref())
-            || self.classes.holds_a_secret(&res, s.recursive)
-        {
-            Signal {
-                name: SignalName::SecretSent,
-                detail: format!(
-                    "{} may send {}, which may hold secrets, off the machine",
-                    s.by,
-                    res.lexical.as_deref().unwrap_or(&res.raw)
-                ),
-            }
-        } else {
-            return None;
-        };
-        self.signal_verdict(&signal)
     }
 
     /// The verdict of the tool rules on a call of `tool`. A tool rule with `line_regex` or
@@ -550,6 +431,12 @@ impl<'a> Matcher<'a> {
             })
     }
 
+    /// A file a network program may send: the verdict on its signal, if it raises one
+    /// (see [`named::sent_signal`]).
+    fn sent_verdict(&self, s: &analyze::Sent) -> Option<Verdict> {
+        named::sent_signal(&self.classes, s).and_then(|signal| self.signal_verdict(&signal))
+    }
+
     fn signal_verdict(&self, s: &Signal) -> Option<Verdict> {
         let rules = self.policy().rules_of(RuleKind::Signal).filter(|r| {
             r.signal
@@ -653,21 +540,4 @@ impl<'a> Matcher<'a> {
     fn pick<'r>(&self, rules: impl Iterator<Item = &'r Rule>, subject: &str) -> Option<Verdict> {
         verdict::pick(self.policy(), &self.matched, rules, subject)
     }
-}
-
-/// What an invocation's words in unknown positions name.
-#[derive(Default)]
-struct NamedClasses {
-    /// `secret-named`, `protected-named`.
-    signals: Vec<Signal>,
-    /// Why its verdict may not be relaxed, if it may not.
-    unrelaxable: Option<String>,
-}
-
-/// Devices a word may name that hold nothing: `/dev/null`, `-` (standard input).
-fn is_harmless_device(t: &str) -> bool {
-    matches!(
-        t,
-        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "-"
-    ) || t.starts_with("/dev/fd/")
 }
