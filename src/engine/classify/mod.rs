@@ -8,16 +8,15 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
-use std::path::Path;
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use regex_lite::Regex;
 use serde_json::Value;
 
 use crate::engine::analyze::{
     self, Access, CodeRead, Facts, Hidden, Invocation, Signal, SignalName,
 };
-use crate::engine::args::{positionals, reads_recursively, Recursion};
+use crate::engine::args::{positionals, reads_recursively};
 use crate::engine::mcp;
 use crate::engine::mounts::mount_sources;
 use crate::engine::paths::{self, component_match, Resolved};
@@ -29,6 +28,7 @@ use crate::engine::Context;
 mod named;
 mod options;
 mod path_class;
+mod tool_facts;
 mod tree_secrets;
 mod verdict;
 
@@ -36,7 +36,7 @@ use options::{
     args_match, args_unknown, excludes_only_options, flags_match, has_exclusions, names_only,
     path_operands, subcommand_matches, written_args_unknown,
 };
-use path_class::{has_glob, PathClasses};
+use path_class::PathClasses;
 pub use verdict::{Decision, Verdict};
 
 /// Classifies a tool call by name and input.
@@ -48,11 +48,12 @@ pub fn classify(tool: &str, input: &Value, ctx: &Context) -> Result<Decision> {
         // A rule that makes the tool Safe says it only reads.
         let read_only = own.as_ref().is_some_and(|v| v.tier == Tier::Safe);
         // What its input names comes first: it names the call better than the tool's rule.
-        let facts = m.mcp_facts(tool, input, read_only, &mut parts);
+        let (facts, signals) = tool_facts::mcp_facts(tool, input, read_only, &m.classes);
+        parts.extend(signals.iter().filter_map(|s| m.signal_verdict(s)));
         parts.extend(own);
         facts
     } else {
-        let facts = tool_facts(tool, input, ctx)?;
+        let facts = tool_facts::tool_facts(tool, input, ctx)?;
         if !Tool::Bash.is(tool) {
             let line = input.get("command").and_then(Value::as_str);
             parts.extend(m.tool_verdict(tool, line));
@@ -70,77 +71,6 @@ pub fn classify_command(command: &str, ctx: &Context) -> Decision {
     let mut parts = Vec::new();
     m.judge_facts(&facts, &mut parts);
     verdict::decide(parts, Tool::Bash.as_str(), m.matched.into_inner(), facts)
-}
-
-/// The facts of a tool call: Bash is analysed, file tools become accesses.
-fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Facts> {
-    let str_field = |k: &str| -> Result<&str> {
-        input
-            .get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| anyhow!("tool_input.{k} is missing or not a string for tool {tool}"))
-    };
-    let opt_str = |k: &str| input.get(k).and_then(Value::as_str);
-    let mut facts = Facts::default();
-    let mut access = |kind: AccessKind, p: &str, origin: &str, recursive: Recursion| {
-        let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
-        facts.accesses.push(Access {
-            kind,
-            path,
-            recursive,
-            origin: origin.to_string(),
-        });
-    };
-    match Tool::parse(tool) {
-        Some(Tool::Bash) => {
-            let cmd = str_field("command")?;
-            return Ok(analyze::analyze_command(cmd, ctx));
-        }
-        Some(Tool::Read) => access(
-            AccessKind::Read,
-            str_field("file_path")?,
-            tool,
-            Recursion::No,
-        ),
-        Some(Tool::Write | Tool::Edit | Tool::MultiEdit) => access(
-            AccessKind::Write,
-            str_field("file_path")?,
-            tool,
-            Recursion::No,
-        ),
-        Some(Tool::NotebookEdit) => access(
-            AccessKind::Write,
-            str_field("notebook_path")?,
-            tool,
-            Recursion::No,
-        ),
-        Some(t @ (Tool::Glob | Tool::Grep | Tool::Ls)) => {
-            // Grep reads the files of the whole tree but hidden names (it is ripgrep), or
-            // those its glob names; Glob and LS only list names.
-            let glob = opt_str("glob");
-            let recursive = match (t, glob) {
-                (Tool::Grep, None) => Recursion::VisibleTree,
-                (Tool::Grep, Some(_)) => Recursion::GlobInTree,
-                _ => Recursion::No,
-            };
-            let dir = opt_str("path").unwrap_or(".");
-            access(AccessKind::Read, dir, tool, recursive);
-            if let Some(g) = glob {
-                let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
-                let mut path = paths::resolve(&joined, true, ctx.cwd, ctx.places, ctx.fs);
-                // A glob: every file it may match (`.env*` may be `.env`).
-                path.dynamic |= has_glob(g);
-                facts.accesses.push(Access {
-                    kind: AccessKind::Read,
-                    path,
-                    recursive: Recursion::No,
-                    origin: tool.to_string(),
-                });
-            }
-        }
-        _ => {}
-    }
-    Ok(facts)
 }
 
 /// Matches facts against rules, caching compiled regexes; the path classes keep the
@@ -245,81 +175,6 @@ impl<'a> Matcher<'a> {
             }
         }
         Some(v)
-    }
-
-    /// The facts of an MCP tool's call, found in what its input names (see [`mcp`]): each
-    /// shell command is analysed as a Bash command; each path is read (its whole tree, for
-    /// a folder) by a tool a Safe rule marks as `read_only`, read and written by one of the
-    /// `mcp_write_tools`, and otherwise named, as a word whose use is not known is (a
-    /// secret or a protected path there asks, never relaxed: verdicts added to `parts`).
-    fn mcp_facts(
-        &self,
-        tool: &str,
-        input: &Value,
-        read_only: bool,
-        parts: &mut Vec<Verdict>,
-    ) -> Facts {
-        let ctx = self.ctx;
-        let kinds = &self.policy().kinds;
-        let args = mcp::arguments(input, &kinds.mcp_path_keys, &kinds.mcp_command_keys);
-        let mut facts = Facts::default();
-        for cmd in &args.commands {
-            let f = analyze::analyze_command(cmd, ctx);
-            facts.invocations.extend(f.invocations);
-            facts.accesses.extend(f.accesses);
-            facts.signals.extend(f.signals);
-            facts.within.extend(f.within);
-            facts.git_actions.extend(f.git_actions);
-            facts.hidden.extend(f.hidden);
-            facts.sent.extend(f.sent);
-        }
-        let writes = !read_only
-            && kinds
-                .mcp_write_tools
-                .iter()
-                .any(|g| component_match(g, tool));
-        if read_only || writes {
-            for p in &args.paths {
-                let path = paths::resolve(p, true, ctx.cwd, ctx.places, ctx.fs);
-                let mut access = |kind: AccessKind, recursive: Recursion| {
-                    facts.accesses.push(Access {
-                        kind,
-                        path: path.clone(),
-                        recursive,
-                        origin: tool.to_string(),
-                    });
-                };
-                access(AccessKind::Read, Recursion::Tree);
-                if writes {
-                    access(AccessKind::Write, Recursion::No);
-                }
-            }
-        } else if !args.paths.is_empty() {
-            let inv = Invocation {
-                name: tool.to_string(),
-                args: Vec::new(),
-                trusted_path: false,
-                extra_args_unknown: false,
-                extra_args_paths: false,
-                cwd: ctx.cwd.map(Path::to_path_buf),
-                display: tool.to_string(),
-                code: None,
-                named: args.paths.iter().map(|p| Word::lit(p)).collect(),
-                maybe_named: Vec::new(),
-            };
-            for s in &named::named_classes(&self.classes, &inv).signals {
-                parts.extend(self.signal_verdict(s));
-            }
-        }
-        if args.unread {
-            parts.extend(self.signal_verdict(&Signal {
-                name: SignalName::SecretNamed,
-                detail: format!(
-                    "{tool}: part of its input lies too deep or past the values read, and may name a file that holds secrets"
-                ),
-            }));
-        }
-        facts
     }
 
     /// The verdict of the tool rules on a call of `tool`. A tool rule with `line_regex` or
