@@ -12,25 +12,12 @@ use std::path::{Component, Path, PathBuf};
 mod fs;
 mod glob;
 mod overlap;
+mod places;
 
 pub use fs::{Fs, NoFs, RealFs};
 pub use glob::{component_match, glob_match, is_above_pattern, last_name};
 pub use overlap::{glob_overlaps, glob_overlaps_any, last_names_overlap};
-
-/// The places path patterns may refer to.
-#[derive(Debug, Clone)]
-pub struct Places {
-    pub home: PathBuf,
-    /// The product's state dir.
-    pub state_dir: PathBuf,
-    /// Claude Code's config dir (`$CLAUDE_CONFIG_DIR` or `~/.claude`).
-    pub config_dir: PathBuf,
-    /// The running binary, when known.
-    pub binary: Option<PathBuf>,
-    /// The programmer-hook binaries Claude Code's settings run (the `command` of its own
-    /// handlers in `{config}/settings.json`), which `{binary}` names too.
-    pub installed: Vec<PathBuf>,
-}
+pub use places::{expand_pattern, expand_pattern_all, Places};
 
 /// A path after resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -288,75 +275,6 @@ fn follow_once(p: &str, fs: &dyn Fs) -> Result<Option<String>, String> {
     }
 }
 
-/// Expands the placeholders a path pattern may use: `~`, `{home}`, `{state}`, `{config}`,
-/// `{binary}` (the running binary). Returns `None` when the pattern names a place that is not
-/// known.
-pub fn expand_pattern<'a>(pattern: &'a str, places: &Places) -> Option<std::borrow::Cow<'a, str>> {
-    expand_with(pattern, places, places.binary.as_deref())
-}
-
-/// Every expansion of a path pattern: as [`expand_pattern`], with `{binary}` standing for the
-/// running binary and for each binary the installed settings run.
-pub fn expand_pattern_all<'a, 'p>(
-    pattern: &'a str,
-    places: &'p Places,
-) -> impl Iterator<Item = std::borrow::Cow<'a, str>> + 'p
-where
-    'a: 'p,
-{
-    // A cheap test first: this runs for every pattern of the path lists on every call.
-    let installed =
-        if !places.installed.is_empty() && pattern.contains('{') && pattern.contains("{binary}") {
-            places.installed.as_slice()
-        } else {
-            &[]
-        };
-    expand_pattern(pattern, places).into_iter().chain(
-        installed
-            .iter()
-            .filter_map(move |b| expand_with(pattern, places, Some(b))),
-    )
-}
-
-fn expand_with<'a>(
-    pattern: &'a str,
-    places: &Places,
-    binary: Option<&Path>,
-) -> Option<std::borrow::Cow<'a, str>> {
-    // Most patterns name no place: no copy for them.
-    if !pattern.starts_with('~') && !pattern.contains('{') {
-        return Some(std::borrow::Cow::Borrowed(pattern));
-    }
-    let home = places.home.to_string_lossy();
-    let mut out = String::with_capacity(pattern.len() + home.len());
-    let mut rest = pattern;
-    if pattern == "~" || pattern.starts_with("~/") {
-        out.push_str(&home);
-        rest = &pattern[1..];
-    }
-    // One pass over the pattern: each place name is filled in once, and what is filled in
-    // is not read again.
-    while let Some(i) = rest.find('{') {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        let (name, value) = if tail.starts_with("{home}") {
-            ("{home}", home.clone())
-        } else if tail.starts_with("{state}") {
-            ("{state}", places.state_dir.to_string_lossy())
-        } else if tail.starts_with("{config}") {
-            ("{config}", places.config_dir.to_string_lossy())
-        } else if tail.starts_with("{binary}") {
-            ("{binary}", binary?.to_string_lossy())
-        } else {
-            ("{", std::borrow::Cow::Borrowed("{"))
-        };
-        out.push_str(&value);
-        rest = &tail[name.len()..];
-    }
-    out.push_str(rest);
-    Some(std::borrow::Cow::Owned(out))
-}
-
 /// Whether `path` is `/`, the home folder or one of its ancestors, the working directory
 /// or one of its ancestors, a listed system folder, or a top-level folder; or the contents
 /// (`/*`) of any of these.
@@ -475,49 +393,8 @@ fn dynamic_is_broad(raw: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::places::test_places;
     use super::*;
-
-    fn places() -> Places {
-        Places {
-            home: PathBuf::from("/home/u"),
-            state_dir: PathBuf::from("/home/u/.claude/state/programmer"),
-            config_dir: PathBuf::from("/home/u/.claude"),
-            binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
-            installed: vec![PathBuf::from("/opt/ph/programmer-hook")],
-        }
-    }
-
-    #[test]
-    fn patterns_name_places() {
-        let p = places();
-        let cases: &[(&str, Option<&str>)] = &[
-            (".env", Some(".env")),
-            ("~", Some("/home/u")),
-            ("~/.ssh/**", Some("/home/u/.ssh/**")),
-            ("~other/x", Some("~other/x")),
-            ("{home}/.aws/**", Some("/home/u/.aws/**")),
-            ("{state}/**", Some("/home/u/.claude/state/programmer/**")),
-            (
-                "{config}/settings.json",
-                Some("/home/u/.claude/settings.json"),
-            ),
-            ("{binary}", Some("/home/u/.local/bin/programmer-hook")),
-            (
-                "{home}/{state}",
-                Some("/home/u//home/u/.claude/state/programmer"),
-            ),
-            ("/a/{x}/b", Some("/a/{x}/b")),
-            ("/a/{", Some("/a/{")),
-        ];
-        for (pattern, want) in cases {
-            assert_eq!(expand_pattern(pattern, &p).as_deref(), *want, "{pattern}");
-        }
-        let no_binary = Places {
-            binary: None,
-            ..places()
-        };
-        assert_eq!(expand_pattern("{binary}", &no_binary), None);
-    }
 
     #[test]
     fn resolves() {
@@ -536,7 +413,7 @@ mod tests {
             ("~+/x", true, None),
         ];
         for (raw, lit, want) in cases {
-            let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
+            let r = resolve(raw, *lit, Some(cwd), &test_places(), &NoFs);
             assert_eq!(r.lexical.as_deref(), *want, "{raw}");
         }
     }
@@ -590,11 +467,11 @@ mod tests {
             ("/proc/thread-self/cwd/../.bashrc", "/home/u/.bashrc"),
         ];
         for (raw, want) in cases {
-            let r = resolve(raw, true, Some(cwd), &places(), &LinkedFs);
+            let r = resolve(raw, true, Some(cwd), &test_places(), &LinkedFs);
             let forms: Vec<&str> = r.forms().collect();
             assert!(forms.contains(want), "{raw}: {forms:?}");
         }
-        let r = resolve("src/../a.txt", true, Some(cwd), &places(), &LinkedFs);
+        let r = resolve("src/../a.txt", true, Some(cwd), &test_places(), &LinkedFs);
         assert_eq!(r.real, None);
     }
 
@@ -604,7 +481,7 @@ mod tests {
             "rc",
             true,
             Some(Path::new("/home/u/p")),
-            &places(),
+            &test_places(),
             &DanglingFs,
         );
         assert_eq!(r.lexical.as_deref(), Some("/home/u/p/rc"));
@@ -613,25 +490,10 @@ mod tests {
             "new.txt",
             true,
             Some(Path::new("/home/u/p")),
-            &places(),
+            &test_places(),
             &DanglingFs,
         );
         assert_eq!(r.real, None);
-    }
-
-    #[test]
-    fn binary_names_every_installed_copy() {
-        let all: Vec<String> = expand_pattern_all("{binary}", &places())
-            .map(|p| p.into_owned())
-            .collect();
-        assert_eq!(
-            all,
-            [
-                "/home/u/.local/bin/programmer-hook",
-                "/opt/ph/programmer-hook"
-            ]
-        );
-        assert_eq!(expand_pattern_all("~/.ssh/**", &places()).count(), 1);
     }
 
     #[test]
@@ -667,7 +529,7 @@ mod tests {
             ("a/b", false),
         ];
         for (raw, want) in cases {
-            let r = resolve(raw, !raw.contains('*'), None, &places(), &NoFs);
+            let r = resolve(raw, !raw.contains('*'), None, &test_places(), &NoFs);
             assert_eq!(
                 is_broad(&r, None, Path::new("/home/u"), &system),
                 *want,
@@ -730,7 +592,7 @@ mod tests {
             ("$X/build", false, false),
         ];
         for (raw, lit, want) in cases {
-            let r = resolve(raw, *lit, Some(cwd), &places(), &NoFs);
+            let r = resolve(raw, *lit, Some(cwd), &test_places(), &NoFs);
             assert_eq!(
                 is_broad(&r, Some(cwd), Path::new("/home/u"), &system),
                 *want,
