@@ -1321,7 +1321,7 @@ fn paths_known_only_at_run_time() {
 /// the folder the command runs in; where the script sets `HOME` or `CDPATH`, a `cd` that
 /// they steer goes somewhere not known, and what follows is asked, never relaxed; `env
 /// --chdir=DIR` (any spelling) carries the folder into the shell it starts. (A link
-/// followed before a `..` after it needs a file system: see `paths::tests`.)
+/// followed before a `..` after it needs a file system: see the tests of `paths::resolve`.)
 #[test]
 #[rustfmt::skip]
 fn paths_as_the_kernel_resolves_them() {
