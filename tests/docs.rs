@@ -258,7 +258,7 @@ fn the_figures_in_the_documents_are_the_codes() {
         }
     }
     // The events the settings entry is written for, by hand, are the ones installed.
-    for e in programmer_hook::setup::install::EVENTS {
+    for e in programmer_hook::setup::installation::EVENTS {
         if !install.contains(&format!("`{}`", e.as_str())) {
             problems.push(format!(
                 "docs/install.md does not list the event {}",

@@ -24,11 +24,11 @@ use serde_json::{json, Value};
 use crate::engine::paths::Places;
 use crate::engine::policy;
 use crate::hook;
-use crate::setup::install::{self, BINARY_NAME, EVENTS};
+use crate::setup::installation::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
 use crate::workflow::{pack, projects, roles, state};
+pub use fixes::quote;
 use fixes::Fixes;
-pub use fixes::{quote, RECORD};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
 
@@ -82,7 +82,7 @@ pub fn run(args: DoctorArgs) -> Result<i32> {
     let settings = args
         .settings
         .clone()
-        .unwrap_or_else(|| install::default_settings(&places.config_dir));
+        .unwrap_or_else(|| installation::default_settings(&places.config_dir));
     let checks = all_checks(&places, &settings);
     let problems = checks.iter().filter(|c| !c.ok).count();
     if args.json {
@@ -394,7 +394,7 @@ impl Entries {
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                for h in handlers.iter().filter(|h| install::is_ours(h)) {
+                for h in handlers.iter().filter(|h| installation::is_ours(h)) {
                     found = true;
                     e.add_handler(event.as_str(), g, h);
                 }
@@ -777,6 +777,7 @@ fn parse_version(line: &str) -> Option<(u64, u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::install;
 
     #[test]
     fn stale_temporary_files_are_removed() {

@@ -16,18 +16,10 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::hook::EventName;
+use crate::setup::installation::{
+    default_settings, hook_group, hook_handler, is_ours, BINARY_NAME, EVENTS,
+};
 use crate::workflow::{clock, roles, state};
-
-/// Every hook event the product answers (the hook's own list).
-pub const EVENTS: [EventName; 9] = EventName::ALL;
-
-/// The handler timeout, in seconds. A hook that takes longer is killed, which
-/// `onFailure: block` turns into a denial.
-pub const TIMEOUT_SECS: u64 = 10;
-
-/// The file name our handlers run.
-pub use crate::workflow::installed::BINARY_NAME;
 
 #[derive(Args, Debug)]
 pub struct InstallHooksArgs {
@@ -349,11 +341,6 @@ fn remove_if_created_and_empty(state_dir: &Path, settings: &Path, dry_run: bool)
     record_created(state_dir, settings, false)
 }
 
-/// `settings.json` in the Claude Code config dir.
-pub fn default_settings(config_dir: &Path) -> PathBuf {
-    config_dir.join("settings.json")
-}
-
 /// Refuses to point the settings at something that would block every tool call.
 fn check_binary(binary: &Path) -> Result<()> {
     let meta = fs::metadata(binary).with_context(|| {
@@ -385,45 +372,6 @@ fn check_binary(binary: &Path) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Our handler, in exec form.
-pub fn hook_handler(binary: &str) -> Value {
-    json!({
-        "type": "command",
-        "command": binary,
-        "args": ["hook"],
-        "timeout": TIMEOUT_SECS,
-        "onFailure": "block",
-    })
-}
-
-/// The matcher group holding our handler.
-pub fn hook_group(binary: &str) -> Value {
-    json!({ "matcher": "*", "hooks": [hook_handler(binary)] })
-}
-
-/// Whether a handler is one of ours: a command whose program is named `programmer-hook`
-/// and whose first argument is `hook` (exec form, or shell form as one string).
-pub fn is_ours(handler: &Value) -> bool {
-    let Some(cmd) = handler.get("command").and_then(Value::as_str) else {
-        return false;
-    };
-    let named_ours = |program: &str| {
-        Path::new(program.trim_matches(|c| c == '"' || c == '\''))
-            .file_name()
-            .is_some_and(|n| n == BINARY_NAME)
-    };
-    match handler.get("args") {
-        Some(Value::Array(args)) => {
-            named_ours(cmd) && args.first().and_then(Value::as_str) == Some("hook")
-        }
-        Some(_) => false,
-        None => {
-            let mut words = cmd.split_whitespace();
-            words.next().is_some_and(named_ours) && words.next() == Some("hook")
-        }
-    }
 }
 
 /// The `hooks` object of a settings value, created if missing.
@@ -788,7 +736,6 @@ pub fn backup_name(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workflow::installed::installed_binaries;
 
     const BIN: &str = "/opt/ph/bin/programmer-hook";
 
@@ -886,38 +833,6 @@ mod tests {
             v,
             json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/x/other"}]}]}})
         );
-    }
-
-    #[test]
-    fn recognises_only_our_handler() {
-        assert!(is_ours(&hook_handler(BIN)));
-        assert!(is_ours(&json!({"command": "programmer-hook hook"})));
-        let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
-            hook_handler("/opt/ph/bin/programmer-hook"),
-            {"type": "command", "command": "'/x y/programmer-hook' hook"},
-            {"type": "command", "command": "~/bin/programmer-hook hook"},
-            {"type": "command", "command": "programmer-hook hook"},
-        ]}]}, "permissions": {"allow": ["Bash(programmer-hook status)"]}});
-        let found = installed_binaries(&settings.to_string(), Path::new("/home/u"));
-        assert_eq!(
-            found,
-            [
-                PathBuf::from("/opt/ph/bin/programmer-hook"),
-                PathBuf::from("/x y/programmer-hook"),
-                PathBuf::from("/home/u/bin/programmer-hook")
-            ]
-        );
-        let escaped = r#"{"a": "\"/x/programmer-hook\" hook", "b": "x\\"}"#;
-        assert_eq!(
-            installed_binaries(escaped, Path::new("/")),
-            [PathBuf::from("/x/programmer-hook")]
-        );
-        assert!(!is_ours(&json!({"command": BIN, "args": ["log"]})));
-        assert!(!is_ours(
-            &json!({"command": "/x/programmer-hook-wrapper", "args": ["hook"]})
-        ));
-        assert!(!is_ours(&json!({"command": "echo programmer-hook hook"})));
-        assert!(!is_ours(&json!({"type": "http", "url": "x"})));
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! Setting up and checking an installation.
 //!
+//! [`installation`] is what every install is and where its files are: the binary's name,
+//! the hook handler and the events it is registered for, the settings file, the record of
+//! how the install was made. The rest of `setup` stands on it.
+//!
 //! [`install`] writes the hook entries into Claude Code's `settings.json`; [`product`] is
 //! the whole install by the binary itself (`install`, `uninstall`: the pack, the state
 //! dir, the hook entries, the [`blocks`] in the user's files), for the [`npm`] package or
@@ -11,6 +15,7 @@
 pub mod blocks;
 pub mod doctor;
 pub mod install;
+pub mod installation;
 pub mod npm;
 pub mod plugin;
 pub mod product;

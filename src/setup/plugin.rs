@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::setup::install::{self, EVENTS};
+use crate::setup::installation::{self, BINARY_NAME, EVENTS};
 use crate::workflow::pack::PLUGIN;
 
 /// What the plugin's hook entries run: its launcher, which on its first run puts the binary
@@ -27,7 +27,7 @@ pub fn hooks_json() -> Value {
     for event in EVENTS {
         hooks.insert(
             event.as_str().to_string(),
-            json!([install::hook_group(LAUNCHER)]),
+            json!([installation::hook_group(LAUNCHER)]),
         );
     }
     json!({
@@ -87,7 +87,7 @@ impl SettingsFiles {
         SettingsFiles {
             managed,
             project: None,
-            user: install::default_settings(config_dir),
+            user: installation::default_settings(config_dir),
         }
     }
 }
@@ -184,7 +184,7 @@ pub fn marketplace_launcher(config_dir: &Path, id: &str) -> Option<PathBuf> {
     let bytes = fs::read(config_dir.join("plugins/known_marketplaces.json")).ok()?;
     let v: Value = serde_json::from_slice(&bytes).ok()?;
     let location = v.get(name)?.get("installLocation")?.as_str()?;
-    let launcher = Path::new(location).join("bin").join(install::BINARY_NAME);
+    let launcher = Path::new(location).join("bin").join(BINARY_NAME);
     launcher.is_file().then_some(launcher)
 }
 
@@ -212,7 +212,7 @@ pub fn runs_as_plugin() -> bool {
 
 /// The binary the plugin at `root` runs on this machine.
 pub fn binary(root: &Path) -> PathBuf {
-    root.join("bin").join(platform()).join(install::BINARY_NAME)
+    root.join("bin").join(platform()).join(BINARY_NAME)
 }
 
 #[cfg(test)]
@@ -300,7 +300,7 @@ mod tests {
             assert_eq!(h["command"], LAUNCHER, "{e}");
             assert_eq!(h["args"], json!(["hook"]), "{e}");
             assert_eq!(h["onFailure"], "block", "{e}");
-            assert!(install::is_ours(h), "{e}");
+            assert!(installation::is_ours(h), "{e}");
         }
     }
 }

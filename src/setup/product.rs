@@ -17,6 +17,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
+use crate::setup::installation::{self, METHOD, RECORD};
 use crate::setup::{blocks, doctor, install, npm, plugin};
 use crate::workflow::{pack, state};
 
@@ -38,9 +39,6 @@ pub struct UninstallArgs {
     pub dry_run: bool,
 }
 
-/// How `install` records itself in the state dir's `install.json` (`method`).
-pub const METHOD: &str = "command";
-
 /// The running binary (its real path) and the npm layout it belongs to, if any.
 fn this_binary() -> Result<(PathBuf, Option<npm::Layout>)> {
     let exe = std::env::current_exe().context("cannot tell where this binary is")?;
@@ -58,7 +56,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     }
     let places = state::places()?;
     let config = &places.config_dir;
-    let settings = install::default_settings(config);
+    let settings = installation::default_settings(config);
     let (exe, layout) = this_binary()?;
     // Beside the plugin nothing is installed: not its hook entries, nor a second pack.
     if let Some(i) = install::enabled_plugin(config, &settings) {
@@ -215,7 +213,7 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<i32> {
         );
     }
 
-    let record = places.state_dir.join(doctor::RECORD);
+    let record = places.state_dir.join(RECORD);
     if record.exists() {
         if dry {
             println!("  would remove: {}", record.display());
@@ -355,7 +353,7 @@ fn state_dir(dir: &Path, dry: bool) -> Result<()> {
 /// Records how this install was made (`install.json`, as `install.sh` records its own), so
 /// that doctor's fixes name `programmer-hook install`.
 fn record(state_dir: &Path, binary: &Path, layout: Option<&npm::Layout>) -> Result<()> {
-    let file = state_dir.join(doctor::RECORD);
+    let file = state_dir.join(RECORD);
     let package = layout.map(|l| l.package.clone());
     let mut text = serde_json::to_vec_pretty(&json!({
         "method": METHOD,

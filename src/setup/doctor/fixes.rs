@@ -13,16 +13,14 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::paths::Places;
-use crate::setup::install::{self, BINARY_NAME};
-use crate::setup::{npm, plugin, product};
+use crate::setup::install;
+use crate::setup::installation::{self, BINARY_NAME, METHOD, RECORD};
+use crate::setup::{npm, plugin};
 
 use super::{is_executable, VERSION};
 
-/// The file of the state dir in which `install.sh` records how it installed.
-pub const RECORD: &str = "install.json";
-
 /// What `install.sh` records (see `record_install` in `install.sh`), or `programmer-hook
-/// install` (method `command`, the binary and the npm package; see [`product`]).
+/// install` (method [`METHOD`], the binary and the npm package).
 #[derive(Debug, Clone, Deserialize)]
 struct Record {
     /// `source` (built from the checkout), `binary` (`--binary PATH`) or `command`.
@@ -98,7 +96,7 @@ impl Fixes {
         let this = std::env::current_exe().ok();
         let recorded_binary = record.as_ref().map(|r| r.binary.clone());
         let script = match record {
-            Some(r) if r.method == product::METHOD => Script::Command {
+            Some(r) if r.method == METHOD => Script::Command {
                 binary: r.binary,
                 package: r.package,
             },
@@ -119,7 +117,7 @@ impl Fixes {
             .find(|b| is_executable(b))
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
-        let settings_arg = if settings == install::default_settings(&places.config_dir) {
+        let settings_arg = if settings == installation::default_settings(&places.config_dir) {
             String::new()
         } else {
             format!(" --settings {}", quote(&settings.display().to_string()))

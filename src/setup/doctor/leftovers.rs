@@ -7,8 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::fixes::{quote, RECORD};
+use super::fixes::quote;
 use super::*;
+use crate::setup::installation::RECORD;
 use crate::setup::npm;
 
 const LEFT: &str = "left over";
