@@ -23,7 +23,7 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::hook;
-use crate::setup::{doctor, install, installation, plugin, product};
+use crate::setup::{doctor, install, installation, plugin, product, shell};
 use crate::workflow::pack;
 
 use log::{run_log, LogArgs};
@@ -188,7 +188,7 @@ fn turn_on_for_the_plugin(text: &str) -> String {
         .join(installation::BINARY_NAME);
     let command = format!(
         "`{} install-hooks --sandbox-only`",
-        doctor::quote(&launcher.display().to_string())
+        shell::quote_path(&launcher)
     );
     // The answer is JSON: the command goes in as the inside of a JSON string.
     let Ok(quoted) = serde_json::to_string(&command) else {

@@ -26,8 +26,8 @@ use crate::engine::policy;
 use crate::hook;
 use crate::setup::installation::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
+use crate::setup::shell::{find_on_path, is_executable, quote_path};
 use crate::workflow::{pack, projects, roles, state};
-pub use fixes::quote;
 use fixes::Fixes;
 use plugin_checks::check_plugin;
 use state_checks::check_state;
@@ -154,32 +154,6 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks
 }
 
-/// The first executable file called `name` in `$PATH`.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|d| !d.as_os_str().is_empty())
-        .map(|d| d.join(name))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(p: &Path) -> bool {
-    match fs::metadata(p) {
-        Ok(m) if m.is_file() => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                m.permissions().mode() & 0o111 != 0
-            }
-            #[cfg(not(unix))]
-            {
-                true
-            }
-        }
-        _ => false,
-    }
-}
-
 /// Runs `program --version` (at most 5 seconds) and returns its first line.
 fn version_line(program: &Path) -> Option<String> {
     let mut child = Command::new(program)
@@ -230,7 +204,7 @@ fn check_path_binary(
         let terminal = match plugin::marketplace_launcher(config_dir, &p.id) {
             Some(l) => format!(
                 "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: mkdir -p ~/.local/bin && ln -s {} ~/.local/bin/programmer-hook (with ~/.local/bin on PATH)",
-                quote(&l.display().to_string())
+                quote_path(&l)
             ),
             None => format!(
                 "in a terminal: {}",
@@ -342,7 +316,7 @@ fn read_settings(
                 ),
                 format!(
                     "make it a file you can read and write (chmod u+rw {}){then}",
-                    quote(&settings.display().to_string())
+                    quote_path(settings)
                 ),
             ))
         }
@@ -652,7 +626,7 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
                 .into_iter()
                 .flatten()
                 .filter(|f| f.is_file())
-                .map(|f| quote(&f.display().to_string()))
+                .map(|f| quote_path(&f))
                 .collect();
             let fix = if files.is_empty() {
                 format!(
@@ -829,12 +803,6 @@ mod tests {
         assert!(parse_version("2.1.99 (Claude Code)").is_some_and(|v| v < MIN_CLAUDE));
         assert!(parse_version("2.2.0").is_some_and(|v| v >= MIN_CLAUDE));
         assert_eq!(parse_version("Claude Code"), None);
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(quote("/usr/local/bin/x"), "/usr/local/bin/x");
-        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 
     #[test]

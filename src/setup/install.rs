@@ -19,6 +19,7 @@ use serde_json::{json, Map, Value};
 use crate::setup::installation::{
     default_settings, hook_group, hook_handler, is_ours, BINARY_NAME, EVENTS,
 };
+use crate::setup::shell::quote_path;
 use crate::workflow::{clock, roles, state};
 
 #[derive(Args, Debug)]
@@ -216,15 +217,9 @@ pub(crate) fn sandbox_only_command(
 ) -> String {
     let launcher = super::plugin::marketplace_launcher(config_dir, &i.id)
         .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
-    let mut cmd = format!(
-        "{} install-hooks --sandbox-only",
-        super::doctor::quote(&launcher.display().to_string())
-    );
+    let mut cmd = format!("{} install-hooks --sandbox-only", quote_path(&launcher));
     if settings != default_settings(config_dir) {
-        cmd.push_str(&format!(
-            " --settings {}",
-            super::doctor::quote(&settings.display().to_string())
-        ));
+        cmd.push_str(&format!(" --settings {}", quote_path(settings)));
     }
     cmd
 }

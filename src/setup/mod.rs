@@ -2,7 +2,8 @@
 //!
 //! [`installation`] is what every install is and where its files are: the binary's name,
 //! the hook handler and the events it is registered for, the settings file, the record of
-//! how the install was made. The rest of `setup` stands on it.
+//! how the install was made; [`shell`] quotes the commands `setup` prints and finds
+//! programs on `PATH`. The rest of `setup` stands on these two.
 //!
 //! [`install`] writes the hook entries into Claude Code's `settings.json`; [`product`] is
 //! the whole install by the binary itself (`install`, `uninstall`: the pack, the state
@@ -20,3 +21,4 @@ pub mod npm;
 pub mod plugin;
 pub mod product;
 pub mod sandbox;
+pub mod shell;

@@ -15,9 +15,10 @@ use serde::Deserialize;
 use crate::engine::paths::Places;
 use crate::setup::install;
 use crate::setup::installation::{self, BINARY_NAME, METHOD, RECORD};
+use crate::setup::shell::{is_executable, quote_path};
 use crate::setup::{npm, plugin};
 
-use super::{is_executable, VERSION};
+use super::VERSION;
 
 /// What `install.sh` records (see `record_install` in `install.sh`), or `programmer-hook
 /// install` (method [`METHOD`], the binary and the npm package).
@@ -120,7 +121,7 @@ impl Fixes {
         let settings_arg = if settings == installation::default_settings(&places.config_dir) {
             String::new()
         } else {
-            format!(" --settings {}", quote(&settings.display().to_string()))
+            format!(" --settings {}", quote_path(settings))
         };
         let sandbox_on = match by_plugin {
             Some(p) => install::sandbox_only_command(&places.config_dir, p, settings),
@@ -356,21 +357,5 @@ fn gone_or_there(checkout: &Path) -> &'static str {
         "the checkout is there"
     } else {
         "the checkout is gone"
-    }
-}
-
-fn quote_path(p: &Path) -> String {
-    quote(&p.display().to_string())
-}
-
-/// Quotes a word for a POSIX shell when it needs it.
-pub fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=@,".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
