@@ -185,7 +185,7 @@ fn the_readme_shows_the_set_up_commands() {
 /// command is parsed up to.
 #[test]
 fn the_figures_in_the_documents_are_the_codes() {
-    use programmer_hook::setup::{doctor::MIN_CLAUDE, install::KEPT_BACKUPS};
+    use programmer_hook::setup::{doctor::MIN_CLAUDE, user_files::KEPT_BACKUPS};
     let (a, b, c) = MIN_CLAUDE;
     let want = format!("{a}.{b}.{c}");
     let mut docs = documents();

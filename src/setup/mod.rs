@@ -3,7 +3,8 @@
 //! [`installation`] is what every install is and where its files are: the binary's name,
 //! the hook handler and the events it is registered for, the settings file, the record of
 //! how the install was made; [`shell`] quotes the commands `setup` prints and finds
-//! programs on `PATH`. The rest of `setup` stands on these two.
+//! programs on `PATH`; [`user_files`] changes the user's files with care (a backup first).
+//! The rest of `setup` stands on these three.
 //!
 //! [`install`] writes the hook entries into Claude Code's `settings.json`; [`product`] is
 //! the whole install by the binary itself (`install`, `uninstall`: the pack, the state
@@ -22,3 +23,4 @@ pub mod plugin;
 pub mod product;
 pub mod sandbox;
 pub mod shell;
+pub mod user_files;

@@ -18,7 +18,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::setup::installation::{self, METHOD, RECORD};
-use crate::setup::{blocks, doctor, install, npm, plugin};
+use crate::setup::{blocks, doctor, install, npm, plugin, user_files};
 use crate::workflow::{pack, state};
 
 #[derive(Args, Debug)]
@@ -76,7 +76,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     let target_text = target
         .to_str()
         .with_context(|| format!("the binary path {} is not valid UTF-8", target.display()))?;
-    install::edit_json_file(&settings, true, true, |v| {
+    user_files::edit_json_file(&settings, true, true, |v| {
         install::add_hooks(v, target_text)
     })
     .context("nothing was changed")?;
@@ -255,7 +255,7 @@ fn put_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
         println!("  unchanged: {}", dest.display());
         return Ok(());
     }
-    let backup = old.as_ref().map(|_| install::backup_name(dest));
+    let backup = old.as_ref().map(|_| user_files::backup_name(dest));
     if dry {
         match &backup {
             Some(b) => println!(
@@ -269,7 +269,7 @@ fn put_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
     }
     if let (Some(b), Some(bytes)) = (&backup, &old) {
         state::write_atomic(b, bytes)?;
-        install::prune_backups(dest, install::KEPT_BACKUPS);
+        user_files::prune_backups(dest, user_files::KEPT_BACKUPS);
         println!("  kept the old {} as {}", dest.display(), b.display());
     }
     state::write_atomic(dest, text)?;
@@ -297,7 +297,7 @@ fn take_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let b = install::backup_name(dest);
+    let b = user_files::backup_name(dest);
     if dry {
         println!(
             "  would move your changed {} to {}",
@@ -398,9 +398,9 @@ fn edit_block(file: &Path, block: Option<&str>, dry: bool) -> Result<()> {
                 println!("  would {did} {}", file.display());
                 return Ok(());
             }
-            let backup = install::backup_name(file);
+            let backup = user_files::backup_name(file);
             state::write_atomic(&backup, text.as_bytes())?;
-            install::prune_backups(file, install::KEPT_BACKUPS);
+            user_files::prune_backups(file, user_files::KEPT_BACKUPS);
             // Through a symlink to its target, with the file's permissions kept.
             let target = fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
             let perms = fs::metadata(&target).ok().map(|m| m.permissions());

@@ -19,8 +19,8 @@ use crate::engine::paths::Places;
 use crate::engine::policy::PathLists;
 use crate::engine::sandbox;
 use crate::hook::sandbox_settings;
-use crate::setup::install::{edit_json_file, FileChange};
 use crate::setup::shell::find_on_path;
+use crate::setup::user_files::{edit_json_file, FileChange};
 use crate::workflow::state;
 
 /// The switches written, in order.
