@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 use crate::setup::installation::{
     default_settings, hook_group, hook_handler, is_ours, BINARY_NAME, EVENTS,
 };
-use crate::setup::shell::quote_path;
+use crate::setup::plugin;
 use crate::setup::user_files::{edit_json_file, FileChange};
 use crate::workflow::{roles, state};
 
@@ -179,21 +179,21 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
 
 /// The install of the plugin that is installed and enabled, if one is: its own hooks
 /// answer every event, so entries in `settings` would decide and log every call twice.
-pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<super::plugin::Install> {
-    let files = super::plugin::SettingsFiles {
+pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<plugin::Install> {
+    let files = plugin::SettingsFiles {
         user: settings.to_path_buf(),
         project: std::env::current_dir().ok(),
-        ..super::plugin::SettingsFiles::of_system(config_dir)
+        ..plugin::SettingsFiles::of_system(config_dir)
     };
     // A record that cannot be read is doctor's to report; it does not stop an install.
-    let installs = super::plugin::installs(config_dir, &files).unwrap_or_default();
+    let installs = plugin::installs(config_dir, &files).unwrap_or_default();
     installs.into_iter().find(|i| i.enabled)
 }
 
 /// Why hook entries are not added beside the enabled plugin `i`, and what to do instead.
 pub(crate) fn beside_the_plugin(
     config_dir: &Path,
-    i: &super::plugin::Install,
+    i: &plugin::Install,
     settings: &Path,
 ) -> anyhow::Error {
     let marketplace = i.id.split_once('@').map_or("", |(_, m)| m);
@@ -203,26 +203,9 @@ pub(crate) fn beside_the_plugin(
         i.scope,
         i.path.display(),
         settings.display(),
-        sandbox_only_command(config_dir, i, settings),
+        plugin::sandbox_only_command(config_dir, i, settings),
         i.id
     )
-}
-
-/// The command that turns Claude Code's sandbox on beside the plugin `i`: its own
-/// programmer-hook (the marketplace's launcher, whose path follows updates, else the
-/// install's copy) with `install-hooks --sandbox-only`.
-pub(crate) fn sandbox_only_command(
-    config_dir: &Path,
-    i: &super::plugin::Install,
-    settings: &Path,
-) -> String {
-    let launcher = super::plugin::marketplace_launcher(config_dir, &i.id)
-        .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
-    let mut cmd = format!("{} install-hooks --sandbox-only", quote_path(&launcher));
-    if settings != default_settings(config_dir) {
-        cmd.push_str(&format!(" --settings {}", quote_path(settings)));
-    }
-    cmd
 }
 
 /// The state dir's record of the settings files `install-hooks` created (`{"created":

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::paths::Places;
-use crate::setup::install;
 use crate::setup::installation::{self, BINARY_NAME, METHOD, RECORD};
 use crate::setup::shell::{is_executable, quote_path};
 use crate::setup::{npm, plugin};
@@ -124,7 +123,7 @@ impl Fixes {
             format!(" --settings {}", quote_path(settings))
         };
         let sandbox_on = match by_plugin {
-            Some(p) => install::sandbox_only_command(&places.config_dir, p, settings),
+            Some(p) => plugin::sandbox_only_command(&places.config_dir, p, settings),
             None => format!(
                 "{} install-hooks --sandbox-only{settings_arg}",
                 quote_path(&runner)
