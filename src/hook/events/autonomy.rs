@@ -13,7 +13,7 @@ use crate::workflow::state;
 use crate::workflow::Autonomy;
 
 use super::confinement;
-use super::gate::{GateOutcome, STILL_ASKED};
+use super::outcome::GateOutcome;
 use crate::confine::Profile;
 
 /// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
@@ -138,6 +138,9 @@ pub(super) fn apply_sandboxed_listing(
         }
     }
 }
+
+/// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
+pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
 /// Why a listing or a checker ran without asking outside Claude Code's sandbox.
 pub const LISTED_CONFINED: &str = "it only lists or checks, and the project code it runs to do so is confined: allowed because the call runs confined in the read profile (no file written, secrets unreadable)";

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::gate::GateOutcome;
+use super::outcome::GateOutcome;
 use super::Env;
 use crate::confine::Profile;
 use crate::engine::analyze::Facts;
