@@ -1,14 +1,13 @@
 //! Autonomy `auto` at the gate: which Confirm calls run without asking, as the session's
-//! setting, the managed policy and Claude Code's sandbox allow.
+//! setting, the managed policy and Claude Code's sandbox allow (where a call runs, in the
+//! sandbox or confined by the hook, is [`confinement`]'s to say).
 
 use super::Env;
 use crate::engine::classify::Decision;
 use crate::engine::policy::schema::LIST_RUN;
 use crate::engine::policy::Tier;
-use crate::engine::sandbox;
-use crate::engine::tools::Tool;
 use crate::hook::managed::{self, ManagedAutonomy};
-use crate::hook::protocol::{Event, EventName};
+use crate::hook::protocol::Event;
 use crate::workflow::state;
 use crate::workflow::Autonomy;
 
@@ -52,7 +51,7 @@ pub(super) fn apply_autonomy(
         return;
     }
     // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
-    let in_sandbox = sandboxed(env, event);
+    let in_sandbox = confinement::sandboxed(env, event);
     if v.contained && managed == ManagedAutonomy::Allowed && in_sandbox.is_err() {
         if let Ok(()) = confinement::confinable(event) {
             out.relaxed_by = Some("confinement");
@@ -103,7 +102,7 @@ pub(super) fn apply_sandboxed_listing(
     let auto = !event.session_id.is_empty()
         && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto;
     let v = &mut decision.verdict;
-    match sandboxed(env, event) {
+    match confinement::sandboxed(env, event) {
         Ok(()) => match managed::load() {
             ManagedAutonomy::Never(_) if auto => false,
             ManagedAutonomy::Never(why) => {
@@ -163,25 +162,3 @@ pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code 
 
 /// How to turn the sandbox on.
 pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
-
-/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
-/// leave it, in a project whose effective settings contain it. Else why not.
-pub(super) fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
-    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
-        || event.kind() != Some(EventName::PreToolUse)
-    {
-        return Err("only Bash calls run in the sandbox".into());
-    }
-    if sandbox::call_leaves_sandbox(&event.tool_input) {
-        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
-    }
-    let lists = env.lists.ok_or("the policy's paths are not known here")?;
-    let project = crate::hook::sandbox_settings::project_dir(event.cwd.as_deref())
-        .ok_or("the call has no working folder")?;
-    let c = crate::hook::sandbox_settings::containment(env.places, lists, &project);
-    match c.problems.as_slice() {
-        [] => Ok(()),
-        [one] => Err(one.clone()),
-        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
-    }
-}
