@@ -1,6 +1,68 @@
-# The parts the packaging scripts share (sourced by package-npm.sh and package-plugin.sh):
-# building this machine's binary and checking each binary given. They use the sourcing
-# script's REPO, HOST, VERSION, PLATFORMS, TAB, PAIRS and die.
+# The parts the packaging scripts share (sourced by package-npm.sh and package-plugin.sh,
+# right after they set REPO): reading their arguments, naming this machine's platform,
+# reading the version, and choosing the binaries: building this machine's, or checking
+# each one given. They use the sourcing script's REPO, PLATFORMS and usage.
+
+TAB=$'\t'
+
+die() {
+  printf '%s: %s\n' "${0##*/}" "$*" >&2
+  exit 1
+}
+
+# Reads the arguments, `[--binary [PLATFORM=]PATH]... OUT_DIR` in any order, into
+# BINARIES and OUT (made absolute).
+read_args() {
+  BINARIES=()
+  OUT=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --binary)
+        [ $# -ge 2 ] || die "--binary needs a path"
+        BINARIES+=("$2")
+        shift
+        ;;
+      --binary=*) BINARIES+=("${1#--binary=}") ;;
+      -h | --help)
+        usage
+        exit 0
+        ;;
+      -*) die "unknown option: $1 (see --help)" ;;
+      *)
+        [ -z "$OUT" ] || die "one OUT_DIR only (see --help)"
+        OUT=$1
+        ;;
+    esac
+    shift
+  done
+  [ -n "$OUT" ] || die "no OUT_DIR given (see --help)"
+  case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+}
+
+# This machine's platform, OS-ARCH, named as the caller's PLATFORMS are: $1 is its name
+# for macOS, $2 for x86-64 and $3 for 64-bit ARM.
+host_platform() { # MACOS X86_64 ARM64
+  local os arch
+  os=$(uname -s) arch=$(uname -m)
+  case $os in
+    Linux) os=linux ;;
+    Darwin) os=$1 ;;
+    *) os=$(printf '%s' "$os" | tr '[:upper:]' '[:lower:]') ;;
+  esac
+  case $arch in
+    x86_64 | amd64 | x64) arch=$2 ;;
+    aarch64 | arm64) arch=$3 ;;
+  esac
+  printf '%s-%s\n' "$os" "$arch"
+}
+
+# The version in Cargo.toml.
+crate_version() {
+  local version
+  version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/Cargo.toml" | head -n 1)
+  [ -n "$version" ] || die "cannot read the version in Cargo.toml"
+  printf '%s\n' "$version"
+}
 
 # Whether an ELF binary is statically linked and not position-independent.
 static_non_pie() {
@@ -54,4 +116,24 @@ checked_binary() { # SPEC: sets platform and path
     [ "$got" = "programmer-hook $VERSION" ] ||
       die "$path answers --version with '${got:-nothing}', not 'programmer-hook $VERSION'"
   fi
+}
+
+# The binaries to package, PLATFORM<TAB>PATH each, into PAIRS: each one BINARIES names,
+# checked, or, with none given, this machine's, built (BUILT), which on Linux must be
+# statically linked and not position-independent.
+choose_binaries() {
+  local spec
+  BUILT=""
+  if [ ${#BINARIES[@]} -eq 0 ]; then
+    BUILT=$(build_host)
+    BINARIES=("$BUILT")
+  fi
+  PAIRS=()
+  for spec in "${BINARIES[@]}"; do
+    checked_binary "$spec"
+    if [ -n "$BUILT" ] && [ "${platform%%-*}" = linux ]; then
+      static_non_pie "$path" || die "$path is not statically linked and non-PIE (readelf -hl shows why)"
+    fi
+    PAIRS+=("$platform$TAB$path")
+  done
 }

@@ -35,90 +35,19 @@ Then: npm install -g OUT_DIR/programmer-hook-VERSION.tgz OUT_DIR/programmer-hook
 EOF
 }
 
-die() {
-  printf 'package-npm.sh: %s\n' "$*" >&2
-  exit 1
-}
-
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)
-TAB=$'\t'
+. "$REPO/scripts/package-common.sh"
 PLATFORMS="linux-x64 linux-arm64 darwin-x64 darwin-arm64"
-BINARIES=()
-OUT=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary)
-      [ $# -ge 2 ] || die "--binary needs a path"
-      BINARIES+=("$2")
-      shift
-      ;;
-    --binary=*) BINARIES+=("${1#--binary=}") ;;
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    -*) die "unknown option: $1 (see --help)" ;;
-    *)
-      [ -z "$OUT" ] || die "one OUT_DIR only (see --help)"
-      OUT=$1
-      ;;
-  esac
-  shift
-done
-[ -n "$OUT" ] || die "no OUT_DIR given (see --help)"
-case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+read_args "$@"
 command -v npm >/dev/null 2>&1 || die "npm is not installed (it packs the tarballs)"
 
 # This machine's platform, as npm names it (process.platform-process.arch).
-host_platform() {
-  local os arch
-  os=$(uname -s) arch=$(uname -m)
-  case $os in
-    Linux) os=linux ;;
-    Darwin) os=darwin ;;
-    *) os=$(printf '%s' "$os" | tr '[:upper:]' '[:lower:]') ;;
-  esac
-  case $arch in
-    x86_64 | amd64) arch=x64 ;;
-    aarch64 | arm64) arch=arm64 ;;
-  esac
-  printf '%s-%s\n' "$os" "$arch"
-}
-HOST=$(host_platform)
+HOST=$(host_platform darwin x64 arm64)
 
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/Cargo.toml" | head -n 1)
-[ -n "$VERSION" ] || die "cannot read the version in Cargo.toml"
+VERSION=$(crate_version)
 DESCRIPTION=$(sed -n 's/^description = "\(.*\)"$/\1/p' "$REPO/Cargo.toml" | head -n 1)
 
-. "$REPO/scripts/package-common.sh"
-
-BUILT=""
-if [ ${#BINARIES[@]} -eq 0 ]; then
-  BUILT=$(build_host)
-  BINARIES=("$BUILT")
-fi
-
-# PLATFORM<TAB>PATH for each binary, checked.
-PAIRS=()
-for spec in "${BINARIES[@]}"; do
-  checked_binary "$spec"
-  # A static Linux binary needs no C library, so its package serves glibc and musl
-  # systems; a dynamic one (a test build, say) only glibc ones.
-  libc=-
-  case $platform in
-    linux-*)
-      if static_non_pie "$path"; then
-        libc='"glibc", "musl"'
-      elif [ -n "$BUILT" ]; then
-        die "$path is not statically linked and non-PIE (readelf -hl shows why)"
-      else
-        libc='"glibc"'
-        printf 'package-npm.sh: %s is not statically linked: its package is for glibc systems only\n' "$path" >&2
-      fi
-      ;;
-  esac
-  PAIRS+=("$platform$TAB$libc$TAB$path")
-done
+choose_binaries
 
 mkdir -p "$OUT"
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/programmer-hook-npm.XXXXXX")
@@ -142,17 +71,26 @@ pack() {
 DEPS=""
 WROTE=()
 for p in "${PAIRS[@]}"; do
-  platform=${p%%"$TAB"*} rest=${p#*"$TAB"}
-  libc=${rest%%"$TAB"*} path=${rest#*"$TAB"}
+  platform=${p%%"$TAB"*} path=${p#*"$TAB"}
   os=${platform%-*} cpu=${platform#*-}
   dir="$STAGE/programmer-hook-$platform"
   mkdir -p "$dir"
   cp "$path" "$dir/programmer-hook"
   chmod 755 "$dir/programmer-hook"
+  # A static Linux binary needs no C library, so its package serves glibc and musl
+  # systems; a dynamic one (a test build, say) only glibc ones.
   libc_field=""
-  if [ "$libc" != - ]; then
-    libc_field=$'\n  "libc": ['"$libc"'],'
-  fi
+  case $platform in
+    linux-*)
+      if static_non_pie "$path"; then
+        libc='"glibc", "musl"'
+      else
+        libc='"glibc"'
+        printf 'package-npm.sh: %s is not statically linked: its package is for glibc systems only\n' "$path" >&2
+      fi
+      libc_field=$'\n  "libc": ['"$libc"'],'
+      ;;
+  esac
   cat >"$dir/package.json" <<EOF
 {
   "name": "programmer-hook-$platform",

@@ -30,58 +30,15 @@ An OUT_DIR that exists must be empty or hold an earlier package, which is replac
 EOF
 }
 
-die() {
-  printf 'package-plugin.sh: %s\n' "$*" >&2
-  exit 1
-}
-
 REPO=$(cd "$(dirname "$0")/.." && pwd -P)
-TAB=$'\t'
+. "$REPO/scripts/package-common.sh"
 PLATFORMS="linux-x86_64 linux-aarch64 macos-x86_64 macos-aarch64"
-BINARIES=()
-OUT=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary)
-      [ $# -ge 2 ] || die "--binary needs a path"
-      BINARIES+=("$2")
-      shift
-      ;;
-    --binary=*) BINARIES+=("${1#--binary=}") ;;
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    -*) die "unknown option: $1 (see --help)" ;;
-    *)
-      [ -z "$OUT" ] || die "one OUT_DIR only (see --help)"
-      OUT=$1
-      ;;
-  esac
-  shift
-done
-[ -n "$OUT" ] || die "no OUT_DIR given (see --help)"
-case "$OUT" in /*) ;; *) OUT="$PWD/$OUT" ;; esac
+read_args "$@"
 
 # This machine's platform, as the launcher names it.
-host_platform() {
-  local os arch
-  os=$(uname -s) arch=$(uname -m)
-  case $os in
-    Linux) os=linux ;;
-    Darwin) os=macos ;;
-    *) os=$(printf '%s' "$os" | tr '[:upper:]' '[:lower:]') ;;
-  esac
-  case $arch in
-    amd64 | x64) arch=x86_64 ;;
-    arm64) arch=aarch64 ;;
-  esac
-  printf '%s-%s\n' "$os" "$arch"
-}
-HOST=$(host_platform)
+HOST=$(host_platform macos x86_64 aarch64)
 
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/Cargo.toml" | head -n 1)
-[ -n "$VERSION" ] || die "cannot read the version in Cargo.toml"
+VERSION=$(crate_version)
 grep -q "\"version\": \"$VERSION\"" "$REPO/.claude-plugin/plugin.json" ||
   die ".claude-plugin/plugin.json does not have the version of Cargo.toml ($VERSION)"
 
@@ -93,23 +50,7 @@ sha256() {
   fi
 }
 
-. "$REPO/scripts/package-common.sh"
-
-BUILT=""
-if [ ${#BINARIES[@]} -eq 0 ]; then
-  BUILT=$(build_host)
-  BINARIES=("$BUILT")
-fi
-
-# PLATFORM<TAB>PATH for each binary, checked.
-PAIRS=()
-for spec in "${BINARIES[@]}"; do
-  checked_binary "$spec"
-  if [ -n "$BUILT" ] && [ "$path" = "$BUILT" ] && [ "${platform%%-*}" = linux ]; then
-    static_non_pie "$path" || die "$path is not statically linked and non-PIE (readelf -hl shows why)"
-  fi
-  PAIRS+=("$platform$TAB$path")
-done
+choose_binaries
 
 # The output folder: empty, or an earlier package (which is replaced).
 if [ -e "$OUT" ]; then

@@ -185,7 +185,7 @@ fn the_readme_shows_the_set_up_commands() {
 /// command is parsed up to.
 #[test]
 fn the_figures_in_the_documents_are_the_codes() {
-    use programmer_hook::setup::{doctor::MIN_CLAUDE, install::KEPT_BACKUPS};
+    use programmer_hook::setup::{doctor::MIN_CLAUDE, user_files::KEPT_BACKUPS};
     let (a, b, c) = MIN_CLAUDE;
     let want = format!("{a}.{b}.{c}");
     let mut docs = documents();
@@ -258,7 +258,7 @@ fn the_figures_in_the_documents_are_the_codes() {
         }
     }
     // The events the settings entry is written for, by hand, are the ones installed.
-    for e in programmer_hook::setup::install::EVENTS {
+    for e in programmer_hook::setup::installation::EVENTS {
         if !install.contains(&format!("`{}`", e.as_str())) {
             problems.push(format!(
                 "docs/install.md does not list the event {}",

@@ -150,55 +150,23 @@ fn plugin_from_the_packaged_marketplace() -> Result<()> {
     assert!(!e2e.hook_bin().exists(), "nothing in ~/.local/bin");
     let launcher = market.join("bin/programmer-hook");
 
-    e2e.init_repo(&[("greet.sh", "#!/bin/sh\necho hello\n")])?;
-    let proj = e2e.project_path();
-    let keep = e2e.home.path().join("keep/marker");
-    fs::create_dir_all(keep.parent().context("parent")?)?;
-    fs::write(&keep, "still here")?;
-    let review = "## Review\nStatus: CHANGES_REQUESTED\n\n## Required changes\n- [minor] greet.sh: greet by name\n";
-    e2e.set_scenario(&json!({"threads": [
-        {"name": "reviewer", "match": "E2E-PLUGIN-REVIEWER", "turns": [
-            turn(&[bash("rv_write", "echo reviewed >> greet.sh")]),
-            turn(&[bash("rv_diff", "git diff")]),
-            say(review),
-        ]},
-        {"name": "main", "turns": [
-            // run 1: `/programmer:programmer quick …`
-            turn(&[bash("m_rm", "rm -rf ~")]),
-            turn(&[bash("m_status", "git status")]),
-            turn(&[bash("m_which", "command -v programmer-hook")]),
-            turn(&[bash("m_touch", "touch made.txt")]),
-            turn(&[spawn("m_review", "programmer:code-reviewer", "E2E-PLUGIN-REVIEWER")]),
-            say("Phase: implement"),
-        ]},
-    ]}))?;
-
     // Run 1: the plugin's command starts a workflow; the tiers and the reviewer's role hold.
-    let run = e2e.run_claude("/programmer:programmer quick greet by name", None)?;
-    assert_eq!(run.result(), "Phase: implement", "{:#}", run.json);
+    let (run, which) = e2e.quick_workflow(
+        "/programmer:programmer",
+        "programmer:code-reviewer",
+        &[bash("rv_diff", "git diff")],
+    )?;
     let sid = run.session_id().to_string();
-    e2e.assert_denied(&run, "m_rm", "fs.rm-broad");
-    assert!(keep.is_file(), "rm -rf ~ ran");
-    let out = e2e.assert_ran(&run, "m_status");
-    assert!(out.contains("On branch main"), "{out}");
+    let proj = e2e.project_path();
     // The plugin's bin/ is on the agents' PATH: `programmer-hook` is its launcher.
-    let which = e2e.assert_ran(&run, "m_which");
     assert!(
         which.trim().ends_with("/bin/programmer-hook")
             && (which.contains(&*market.to_string_lossy())
                 || which.contains(&*cache.to_string_lossy())),
         "{which}"
     );
-    e2e.assert_asked(&run, "m_touch", "fs.change");
-    assert!(!proj.join("made.txt").exists());
-    e2e.assert_ran(&run, "m_review");
-    e2e.assert_denied(&run, "rv_write", "role.no-write");
     let why = e2e.content_of("rv_write");
     assert!(why.contains("role code-reviewer"), "{why}");
-    assert_eq!(
-        fs::read_to_string(proj.join("greet.sh"))?,
-        "#!/bin/sh\necho hello\n"
-    );
     e2e.assert_ran(&run, "rv_diff");
     // The launcher the client ran (the one on the agents' PATH) put the binary in its own
     // place on its first run: no shell per call after it.

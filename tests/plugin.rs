@@ -7,6 +7,8 @@
 
 #![cfg(unix)]
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -16,6 +18,7 @@ use std::process::{Command, Output, Stdio};
 use programmer_hook::setup::{doctor, plugin};
 use programmer_hook::workflow::pack::{self, PACK_FILES};
 use serde_json::{json, Value};
+use support::launcher::npm_platform;
 
 const BIN: &str = env!("CARGO_BIN_EXE_programmer-hook");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -323,20 +326,6 @@ fn the_launcher_runs_the_binary_of_this_platform() {
     std::os::unix::fs::symlink(&launcher, &link).expect("symlink");
     let out = run(&link, &["--version"], b"", home.path());
     assert!(out.status.success(), "{}", text(&out));
-}
-
-/// This machine's platform as npm names it (`linux-x64`, `darwin-arm64`).
-fn npm_platform() -> String {
-    let os = match std::env::consts::OS {
-        "macos" => "darwin",
-        o => o,
-    };
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "x64",
-        "aarch64" => "arm64",
-        a => a,
-    };
-    format!("{os}-{arch}")
 }
 
 /// The launcher puts the binary in its own place on its first run, so later calls start

@@ -23,7 +23,7 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 use crate::hook;
-use crate::setup::{doctor, install, plugin, product};
+use crate::setup::{doctor, install, installation, plugin, product, shell};
 use crate::workflow::pack;
 
 use log::{run_log, LogArgs};
@@ -185,10 +185,10 @@ fn turn_on_for_the_plugin(text: &str) -> String {
     };
     let launcher = std::path::Path::new(&root)
         .join("bin")
-        .join(install::BINARY_NAME);
+        .join(installation::BINARY_NAME);
     let command = format!(
         "`{} install-hooks --sandbox-only`",
-        doctor::quote(&launcher.display().to_string())
+        shell::quote_path(&launcher)
     );
     // The answer is JSON: the command goes in as the inside of a JSON string.
     let Ok(quoted) = serde_json::to_string(&command) else {

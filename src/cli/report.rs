@@ -108,6 +108,48 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
+/// One table of the report: a column of names headed `title`, `width` wide (a longer name
+/// is clipped); right-aligned columns of figures, each `(heading, width)`; and a last
+/// column of any width, headed `last` (no heading when it is empty).
+struct Table<'a> {
+    title: &'a str,
+    width: usize,
+    columns: &'a [(&'a str, usize)],
+    last: &'a str,
+}
+
+impl Table<'_> {
+    /// The table, under a blank line: its headings, then a line a row of `rows` (its name,
+    /// its figures, one a column, and its last column).
+    fn write<'r>(
+        &self,
+        out: &mut String,
+        rows: impl IntoIterator<Item = (&'r str, Vec<String>, String)>,
+    ) {
+        let width = self.width;
+        let headings = self.figures(self.columns.iter().map(|(h, _)| *h));
+        let _ = write!(out, "\n{:<width$}  {headings}", self.title);
+        if !self.last.is_empty() {
+            let _ = write!(out, "  {}", self.last);
+        }
+        out.push('\n');
+        for (name, cells, last) in rows {
+            let cells = self.figures(cells.iter().map(String::as_str));
+            let _ = writeln!(out, "{:<width$}  {cells}  {last}", clip(name, width));
+        }
+    }
+
+    /// The figures of a line, each right-aligned in its column.
+    fn figures<'c>(&self, cells: impl IntoIterator<Item = &'c str>) -> String {
+        self.columns
+            .iter()
+            .zip(cells)
+            .map(|((_, w), cell)| format!("{cell:>w$}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 fn counts_table(out: &mut String, title: &str, rows: &[Row]) {
     let width = rows
         .iter()
@@ -117,23 +159,20 @@ fn counts_table(out: &mut String, title: &str, rows: &[Row]) {
         .unwrap_or(0)
         .min(32);
     let max = rows.iter().map(|r| r.counts.total()).max().unwrap_or(0);
-    let _ = writeln!(
+    let table = Table {
+        title,
+        width,
+        columns: &[("allow", 6), ("ask", 6), ("deny", 6)],
+        last: "",
+    };
+    table.write(
         out,
-        "\n{title:<width$}  {:>6} {:>6} {:>6}",
-        "allow", "ask", "deny"
+        rows.iter().map(|r| {
+            let c = &r.counts;
+            let figures = vec![c.allow.to_string(), c.ask.to_string(), c.deny.to_string()];
+            (r.name.as_str(), figures, stacked(c, max))
+        }),
     );
-    for r in rows {
-        let c = &r.counts;
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>6} {:>6} {:>6}  {}",
-            clip(&r.name, width),
-            c.allow,
-            c.ask,
-            c.deny,
-            stacked(c, max)
-        );
-    }
 }
 
 /// The report as a terminal table.
@@ -196,29 +235,36 @@ fn rules_table(out: &mut String, r: &Report) {
         return;
     }
     let rows = &r.rules[..r.rules.len().min(TOP)];
-    let width = rule_width(rows.iter().map(|x| x.rule.len()));
-    let _ = writeln!(
+    let table = Table {
+        title: "Rules that asked most",
+        width: rule_width(rows.iter().map(|x| x.rule.len())),
+        columns: &[
+            ("asks", 5),
+            ("approved", 8),
+            ("refused", 8),
+            ("pending", 8),
+            ("approval", 8),
+        ],
+        last: "",
+    };
+    table.write(
         out,
-        "\n{:<width$}  {:>5} {:>8} {:>8} {:>8} {:>8}",
-        "Rules that asked most", "asks", "approved", "refused", "pending", "approval"
+        rows.iter().map(|x| {
+            let a = &x.answers;
+            let bar = x.approval_pct.map_or(String::new(), |p| {
+                let on = (p as usize).div_ceil(10);
+                format!("{}{}", "█".repeat(on), "·".repeat(10 - on.min(10)))
+            });
+            let figures = vec![
+                x.asks.to_string(),
+                a.approved.to_string(),
+                a.refused.to_string(),
+                a.pending.to_string(),
+                pct(x.approval_pct),
+            ];
+            (x.rule.as_str(), figures, bar)
+        }),
     );
-    for x in rows {
-        let a = &x.answers;
-        let bar = x.approval_pct.map_or(String::new(), |p| {
-            let on = (p as usize).div_ceil(10);
-            format!("{}{}", "█".repeat(on), "·".repeat(10 - on.min(10)))
-        });
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>5} {:>8} {:>8} {:>8} {:>8}  {bar}",
-            clip(&x.rule, width),
-            x.asks,
-            a.approved,
-            a.refused,
-            a.pending,
-            pct(x.approval_pct)
-        );
-    }
 }
 
 fn denials_table(out: &mut String, r: &Report) {
@@ -226,21 +272,19 @@ fn denials_table(out: &mut String, r: &Report) {
         return;
     }
     let rows = &r.denials[..r.denials.len().min(TOP)];
-    let width = rule_width(rows.iter().map(|x| x.rule.len()));
-    let _ = writeln!(
+    let table = Table {
+        title: "Why calls were denied",
+        width: rule_width(rows.iter().map(|x| x.rule.len())),
+        columns: &[("times", 5)],
+        last: "reason",
+    };
+    table.write(
         out,
-        "\n{:<width$}  {:>5}  reason",
-        "Why calls were denied", "times"
+        rows.iter().map(|x| {
+            let reason = clip(x.reason.as_deref().unwrap_or("-"), 80);
+            (x.rule.as_str(), vec![x.times.to_string()], reason)
+        }),
     );
-    for x in rows {
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>5}  {}",
-            clip(&x.rule, width),
-            x.times,
-            clip(x.reason.as_deref().unwrap_or("-"), 80)
-        );
-    }
 }
 
 fn denied_table(out: &mut String, r: &Report) {
@@ -248,24 +292,25 @@ fn denied_table(out: &mut String, r: &Report) {
         return;
     }
     let rows = &r.denied[..r.denied.len().min(TOP)];
-    let width = rows
-        .iter()
-        .map(|x| x.subject.chars().count())
-        .max()
-        .unwrap_or(0)
-        .clamp(18, 60);
-    let _ = writeln!(
+    let table = Table {
+        title: "Most often denied",
+        width: rows
+            .iter()
+            .map(|x| x.subject.chars().count())
+            .max()
+            .unwrap_or(0)
+            .clamp(18, 60),
+        columns: &[("times", 5)],
+        last: "rule",
+    };
+    table.write(
         out,
-        "\n{:<width$}  {:>5}  rule",
-        "Most often denied", "times"
+        rows.iter().map(|x| {
+            (
+                x.subject.as_str(),
+                vec![x.times.to_string()],
+                x.rule.clone(),
+            )
+        }),
     );
-    for x in rows {
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>5}  {}",
-            clip(&x.subject, width),
-            x.times,
-            x.rule
-        );
-    }
 }

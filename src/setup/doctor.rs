@@ -24,11 +24,11 @@ use serde_json::{json, Value};
 use crate::engine::paths::Places;
 use crate::engine::policy;
 use crate::hook;
-use crate::setup::install::{self, BINARY_NAME, EVENTS};
+use crate::setup::installation::{self, BINARY_NAME, EVENTS};
 use crate::setup::plugin;
+use crate::setup::shell::{find_on_path, is_executable, quote_path};
 use crate::workflow::{pack, projects, roles, state};
 use fixes::Fixes;
-pub use fixes::{quote, RECORD};
 use plugin_checks::check_plugin;
 use state_checks::check_state;
 
@@ -82,7 +82,7 @@ pub fn run(args: DoctorArgs) -> Result<i32> {
     let settings = args
         .settings
         .clone()
-        .unwrap_or_else(|| install::default_settings(&places.config_dir));
+        .unwrap_or_else(|| installation::default_settings(&places.config_dir));
     let checks = all_checks(&places, &settings);
     let problems = checks.iter().filter(|c| !c.ok).count();
     if args.json {
@@ -154,32 +154,6 @@ pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     checks
 }
 
-/// The first executable file called `name` in `$PATH`.
-pub fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|d| !d.as_os_str().is_empty())
-        .map(|d| d.join(name))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(p: &Path) -> bool {
-    match fs::metadata(p) {
-        Ok(m) if m.is_file() => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                m.permissions().mode() & 0o111 != 0
-            }
-            #[cfg(not(unix))]
-            {
-                true
-            }
-        }
-        _ => false,
-    }
-}
-
 /// Runs `program --version` (at most 5 seconds) and returns its first line.
 fn version_line(program: &Path) -> Option<String> {
     let mut child = Command::new(program)
@@ -230,7 +204,7 @@ fn check_path_binary(
         let terminal = match plugin::marketplace_launcher(config_dir, &p.id) {
             Some(l) => format!(
                 "for a terminal, link the marketplace's launcher once, a path with no version that follows plugin updates: mkdir -p ~/.local/bin && ln -s {} ~/.local/bin/programmer-hook (with ~/.local/bin on PATH)",
-                quote(&l.display().to_string())
+                quote_path(&l)
             ),
             None => format!(
                 "in a terminal: {}",
@@ -342,7 +316,7 @@ fn read_settings(
                 ),
                 format!(
                     "make it a file you can read and write (chmod u+rw {}){then}",
-                    quote(&settings.display().to_string())
+                    quote_path(settings)
                 ),
             ))
         }
@@ -394,7 +368,7 @@ impl Entries {
                     .and_then(Value::as_array)
                     .map(Vec::as_slice)
                     .unwrap_or_default();
-                for h in handlers.iter().filter(|h| install::is_ours(h)) {
+                for h in handlers.iter().filter(|h| installation::is_ours(h)) {
                     found = true;
                     e.add_handler(event.as_str(), g, h);
                 }
@@ -652,7 +626,7 @@ fn check_policy(places: &Places, fixes: &Fixes) -> Check {
                 .into_iter()
                 .flatten()
                 .filter(|f| f.is_file())
-                .map(|f| quote(&f.display().to_string()))
+                .map(|f| quote_path(&f))
                 .collect();
             let fix = if files.is_empty() {
                 format!(
@@ -777,6 +751,7 @@ fn parse_version(line: &str) -> Option<(u64, u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::install;
 
     #[test]
     fn stale_temporary_files_are_removed() {
@@ -828,12 +803,6 @@ mod tests {
         assert!(parse_version("2.1.99 (Claude Code)").is_some_and(|v| v < MIN_CLAUDE));
         assert!(parse_version("2.2.0").is_some_and(|v| v >= MIN_CLAUDE));
         assert_eq!(parse_version("Claude Code"), None);
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(quote("/usr/local/bin/x"), "/usr/local/bin/x");
-        assert_eq!(quote("/a b/it's"), r"'/a b/it'\''s'");
     }
 
     #[test]

@@ -1,33 +1,27 @@
 //! `install-hooks` and `uninstall-hooks`: programmer-hook's entries in Claude Code's
 //! `settings.json` (and, when asked, the agents' entries in a `model-policy.json`).
 //!
-//! The settings file belongs to the user, so it is edited with care: the file is parsed as
-//! JSON and left untouched when it does not parse; every key, hook and permission that is
-//! not ours is kept, in its order; our own handlers are found by their command
-//! (`…/programmer-hook` run with the argument `hook`) and replaced in place, so running the
-//! installer again never duplicates them; nothing is written when nothing changes; and a
-//! copy of the old file is kept next to it before it is replaced.
+//! The settings file belongs to the user, so it is edited with care (see
+//! [`crate::setup::user_files`]): the file is parsed as JSON and left untouched when it
+//! does not parse; every key, hook and permission that is not ours is kept, in its order;
+//! our own handlers are found by their command (`…/programmer-hook` run with the argument
+//! `hook`) and replaced in place, so running the installer again never duplicates them;
+//! nothing is written when nothing changes; and a copy of the old file is kept next to it
+//! before it is replaced.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::hook::EventName;
-use crate::workflow::{clock, roles, state};
-
-/// Every hook event the product answers (the hook's own list).
-pub const EVENTS: [EventName; 9] = EventName::ALL;
-
-/// The handler timeout, in seconds. A hook that takes longer is killed, which
-/// `onFailure: block` turns into a denial.
-pub const TIMEOUT_SECS: u64 = 10;
-
-/// The file name our handlers run.
-pub use crate::workflow::installed::BINARY_NAME;
+use crate::setup::installation::{
+    default_settings, hook_group, hook_handler, is_ours, BINARY_NAME, EVENTS,
+};
+use crate::setup::plugin;
+use crate::setup::user_files::{edit_json_file, FileChange};
+use crate::workflow::{roles, state};
 
 #[derive(Args, Debug)]
 pub struct InstallHooksArgs {
@@ -185,21 +179,21 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
 
 /// The install of the plugin that is installed and enabled, if one is: its own hooks
 /// answer every event, so entries in `settings` would decide and log every call twice.
-pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<super::plugin::Install> {
-    let files = super::plugin::SettingsFiles {
+pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<plugin::Install> {
+    let files = plugin::SettingsFiles {
         user: settings.to_path_buf(),
         project: std::env::current_dir().ok(),
-        ..super::plugin::SettingsFiles::of_system(config_dir)
+        ..plugin::SettingsFiles::of_system(config_dir)
     };
     // A record that cannot be read is doctor's to report; it does not stop an install.
-    let installs = super::plugin::installs(config_dir, &files).unwrap_or_default();
+    let installs = plugin::installs(config_dir, &files).unwrap_or_default();
     installs.into_iter().find(|i| i.enabled)
 }
 
 /// Why hook entries are not added beside the enabled plugin `i`, and what to do instead.
 pub(crate) fn beside_the_plugin(
     config_dir: &Path,
-    i: &super::plugin::Install,
+    i: &plugin::Install,
     settings: &Path,
 ) -> anyhow::Error {
     let marketplace = i.id.split_once('@').map_or("", |(_, m)| m);
@@ -209,32 +203,9 @@ pub(crate) fn beside_the_plugin(
         i.scope,
         i.path.display(),
         settings.display(),
-        sandbox_only_command(config_dir, i, settings),
+        plugin::sandbox_only_command(config_dir, i, settings),
         i.id
     )
-}
-
-/// The command that turns Claude Code's sandbox on beside the plugin `i`: its own
-/// programmer-hook (the marketplace's launcher, whose path follows updates, else the
-/// install's copy) with `install-hooks --sandbox-only`.
-pub(crate) fn sandbox_only_command(
-    config_dir: &Path,
-    i: &super::plugin::Install,
-    settings: &Path,
-) -> String {
-    let launcher = super::plugin::marketplace_launcher(config_dir, &i.id)
-        .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
-    let mut cmd = format!(
-        "{} install-hooks --sandbox-only",
-        super::doctor::quote(&launcher.display().to_string())
-    );
-    if settings != default_settings(config_dir) {
-        cmd.push_str(&format!(
-            " --settings {}",
-            super::doctor::quote(&settings.display().to_string())
-        ));
-    }
-    cmd
 }
 
 /// The state dir's record of the settings files `install-hooks` created (`{"created":
@@ -349,11 +320,6 @@ fn remove_if_created_and_empty(state_dir: &Path, settings: &Path, dry_run: bool)
     record_created(state_dir, settings, false)
 }
 
-/// `settings.json` in the Claude Code config dir.
-pub fn default_settings(config_dir: &Path) -> PathBuf {
-    config_dir.join("settings.json")
-}
-
 /// Refuses to point the settings at something that would block every tool call.
 fn check_binary(binary: &Path) -> Result<()> {
     let meta = fs::metadata(binary).with_context(|| {
@@ -385,45 +351,6 @@ fn check_binary(binary: &Path) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Our handler, in exec form.
-pub fn hook_handler(binary: &str) -> Value {
-    json!({
-        "type": "command",
-        "command": binary,
-        "args": ["hook"],
-        "timeout": TIMEOUT_SECS,
-        "onFailure": "block",
-    })
-}
-
-/// The matcher group holding our handler.
-pub fn hook_group(binary: &str) -> Value {
-    json!({ "matcher": "*", "hooks": [hook_handler(binary)] })
-}
-
-/// Whether a handler is one of ours: a command whose program is named `programmer-hook`
-/// and whose first argument is `hook` (exec form, or shell form as one string).
-pub fn is_ours(handler: &Value) -> bool {
-    let Some(cmd) = handler.get("command").and_then(Value::as_str) else {
-        return false;
-    };
-    let named_ours = |program: &str| {
-        Path::new(program.trim_matches(|c| c == '"' || c == '\''))
-            .file_name()
-            .is_some_and(|n| n == BINARY_NAME)
-    };
-    match handler.get("args") {
-        Some(Value::Array(args)) => {
-            named_ours(cmd) && args.first().and_then(Value::as_str) == Some("hook")
-        }
-        Some(_) => false,
-        None => {
-            let mut words = cmd.split_whitespace();
-            words.next().is_some_and(named_ours) && words.next() == Some("hook")
-        }
-    }
 }
 
 /// The `hooks` object of a settings value, created if missing.
@@ -581,22 +508,6 @@ pub fn remove_models(policy: &mut Value) -> Result<()> {
     Ok(())
 }
 
-/// What an edit of a JSON file did.
-#[derive(Debug)]
-pub enum FileChange {
-    Unchanged,
-    /// Written (or, in a dry run, would be); the backup of the old file, if there was one.
-    Changed {
-        backup: Option<PathBuf>,
-    },
-}
-
-impl FileChange {
-    fn changed(&self) -> bool {
-        matches!(self, FileChange::Changed { .. })
-    }
-}
-
 fn report(path: &Path, outcome: &FileChange, dry_run: bool, changed: &str, unchanged: &str) {
     match outcome {
         FileChange::Unchanged => println!("{}: unchanged ({unchanged})", path.display()),
@@ -611,184 +522,10 @@ fn report(path: &Path, outcome: &FileChange, dry_run: bool, changed: &str, uncha
     }
 }
 
-/// Reads a JSON file, applies `edit`, and writes the result back if it differs: a backup
-/// first, then an atomic replace that keeps the file's permissions (and, for a symlink,
-/// writes its target). A file that is not valid JSON is left untouched and is an error.
-/// A missing file counts as `{}` when `create` is set, and is an error otherwise.
-pub fn edit_json_file(
-    path: &Path,
-    dry_run: bool,
-    create: bool,
-    edit: impl FnOnce(&mut Value) -> Result<()>,
-) -> Result<FileChange> {
-    let old = match fs::read(path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => None,
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let mut value = match &old {
-        Some(bytes) if !bytes.iter().all(u8::is_ascii_whitespace) => {
-            serde_json::from_slice::<Value>(bytes).with_context(|| {
-                format!(
-                    "{} is not valid JSON, so it was left untouched; fix it (or move it away) and run this again",
-                    path.display()
-                )
-            })?
-        }
-        _ => json!({}),
-    };
-    let before = value.clone();
-    edit(&mut value).with_context(|| format!("cannot update {}", path.display()))?;
-    if old.is_some() && same_json(&before, &value) {
-        return Ok(FileChange::Unchanged);
-    }
-    let indent = old.as_deref().map(detect_indent).unwrap_or(b"  ".to_vec());
-    let mut text = to_pretty(&value, &indent)?;
-    text.push(b'\n');
-    // One backup a run: a second change of the file in the same run (the sandbox after
-    // the hook entries) keeps the first one's, the file as it was before the run.
-    let earlier = backed_up_in_this_run(path);
-    let backup = match &earlier {
-        Some(b) => Some(b.clone()),
-        None => old.as_ref().map(|_| backup_name(path)),
-    };
-    if dry_run {
-        return Ok(FileChange::Changed { backup });
-    }
-    // Write through a symlink (dotfile managers link settings.json) instead of replacing it.
-    let target = match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path)
-            .with_context(|| format!("cannot follow the symlink {}", path.display()))?,
-        _ => path.to_path_buf(),
-    };
-    let perms = fs::metadata(&target).ok().map(|m| m.permissions());
-    if let (None, Some(b), Some(bytes)) = (&earlier, &backup, &old) {
-        state::write_backup(b, bytes)?;
-        prune_backups(path, KEPT_BACKUPS);
-        if let Ok(mut done) = BACKED_UP.lock() {
-            done.push((path.to_path_buf(), b.clone()));
-        }
-    }
-    state::write_atomic(&target, &text)?;
-    if let Some(p) = perms {
-        fs::set_permissions(&target, p)
-            .with_context(|| format!("cannot restore the permissions of {}", target.display()))?;
-    }
-    Ok(FileChange::Changed { backup })
-}
-
-/// The files this process has backed up, with their backups.
-static BACKED_UP: std::sync::Mutex<Vec<(PathBuf, PathBuf)>> = std::sync::Mutex::new(Vec::new());
-
-/// The backup this process made of `path` already, if it made one that is still there.
-fn backed_up_in_this_run(path: &Path) -> Option<PathBuf> {
-    let done = BACKED_UP.lock().ok()?;
-    done.iter()
-        .rev()
-        .find(|(p, b)| p == path && b.exists())
-        .map(|(_, b)| b.clone())
-}
-
-/// Order-sensitive equality, so that an edit that only moves keys still counts.
-fn same_json(a: &Value, b: &Value) -> bool {
-    serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
-}
-
-/// The indentation a JSON text uses (its first indented line), default two spaces.
-fn detect_indent(text: &[u8]) -> Vec<u8> {
-    for line in text.split(|&b| b == b'\n').skip(1) {
-        let ws: Vec<u8> = line
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .copied()
-            .collect();
-        if !ws.is_empty() && ws.len() < line.len() {
-            return ws;
-        }
-    }
-    b"  ".to_vec()
-}
-
-fn to_pretty(value: &Value, indent: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    value.serialize(&mut ser).context("cannot serialise JSON")?;
-    Ok(out)
-}
-
-/// How many backups of one file are kept (`install.sh` keeps as many): the file as it was
-/// before the last change, not one per run.
-pub const KEPT_BACKUPS: usize = 1;
-
-/// Removes all but the newest `keep` backups of `path` (`<file>.bak-STAMP[-N]`). A backup
-/// that cannot be removed stays: keeping too many is better than failing the install.
-pub fn prune_backups(path: &Path, keep: usize) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return;
-    };
-    let prefix = format!("{}.bak-", name.to_string_lossy());
-    let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    }) else {
-        return;
-    };
-    let mut backups: Vec<(String, PathBuf)> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let n = e.file_name().to_string_lossy().to_string();
-            let stamp = n.strip_prefix(&prefix)?;
-            // STAMP, then `-N` for a second backup in the same second: order by both.
-            let (s, k) = stamp.split_once('-').unwrap_or((stamp, "0"));
-            let key = format!("{s:0>20}-{k:0>6}");
-            Some((key, e.path()))
-        })
-        .collect();
-    backups.sort();
-    let extra = backups.len().saturating_sub(keep);
-    for (_, p) in backups.into_iter().take(extra) {
-        let _ = fs::remove_file(p);
-    }
-}
-
-/// `<file>.bak-YYYYmmddHHMMSS`, with `-N` added when a backup of that second is there:
-/// one more than the highest, so that the new backup sorts after it (a name freed by
-/// pruning is not taken again).
-pub fn backup_name(path: &Path) -> PathBuf {
-    let stamp = clock::file_stamp();
-    let base = format!("{}.bak-{stamp}", path.display());
-    let name = Path::new(&base)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let highest = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            match n.strip_prefix(&name)? {
-                "" => Some(0),
-                rest => rest.strip_prefix('-')?.parse::<u64>().ok(),
-            }
-        })
-        .max();
-    match highest {
-        None => PathBuf::from(base),
-        Some(n) => PathBuf::from(format!("{base}-{}", n + 1)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workflow::installed::installed_binaries;
+    use crate::setup::user_files::same_json;
 
     const BIN: &str = "/opt/ph/bin/programmer-hook";
 
@@ -886,38 +623,6 @@ mod tests {
             v,
             json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/x/other"}]}]}})
         );
-    }
-
-    #[test]
-    fn recognises_only_our_handler() {
-        assert!(is_ours(&hook_handler(BIN)));
-        assert!(is_ours(&json!({"command": "programmer-hook hook"})));
-        let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
-            hook_handler("/opt/ph/bin/programmer-hook"),
-            {"type": "command", "command": "'/x y/programmer-hook' hook"},
-            {"type": "command", "command": "~/bin/programmer-hook hook"},
-            {"type": "command", "command": "programmer-hook hook"},
-        ]}]}, "permissions": {"allow": ["Bash(programmer-hook status)"]}});
-        let found = installed_binaries(&settings.to_string(), Path::new("/home/u"));
-        assert_eq!(
-            found,
-            [
-                PathBuf::from("/opt/ph/bin/programmer-hook"),
-                PathBuf::from("/x y/programmer-hook"),
-                PathBuf::from("/home/u/bin/programmer-hook")
-            ]
-        );
-        let escaped = r#"{"a": "\"/x/programmer-hook\" hook", "b": "x\\"}"#;
-        assert_eq!(
-            installed_binaries(escaped, Path::new("/")),
-            [PathBuf::from("/x/programmer-hook")]
-        );
-        assert!(!is_ours(&json!({"command": BIN, "args": ["log"]})));
-        assert!(!is_ours(
-            &json!({"command": "/x/programmer-hook-wrapper", "args": ["hook"]})
-        ));
-        assert!(!is_ours(&json!({"command": "echo programmer-hook hook"})));
-        assert!(!is_ours(&json!({"type": "http", "url": "x"})));
     }
 
     #[test]

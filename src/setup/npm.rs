@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::setup::install::BINARY_NAME;
+use crate::setup::installation::BINARY_NAME;
 
 /// The main package's name.
 pub const PACKAGE: &str = "programmer-hook";

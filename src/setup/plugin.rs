@@ -1,5 +1,7 @@
-//! programmer-hook as a Claude Code plugin: the hooks it registers (`hooks/hooks.json`) and
-//! where Claude Code records that it is installed and enabled, for `doctor`.
+//! programmer-hook as a Claude Code plugin: the hooks it registers (`hooks/hooks.json`),
+//! where Claude Code records that it is installed and enabled (for `doctor`, and for the
+//! installers, which add no hook entries beside it), and the plugin's own command that
+//! turns Claude Code's sandbox on.
 //!
 //! The plugin is the repository's own files (`.claude-plugin/`, `agents/`, `commands/`,
 //! `skills/`, `hooks/hooks.json`, `bin/programmer-hook`) with a binary per platform in
@@ -11,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::setup::install::{self, EVENTS};
+use crate::setup::installation::{self, BINARY_NAME, EVENTS};
+use crate::setup::shell::quote_path;
 use crate::workflow::pack::PLUGIN;
 
 /// What the plugin's hook entries run: its launcher, which on its first run puts the binary
@@ -27,7 +30,7 @@ pub fn hooks_json() -> Value {
     for event in EVENTS {
         hooks.insert(
             event.as_str().to_string(),
-            json!([install::hook_group(LAUNCHER)]),
+            json!([installation::hook_group(LAUNCHER)]),
         );
     }
     json!({
@@ -87,7 +90,7 @@ impl SettingsFiles {
         SettingsFiles {
             managed,
             project: None,
-            user: install::default_settings(config_dir),
+            user: installation::default_settings(config_dir),
         }
     }
 }
@@ -184,8 +187,21 @@ pub fn marketplace_launcher(config_dir: &Path, id: &str) -> Option<PathBuf> {
     let bytes = fs::read(config_dir.join("plugins/known_marketplaces.json")).ok()?;
     let v: Value = serde_json::from_slice(&bytes).ok()?;
     let location = v.get(name)?.get("installLocation")?.as_str()?;
-    let launcher = Path::new(location).join("bin").join(install::BINARY_NAME);
+    let launcher = Path::new(location).join("bin").join(BINARY_NAME);
     launcher.is_file().then_some(launcher)
+}
+
+/// The command that turns Claude Code's sandbox on beside the plugin `i`: its own
+/// programmer-hook (the marketplace's launcher, whose path follows updates, else the
+/// install's copy) with `install-hooks --sandbox-only`.
+pub fn sandbox_only_command(config_dir: &Path, i: &Install, settings: &Path) -> String {
+    let launcher = marketplace_launcher(config_dir, &i.id)
+        .unwrap_or_else(|| i.path.join("bin").join(BINARY_NAME));
+    let mut cmd = format!("{} install-hooks --sandbox-only", quote_path(&launcher));
+    if settings != installation::default_settings(config_dir) {
+        cmd.push_str(&format!(" --settings {}", quote_path(settings)));
+    }
+    cmd
 }
 
 /// Whether this process runs as the plugin: Claude Code set `CLAUDE_PLUGIN_ROOT` for it
@@ -212,7 +228,7 @@ pub fn runs_as_plugin() -> bool {
 
 /// The binary the plugin at `root` runs on this machine.
 pub fn binary(root: &Path) -> PathBuf {
-    root.join("bin").join(platform()).join(install::BINARY_NAME)
+    root.join("bin").join(platform()).join(BINARY_NAME)
 }
 
 #[cfg(test)]
@@ -300,7 +316,7 @@ mod tests {
             assert_eq!(h["command"], LAUNCHER, "{e}");
             assert_eq!(h["args"], json!(["hook"]), "{e}");
             assert_eq!(h["onFailure"], "block", "{e}");
-            assert!(install::is_ours(h), "{e}");
+            assert!(installation::is_ours(h), "{e}");
         }
     }
 }

@@ -17,7 +17,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use crate::setup::{blocks, doctor, install, npm, plugin};
+use crate::setup::installation::{self, METHOD, RECORD};
+use crate::setup::{blocks, doctor, install, npm, plugin, user_files};
 use crate::workflow::{pack, state};
 
 #[derive(Args, Debug)]
@@ -38,9 +39,6 @@ pub struct UninstallArgs {
     pub dry_run: bool,
 }
 
-/// How `install` records itself in the state dir's `install.json` (`method`).
-pub const METHOD: &str = "command";
-
 /// The running binary (its real path) and the npm layout it belongs to, if any.
 fn this_binary() -> Result<(PathBuf, Option<npm::Layout>)> {
     let exe = std::env::current_exe().context("cannot tell where this binary is")?;
@@ -58,7 +56,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     }
     let places = state::places()?;
     let config = &places.config_dir;
-    let settings = install::default_settings(config);
+    let settings = installation::default_settings(config);
     let (exe, layout) = this_binary()?;
     // Beside the plugin nothing is installed: not its hook entries, nor a second pack.
     if let Some(i) = install::enabled_plugin(config, &settings) {
@@ -78,7 +76,7 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     let target_text = target
         .to_str()
         .with_context(|| format!("the binary path {} is not valid UTF-8", target.display()))?;
-    install::edit_json_file(&settings, true, true, |v| {
+    user_files::edit_json_file(&settings, true, true, |v| {
         install::add_hooks(v, target_text)
     })
     .context("nothing was changed")?;
@@ -215,7 +213,7 @@ pub fn run_uninstall(args: UninstallArgs) -> Result<i32> {
         );
     }
 
-    let record = places.state_dir.join(doctor::RECORD);
+    let record = places.state_dir.join(RECORD);
     if record.exists() {
         if dry {
             println!("  would remove: {}", record.display());
@@ -257,7 +255,7 @@ fn put_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
         println!("  unchanged: {}", dest.display());
         return Ok(());
     }
-    let backup = old.as_ref().map(|_| install::backup_name(dest));
+    let backup = old.as_ref().map(|_| user_files::backup_name(dest));
     if dry {
         match &backup {
             Some(b) => println!(
@@ -271,7 +269,7 @@ fn put_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
     }
     if let (Some(b), Some(bytes)) = (&backup, &old) {
         state::write_atomic(b, bytes)?;
-        install::prune_backups(dest, install::KEPT_BACKUPS);
+        user_files::prune_backups(dest, user_files::KEPT_BACKUPS);
         println!("  kept the old {} as {}", dest.display(), b.display());
     }
     state::write_atomic(dest, text)?;
@@ -299,7 +297,7 @@ fn take_file(dest: &Path, text: &[u8], dry: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let b = install::backup_name(dest);
+    let b = user_files::backup_name(dest);
     if dry {
         println!(
             "  would move your changed {} to {}",
@@ -355,7 +353,7 @@ fn state_dir(dir: &Path, dry: bool) -> Result<()> {
 /// Records how this install was made (`install.json`, as `install.sh` records its own), so
 /// that doctor's fixes name `programmer-hook install`.
 fn record(state_dir: &Path, binary: &Path, layout: Option<&npm::Layout>) -> Result<()> {
-    let file = state_dir.join(doctor::RECORD);
+    let file = state_dir.join(RECORD);
     let package = layout.map(|l| l.package.clone());
     let mut text = serde_json::to_vec_pretty(&json!({
         "method": METHOD,
@@ -400,9 +398,9 @@ fn edit_block(file: &Path, block: Option<&str>, dry: bool) -> Result<()> {
                 println!("  would {did} {}", file.display());
                 return Ok(());
             }
-            let backup = install::backup_name(file);
+            let backup = user_files::backup_name(file);
             state::write_atomic(&backup, text.as_bytes())?;
-            install::prune_backups(file, install::KEPT_BACKUPS);
+            user_files::prune_backups(file, user_files::KEPT_BACKUPS);
             // Through a symlink to its target, with the file's permissions kept.
             let target = fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
             let perms = fs::metadata(&target).ok().map(|m| m.permissions());

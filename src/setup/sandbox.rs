@@ -19,7 +19,8 @@ use crate::engine::paths::Places;
 use crate::engine::policy::PathLists;
 use crate::engine::sandbox;
 use crate::hook::sandbox_settings;
-use crate::setup::install::{edit_json_file, FileChange};
+use crate::setup::shell::find_on_path;
+use crate::setup::user_files::{edit_json_file, FileChange};
 use crate::workflow::state;
 
 /// The switches written, in order.
@@ -223,7 +224,7 @@ pub fn install(settings: &Path, places: &Places, lists: &PathLists, dry_run: boo
     }
     if cfg!(target_os = "linux") {
         for tool in ["bwrap", "socat"] {
-            if crate::setup::doctor::find_on_path(tool).is_none() {
+            if find_on_path(tool).is_none() {
                 println!("  note: `{tool}` is not on PATH; Claude Code's sandbox needs bubblewrap and socat on Linux, and with failIfUnavailable it will not start without them (e.g. `sudo apt-get install bubblewrap socat`)");
             }
         }
@@ -298,7 +299,7 @@ pub fn report(
     let missing: Vec<&str> = if cfg!(target_os = "linux") {
         ["bwrap", "socat"]
             .into_iter()
-            .filter(|t| crate::setup::doctor::find_on_path(t).is_none())
+            .filter(|t| find_on_path(t).is_none())
             .collect()
     } else {
         vec![]

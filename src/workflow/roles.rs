@@ -135,7 +135,7 @@ pub fn role_of(agent_type: Option<&str>) -> Option<&'static Role> {
         None => ORCHESTRATOR,
         Some(t) => pack_agent(t)?,
     };
-    ROLES.iter().find(|r| r.name == name)
+    named(name)
 }
 
 /// A role by its name in [`ROLES`].
@@ -456,10 +456,22 @@ mod tests {
     }
     use Step::*;
 
-    fn play(steps: &[Step]) -> Agents {
+    /// The main thread has started the planner, `p` (its call `c1`).
+    const PLANNER_STARTED: &[Step] = &[
+        Spawn("c1", Some("code-planner"), "main"),
+        Start("p", "code-planner"),
+    ];
+    /// The main thread has started the reviewer, `r` (its call `c1`).
+    const REVIEWER_STARTED: &[Step] = &[
+        Spawn("c1", Some("code-reviewer"), "main"),
+        Start("r", "code-reviewer"),
+    ];
+
+    /// A session of `parts`, one after the other.
+    fn play(parts: &[&[Step]]) -> Agents {
         let mut a = Agents::default();
         let mut types: BTreeMap<&str, &str> = BTreeMap::new();
-        for s in steps {
+        for s in parts.iter().copied().flatten() {
             match s {
                 Spawn(call, sub, by) => {
                     let id = (*by != "main").then_some(*by);
@@ -482,94 +494,62 @@ mod tests {
 
     #[test]
     fn agents_are_held_to_the_role_of_who_started_them() {
-        // Steps, then: agent id, its type, the role it is held to, whether it is the main
-        // thread's.
-        type Case<'a> = (&'a [Step], &'a str, &'a str, Option<&'a str>, bool);
+        // A session, then the role the agent it started last is held to, and whether that
+        // agent is the main thread's.
+        type Case<'a> = (&'a [&'a [Step]], Option<&'a str>, bool);
         let cases: &[Case] = &[
             // The main thread's agents have their own roles, or none.
+            (&[PLANNER_STARTED], Some(PLANNER), true),
             (
-                &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                ],
-                "p",
-                "code-planner",
-                Some(PLANNER),
-                true,
-            ),
-            (
-                &[Spawn("c1", Some("Explore"), "main"), Start("x", "Explore")],
-                "x",
-                "Explore",
+                &[&[Spawn("c1", Some("Explore"), "main"), Start("x", "Explore")]],
                 None,
                 true,
             ),
             (
-                &[Spawn("c1", None, "main"), Start("x", "general-purpose")],
-                "x",
-                "general-purpose",
+                &[&[Spawn("c1", None, "main"), Start("x", "general-purpose")]],
                 None,
                 true,
             ),
-            (
-                &[
-                    Spawn("c1", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
-                ],
-                "r",
-                "code-reviewer",
-                Some(REVIEWER),
-                true,
-            ),
+            (&[REVIEWER_STARTED], Some(REVIEWER), true),
             // What the planner starts is held to the planner, however it is named.
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", Some("Explore"), "p"),
-                    Start("x", "Explore"),
+                    PLANNER_STARTED,
+                    &[Spawn("c2", Some("Explore"), "p"), Start("x", "Explore")],
                 ],
-                "x",
-                "Explore",
                 Some(PLANNER),
                 false,
             ),
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", Some("code-implementer"), "p"),
-                    Start("i", "code-implementer"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", Some("code-implementer"), "p"),
+                        Start("i", "code-implementer"),
+                    ],
                 ],
-                "i",
-                "code-implementer",
                 Some(PLANNER),
                 false,
             ),
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", None, "p"),
-                    Start("g", "general-purpose"),
+                    PLANNER_STARTED,
+                    &[Spawn("c2", None, "p"), Start("g", "general-purpose")],
                 ],
-                "g",
-                "general-purpose",
                 Some(PLANNER),
                 false,
             ),
             // ... and the agents those start, in turn.
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", None, "p"),
-                    Start("g", "general-purpose"),
-                    Spawn("c3", Some("Explore"), "g"),
-                    Start("x", "Explore"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", None, "p"),
+                        Start("g", "general-purpose"),
+                        Spawn("c3", Some("Explore"), "g"),
+                        Start("x", "Explore"),
+                    ],
                 ],
-                "x",
-                "Explore",
                 Some(PLANNER),
                 false,
             ),
@@ -577,39 +557,35 @@ mod tests {
             // the main thread's.
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", Some("code-reviewer"), "p"),
-                    Start("r", "code-reviewer"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", Some("code-reviewer"), "p"),
+                        Start("r", "code-reviewer"),
+                    ],
                 ],
-                "r",
-                "code-reviewer",
                 Some(REVIEWER),
                 false,
             ),
             // What the reviewer starts is held to the reviewer: a second opinion too.
             (
                 &[
-                    Spawn("c1", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
-                    Spawn("c2", Some("superpowers:code-reviewer"), "r"),
-                    Start("h", "superpowers:code-reviewer"),
+                    REVIEWER_STARTED,
+                    &[
+                        Spawn("c2", Some("superpowers:code-reviewer"), "r"),
+                        Start("h", "superpowers:code-reviewer"),
+                    ],
                 ],
-                "h",
-                "superpowers:code-reviewer",
                 Some(REVIEWER),
                 false,
             ),
             // The orchestrator's role is not inherited.
             (
-                &[
+                &[&[
                     Spawn("c1", Some("Explore"), "main"),
                     Start("x", "Explore"),
                     Spawn("c2", Some("Explore"), "x"),
                     Start("y", "Explore"),
-                ],
-                "y",
-                "Explore",
+                ]],
                 None,
                 false,
             ),
@@ -618,153 +594,125 @@ mod tests {
             // the main thread's.
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", Some("Explore"), "p"),
-                    Spawn("c3", Some("Explore"), "main"),
-                    Start("x", "Explore"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", Some("Explore"), "p"),
+                        Spawn("c3", Some("Explore"), "main"),
+                        Start("x", "Explore"),
+                    ],
                 ],
-                "x",
-                "Explore",
                 Some(PLANNER),
                 false,
             ),
             // Once the planner's call is over, the main thread's next agent is its own.
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", Some("Explore"), "p"),
-                    Start("x", "Explore"),
-                    Stop("x"),
-                    Ended("c2"),
-                    Spawn("c3", Some("Explore"), "main"),
-                    Start("y", "Explore"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", Some("Explore"), "p"),
+                        Start("x", "Explore"),
+                        Stop("x"),
+                        Ended("c2"),
+                        Spawn("c3", Some("Explore"), "main"),
+                        Start("y", "Explore"),
+                    ],
                 ],
-                "y",
-                "Explore",
                 None,
                 true,
             ),
             // A spawn whose call never ran is dropped when its caller is done: at the
             // main thread's next prompt, or when the agent that made it stops.
             (
-                &[
+                &[&[
                     Spawn("c1", None, "main"),
                     Prompt,
                     Spawn("c2", Some("code-reviewer"), "main"),
                     Start("r", "code-reviewer"),
-                ],
-                "r",
-                "code-reviewer",
+                ]],
                 Some(REVIEWER),
                 true,
             ),
             (
                 &[
-                    Spawn("c1", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
-                    Spawn("c2", Some("Explore"), "r"),
-                    Stop("r"),
-                    Ended("c1"),
-                    Spawn("c3", Some("Explore"), "main"),
-                    Start("y", "Explore"),
+                    REVIEWER_STARTED,
+                    &[
+                        Spawn("c2", Some("Explore"), "r"),
+                        Stop("r"),
+                        Ended("c1"),
+                        Spawn("c3", Some("Explore"), "main"),
+                        Start("y", "Explore"),
+                    ],
                 ],
-                "y",
-                "Explore",
                 None,
                 true,
             ),
             // ... but not while it may still run.
             (
-                &[
+                &[&[
                     Spawn("c1", None, "main"),
                     Spawn("c2", Some("code-reviewer"), "main"),
                     Start("r", "code-reviewer"),
-                ],
-                "r",
-                "code-reviewer",
+                ]],
                 Some(REVIEWER),
                 true,
             ),
             (
                 &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Spawn("c2", None, "p"),
-                    Prompt,
-                    Spawn("c3", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
+                    PLANNER_STARTED,
+                    &[
+                        Spawn("c2", None, "p"),
+                        Prompt,
+                        Spawn("c3", Some("code-reviewer"), "main"),
+                        Start("r", "code-reviewer"),
+                    ],
                 ],
-                "r",
-                "code-reviewer",
                 Some(REVIEWER),
                 false,
             ),
             // No spawn explains an agent: the most restrictive role in play holds it.
             (
-                &[
-                    Spawn("c1", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
-                    Start("u", "general-purpose"),
-                ],
-                "u",
-                "general-purpose",
+                &[REVIEWER_STARTED, &[Start("u", "general-purpose")]],
                 Some(REVIEWER),
                 false,
             ),
             (
-                &[
-                    Spawn("c1", Some("code-planner"), "main"),
-                    Start("p", "code-planner"),
-                    Start("u", "code-implementer"),
-                ],
-                "u",
-                "code-implementer",
+                &[PLANNER_STARTED, &[Start("u", "code-implementer")]],
                 Some(PLANNER),
                 false,
             ),
             (
-                &[Start("u", "code-implementer")],
-                "u",
-                "code-implementer",
+                &[&[Start("u", "code-implementer")]],
                 Some(IMPLEMENTER),
                 false,
             ),
             // With nothing in play, at most the implementer's: it never commits.
+            (&[&[Start("u", "Explore")]], Some(IMPLEMENTER), false),
             (
-                &[Start("u", "Explore")],
-                "u",
-                "Explore",
-                Some(IMPLEMENTER),
-                false,
-            ),
-            (
-                &[Start("u", "programmer-orchestrator")],
-                "u",
-                "programmer-orchestrator",
+                &[&[Start("u", "programmer-orchestrator")]],
                 Some(IMPLEMENTER),
                 false,
             ),
             // A spawn for another type explains nothing.
             (
                 &[
-                    Spawn("c1", Some("code-reviewer"), "main"),
-                    Start("r", "code-reviewer"),
-                    Spawn("c2", Some("Explore"), "main"),
-                    Start("u", "Plan"),
+                    REVIEWER_STARTED,
+                    &[Spawn("c2", Some("Explore"), "main"), Start("u", "Plan")],
                 ],
-                "u",
-                "Plan",
                 Some(REVIEWER),
                 false,
             ),
         ];
-        for (i, (steps, id, t, want, main)) in cases.iter().enumerate() {
-            let a = play(steps);
+        for (i, (parts, want, main)) in cases.iter().enumerate() {
+            let a = play(parts);
+            let Some((id, t)) = parts.iter().copied().flatten().rev().find_map(|s| match s {
+                Start(id, t) => Some((*id, *t)),
+                _ => None,
+            }) else {
+                panic!("case {i}: no agent starts");
+            };
             let rec = a
                 .running
-                .get(*id)
+                .get(id)
                 .unwrap_or_else(|| panic!("case {i}: {id} not running"));
             assert_eq!(rec.role.as_deref(), *want, "case {i}");
             assert_eq!(rec.by_main, *main, "case {i}");
@@ -778,14 +726,8 @@ mod tests {
 
     #[test]
     fn unattributed_callers_get_the_strictest_role_in_play_never_the_main_threads() {
-        let planner_running = play(&[
-            Spawn("c1", Some("code-planner"), "main"),
-            Start("p", "code-planner"),
-        ]);
-        let reviewer_running = play(&[
-            Spawn("c1", Some("code-reviewer"), "main"),
-            Start("r", "code-reviewer"),
-        ]);
+        let planner_running = play(&[PLANNER_STARTED]);
+        let reviewer_running = play(&[REVIEWER_STARTED]);
         let nothing = Agents::default();
         let reviewer = named(REVIEWER);
         type Case<'a> = (

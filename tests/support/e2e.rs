@@ -856,6 +856,56 @@ impl E2e {
         assert!(!run.denied(id), "{id} is in permission_denials");
         r["content"].as_str().unwrap_or_default().to_string()
     }
+
+    /// What the tests of an install (the npm package's, the plugin's) put it through in
+    /// the client: `COMMAND quick greet by name` (`/programmer`, or the plugin's
+    /// `/programmer:programmer`) in a fresh repository, where `rm -rf ~` is denied, `git
+    /// status` runs, `touch made.txt` is asked, and the reviewer the main thread starts
+    /// (`reviewer`, the agent's name under this install) is refused its write;
+    /// `reviewer_calls` are the reviewer's next calls, one a turn, before its verdict
+    /// (changes requested). Returns the run and what `command -v programmer-hook` printed
+    /// in it: the `programmer-hook` the agents run.
+    pub fn quick_workflow(
+        &self,
+        command: &str,
+        reviewer: &str,
+        reviewer_calls: &[Value],
+    ) -> Result<(ClaudeRun, String)> {
+        const GREET: &str = "#!/bin/sh\necho hello\n";
+        self.init_repo(&[("greet.sh", GREET)])?;
+        let proj = self.project_path();
+        let keep = self.home.path().join("keep/marker");
+        fs::create_dir_all(keep.parent().context("parent")?)?;
+        fs::write(&keep, "still here")?;
+        let review = "## Review\nStatus: CHANGES_REQUESTED\n\n## Required changes\n- [minor] greet.sh: greet by name\n";
+        let mut reviewer_turns = vec![turn(&[bash("rv_write", "echo reviewed >> greet.sh")])];
+        reviewer_turns.extend(reviewer_calls.iter().map(|c| turn(std::slice::from_ref(c))));
+        reviewer_turns.push(say(review));
+        self.set_scenario(&json!({"threads": [
+            {"name": "reviewer", "match": "E2E-INSTALL-REVIEWER", "turns": reviewer_turns},
+            {"name": "main", "turns": [
+                turn(&[bash("m_rm", "rm -rf ~")]),
+                turn(&[bash("m_status", "git status")]),
+                turn(&[bash("m_which", "command -v programmer-hook")]),
+                turn(&[bash("m_touch", "touch made.txt")]),
+                turn(&[spawn("m_review", reviewer, "E2E-INSTALL-REVIEWER")]),
+                say("Phase: implement"),
+            ]},
+        ]}))?;
+        let run = self.run_claude(&format!("{command} quick greet by name"), None)?;
+        assert_eq!(run.result(), "Phase: implement", "{:#}", run.json);
+        self.assert_denied(&run, "m_rm", "fs.rm-broad");
+        assert!(keep.is_file(), "rm -rf ~ ran");
+        let out = self.assert_ran(&run, "m_status");
+        assert!(out.contains("On branch main"), "{out}");
+        let which = self.assert_ran(&run, "m_which");
+        self.assert_asked(&run, "m_touch", "fs.change");
+        assert!(!proj.join("made.txt").exists());
+        self.assert_ran(&run, "m_review");
+        self.assert_denied(&run, "rv_write", "role.no-write");
+        assert_eq!(fs::read_to_string(proj.join("greet.sh"))?, GREET);
+        Ok((run, which))
+    }
 }
 
 /// A scripted Bash call.

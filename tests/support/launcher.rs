@@ -1,4 +1,5 @@
-//! The check of what a launcher leaves in its place.
+//! What the launchers' tests share: the check of what a launcher leaves in its place, and
+//! the name the npm packages give this machine's platform.
 //!
 //! The plugin's and the npm package's command, `bin/programmer-hook`, is an `sh` script
 //! until the native binary is put in its place: by the plugin's launcher on its first run,
@@ -12,4 +13,19 @@ use std::path::Path;
 /// script.
 pub fn is_native(path: &Path) -> bool {
     fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF") || b.starts_with(&[0xcf, 0xfa]))
+}
+
+/// This machine's platform as npm names it (`linux-x64`, `darwin-arm64`): the platform
+/// package is `programmer-hook-<this>`.
+pub fn npm_platform() -> String {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        o => o,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        a => a,
+    };
+    format!("{os}-{arch}")
 }

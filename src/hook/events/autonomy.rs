@@ -1,19 +1,18 @@
 //! Autonomy `auto` at the gate: which Confirm calls run without asking, as the session's
-//! setting, the managed policy and Claude Code's sandbox allow.
+//! setting, the managed policy and Claude Code's sandbox allow (where a call runs, in the
+//! sandbox or confined by the hook, is [`confinement`]'s to say).
 
 use super::Env;
 use crate::engine::classify::Decision;
 use crate::engine::policy::schema::LIST_RUN;
 use crate::engine::policy::Tier;
-use crate::engine::sandbox;
-use crate::engine::tools::Tool;
 use crate::hook::managed::{self, ManagedAutonomy};
-use crate::hook::protocol::{Event, EventName};
+use crate::hook::protocol::Event;
 use crate::workflow::state;
 use crate::workflow::Autonomy;
 
 use super::confinement;
-use super::gate::{GateOutcome, STILL_ASKED};
+use super::outcome::GateOutcome;
 use crate::confine::Profile;
 
 /// Session autonomy `auto`: a relaxable Confirm call runs without asking; a contained one
@@ -52,7 +51,7 @@ pub(super) fn apply_autonomy(
         return;
     }
     // Sandboxed calls only: a contained one, or any under a sandbox-only managed policy.
-    let in_sandbox = sandboxed(env, event);
+    let in_sandbox = confinement::sandboxed(env, event);
     if v.contained && managed == ManagedAutonomy::Allowed && in_sandbox.is_err() {
         if let Ok(()) = confinement::confinable(event) {
             out.relaxed_by = Some("confinement");
@@ -103,7 +102,7 @@ pub(super) fn apply_sandboxed_listing(
     let auto = !event.session_id.is_empty()
         && state::autonomy(env.state_dir(), &event.session_id) == Autonomy::Auto;
     let v = &mut decision.verdict;
-    match sandboxed(env, event) {
+    match confinement::sandboxed(env, event) {
         Ok(()) => match managed::load() {
             ManagedAutonomy::Never(_) if auto => false,
             ManagedAutonomy::Never(why) => {
@@ -139,6 +138,9 @@ pub(super) fn apply_sandboxed_listing(
     }
 }
 
+/// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
+pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
+
 /// Why a listing or a checker ran without asking outside Claude Code's sandbox.
 pub const LISTED_CONFINED: &str = "it only lists or checks, and the project code it runs to do so is confined: allowed because the call runs confined in the read profile (no file written, secrets unreadable)";
 
@@ -160,25 +162,3 @@ pub const NOT_SANDBOXED: &str = "asked even under autonomy auto: this runs code 
 
 /// How to turn the sandbox on.
 pub const TURN_ON: &str = "`programmer-hook install-hooks --sandbox` turns the sandbox on (`programmer-hook doctor` shows its state)";
-
-/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
-/// leave it, in a project whose effective settings contain it. Else why not.
-pub(super) fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
-    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
-        || event.kind() != Some(EventName::PreToolUse)
-    {
-        return Err("only Bash calls run in the sandbox".into());
-    }
-    if sandbox::call_leaves_sandbox(&event.tool_input) {
-        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
-    }
-    let lists = env.lists.ok_or("the policy's paths are not known here")?;
-    let project = crate::hook::sandbox_settings::project_dir(event.cwd.as_deref())
-        .ok_or("the call has no working folder")?;
-    let c = crate::hook::sandbox_settings::containment(env.places, lists, &project);
-    match c.problems.as_slice() {
-        [] => Ok(()),
-        [one] => Err(one.clone()),
-        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
-    }
-}

@@ -1,4 +1,6 @@
-//! Which calls the gate lets through run confined, and in which profile.
+//! Which calls the gate lets through run confined, and in which profile; and where a call
+//! would run: in Claude Code's sandbox ([`sandboxed`]), or confined by the hook
+//! ([`confinable`]).
 //!
 //! A call allowed on a prediction runs confined ([`crate::confine`]): a Safe Bash call in
 //! the `read` profile, unless every program in it is a plain reader (`plain_readers` in
@@ -14,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::gate::GateOutcome;
+use super::outcome::GateOutcome;
 use super::Env;
 use crate::confine::Profile;
 use crate::engine::analyze::Facts;
@@ -36,6 +38,28 @@ pub(super) fn confinable(event: &Event) -> Result<(), String> {
         return Err("only Bash calls can be confined".into());
     }
     crate::confine::available()
+}
+
+/// Whether a gate call runs in Claude Code's sandbox: a Bash call that does not ask to
+/// leave it, in a project whose effective settings contain it. Else why not.
+pub(super) fn sandboxed(env: &Env, event: &Event) -> Result<(), String> {
+    if !event.tool_name.as_deref().is_some_and(|t| Tool::Bash.is(t))
+        || event.kind() != Some(EventName::PreToolUse)
+    {
+        return Err("only Bash calls run in the sandbox".into());
+    }
+    if sandbox::call_leaves_sandbox(&event.tool_input) {
+        return Err("the call asks to leave the sandbox (`dangerouslyDisableSandbox`)".into());
+    }
+    let lists = env.lists.ok_or("the policy's paths are not known here")?;
+    let project = crate::hook::sandbox_settings::project_dir(event.cwd.as_deref())
+        .ok_or("the call has no working folder")?;
+    let c = crate::hook::sandbox_settings::containment(env.places, lists, &project);
+    match c.problems.as_slice() {
+        [] => Ok(()),
+        [one] => Err(one.clone()),
+        [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
+    }
 }
 
 /// Every program a call's facts name, with those of the scripts and commands inside it.
@@ -124,7 +148,7 @@ pub(super) fn profile(
         (Tier::Confirm, Some("autonomy")) => Profile::Project,
         _ => return None,
     };
-    if super::autonomy::sandboxed(env, event).is_ok() {
+    if sandboxed(env, event).is_ok() {
         return None;
     }
     if sandbox::call_leaves_sandbox(&event.tool_input) {

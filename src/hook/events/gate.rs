@@ -7,6 +7,7 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::autonomy::{apply_autonomy, apply_sandboxed_listing};
+use super::outcome::GateOutcome;
 use super::{project_of, Env};
 use crate::engine::analyze::Facts;
 use crate::engine::classify::{Decision, Verdict};
@@ -151,41 +152,6 @@ fn definition_gate(env: &Env, event: &Event, call: &Call) -> Option<Refusal> {
         instead: "ask the user to remove or rename that file; `programmer-hook doctor` shows every such file and the fix for this install".into(),
     })
 }
-
-/// What the workflow adds to a gate answer.
-#[derive(Debug, Default)]
-pub struct GateOutcome {
-    /// Context for the agent (e.g. a phase change).
-    pub context: Option<String>,
-    /// The workflow phase the call was judged in, when a workflow is active.
-    pub phase: Option<&'static str>,
-    /// What let a Confirm call run without asking: `autonomy` for a relaxable one,
-    /// `sandbox` for a contained one in Claude Code's sandbox, `confinement` for one the
-    /// hook runs confined; its tier stays Confirm, the answer is `allow`.
-    pub relaxed_by: Option<&'static str>,
-    /// Where the call goes when it needs escalating (see [`escalation`]), for the answer.
-    pub escalation: Option<String>,
-    /// The confinement the call runs in, when it is let through on a prediction (see
-    /// [`super::confinement`]).
-    pub confine: Option<crate::confine::Profile>,
-}
-
-impl GateOutcome {
-    /// The tier the answer is given for: Safe for a Confirm call that was relaxed.
-    pub fn answer_tier(&self, decision: &Decision) -> Tier {
-        match (decision.verdict.tier, self.relaxed_by) {
-            (Tier::Confirm, Some(_))
-                if decision.verdict.relaxable || decision.verdict.contained =>
-            {
-                Tier::Safe
-            }
-            (t, _) => t,
-        }
-    }
-}
-
-/// Why an opaque Confirm call is still asked in a session whose autonomy is `auto`.
-pub const STILL_ASKED: &str = "asked even under autonomy auto, which relaxes only effects the hook understood inside the project: this one hides what runs, reaches outside the project, touches secrets or cannot be undone";
 
 /// Applies roles, phases, the review gate and autonomy to a gate decision, and says
 /// where a call that needs escalating goes.

@@ -26,14 +26,16 @@ mod autonomy;
 mod confinement;
 mod context;
 mod gate;
+mod outcome;
 mod post_tool;
 mod prompt;
 mod session_start;
 mod subagent;
 
-pub use autonomy::{CONFINED, LISTED_CONFINED, NOT_SANDBOXED, SANDBOXED, TURN_ON};
+pub use autonomy::{CONFINED, LISTED_CONFINED, NOT_SANDBOXED, SANDBOXED, STILL_ASKED, TURN_ON};
 pub use confinement::{confined_input, credentials, scratch, ASKS_UNCONFINED};
-pub use gate::{gate, GateOutcome, STILL_ASKED};
+pub use gate::gate;
+pub use outcome::GateOutcome;
 pub use post_tool::runs_test;
 pub use prompt::apply_to_session;
 

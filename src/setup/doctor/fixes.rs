@@ -13,16 +13,14 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::engine::paths::Places;
-use crate::setup::install::{self, BINARY_NAME};
-use crate::setup::{npm, plugin, product};
+use crate::setup::installation::{self, BINARY_NAME, METHOD, RECORD};
+use crate::setup::shell::{is_executable, quote_path};
+use crate::setup::{npm, plugin};
 
-use super::{is_executable, VERSION};
-
-/// The file of the state dir in which `install.sh` records how it installed.
-pub const RECORD: &str = "install.json";
+use super::VERSION;
 
 /// What `install.sh` records (see `record_install` in `install.sh`), or `programmer-hook
-/// install` (method `command`, the binary and the npm package; see [`product`]).
+/// install` (method [`METHOD`], the binary and the npm package).
 #[derive(Debug, Clone, Deserialize)]
 struct Record {
     /// `source` (built from the checkout), `binary` (`--binary PATH`) or `command`.
@@ -98,7 +96,7 @@ impl Fixes {
         let this = std::env::current_exe().ok();
         let recorded_binary = record.as_ref().map(|r| r.binary.clone());
         let script = match record {
-            Some(r) if r.method == product::METHOD => Script::Command {
+            Some(r) if r.method == METHOD => Script::Command {
                 binary: r.binary,
                 package: r.package,
             },
@@ -119,13 +117,13 @@ impl Fixes {
             .find(|b| is_executable(b))
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from(BINARY_NAME));
-        let settings_arg = if settings == install::default_settings(&places.config_dir) {
+        let settings_arg = if settings == installation::default_settings(&places.config_dir) {
             String::new()
         } else {
-            format!(" --settings {}", quote(&settings.display().to_string()))
+            format!(" --settings {}", quote_path(settings))
         };
         let sandbox_on = match by_plugin {
-            Some(p) => install::sandbox_only_command(&places.config_dir, p, settings),
+            Some(p) => plugin::sandbox_only_command(&places.config_dir, p, settings),
             None => format!(
                 "{} install-hooks --sandbox-only{settings_arg}",
                 quote_path(&runner)
@@ -358,21 +356,5 @@ fn gone_or_there(checkout: &Path) -> &'static str {
         "the checkout is there"
     } else {
         "the checkout is gone"
-    }
-}
-
-fn quote_path(p: &Path) -> String {
-    quote(&p.display().to_string())
-}
-
-/// Quotes a word for a POSIX shell when it needs it.
-pub fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:=@,".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }

@@ -7,9 +7,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::fixes::{quote, RECORD};
 use super::*;
+use crate::setup::installation::RECORD;
 use crate::setup::npm;
+use crate::setup::shell::{quote, quote_path};
 
 const LEFT: &str = "left over";
 
@@ -61,10 +62,6 @@ pub(super) fn uninstalled(
         ),
     ));
     Some(checks)
-}
-
-fn quote_path(p: &Path) -> String {
-    quote(&p.display().to_string())
 }
 
 /// The bytes of the files under `dir`.

@@ -66,7 +66,7 @@ fn state_problems(
             format!("cannot read {}", found.unreadable.join(", ")),
             format!(
                 "give yourself read access: chmod -R u+rwX {}",
-                quote(&state_dir.display().to_string())
+                quote_path(state_dir)
             ),
         ));
     }
@@ -199,7 +199,7 @@ fn check_temporaries(temporary: &[PathBuf]) -> Vec<Check> {
             format!(
                 "rm -f {}",
                 kept.iter()
-                    .map(|(p, _)| quote(&p.display().to_string()))
+                    .map(|(p, _)| quote_path(p))
                     .collect::<Vec<_>>()
                     .join(" ")
             ),

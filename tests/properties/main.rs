@@ -79,11 +79,11 @@ fn judge(cmd: &str) -> (Tier, bool) {
     (d.verdict.tier, shell::parse(cmd).unparsed.is_some())
 }
 
+#[path = "../support/mod.rs"]
 mod support;
 
 use support::scratch;
 
-#[path = "properties/grammar.rs"]
 mod grammar;
 use grammar::*;
 
