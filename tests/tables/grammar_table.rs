@@ -34,6 +34,10 @@ const FILES: &[(&str, &str)] = &[
     ("project/.git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n"),
     ("project/.git/hooks/pre-push", "#!/bin/sh\nrm -rf ~\n"),
     ("other/.git/HEAD", "ref: refs/heads/main\n"),
+    // A folder of the project whose `.git` file names a repository elsewhere, and a
+    // submodule's, which names one inside the project's `.git`.
+    ("project/linked/.git", "gitdir: ../../other/.git\n"),
+    ("project/vendor/lib/.git", "gitdir: ../../.git/modules/lib\n"),
     ("other/.git/hooks/pre-commit", "#!/bin/sh\nrm -rf ~\n"),
     ("clean/.git/HEAD", "ref: refs/heads/main\n"),
     ("project/sub/.git/HEAD", "ref: refs/heads/main\n"),
@@ -124,6 +128,9 @@ const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "code.opaque", "git --git-dir=/tmp/x/.git --work-tree=. status"),
     ("ask", "ask", "code.opaque", "cd \"$D\" && git status"),
     ("allow", "allow", "git.read", "git -C sub status"),
+    ("ask", "ask", "code.opaque", "git -C linked status"),
+    ("ask", "ask", "code.opaque", "cd linked/src && git log -1"),
+    ("allow", "allow", "git.read", "git -C vendor/lib status"),
     ("ask", "allow", "git.write", "cd /tmp && git clone https://github.com/a/b"),
 ];
 

@@ -109,17 +109,52 @@ impl Analyzer<'_> {
         };
         // The project is the repository the call started in: its top folder, where a `.git`
         // is found going up, else the starting folder itself.
-        if outside(start)
-            && start
-                .ancestors()
-                .find(|d| self.env.fs.canonicalize(&d.join(".git")).is_some())
-                .is_none_or(outside)
-        {
+        let top = start
+            .ancestors()
+            .find(|d| self.env.fs.canonicalize(&d.join(".git")).is_some());
+        let elsewhere = outside(start) && top.is_none_or(outside);
+        // A folder inside the project whose `.git` is a file naming a repository outside it
+        // (`gitdir: /tmp/x/.git`) makes git run in that repository.
+        let root = top.unwrap_or(start);
+        let linked = !elsewhere
+            && places
+                .iter()
+                .flatten()
+                .any(|p| self.links_elsewhere(p, root));
+        if elsewhere || linked {
             self.facts.signal(
                 SignalName::CodeOpaque,
                 "git runs in a repository outside the project, whose settings (`core.fsmonitor`, pagers, diff drivers, hooks) may run commands the hook does not read",
             );
         }
+    }
+
+    /// Whether git run in `folder` (inside the project `root`) finds, going up, a `.git`
+    /// file below `root` that names a repository outside it. Git stops at the first `.git`
+    /// it finds, file or folder; the project's own `.git` may name one anywhere (a linked
+    /// worktree's does).
+    fn links_elsewhere(&self, folder: &Path, root: &Path) -> bool {
+        for d in folder.ancestors() {
+            if d == root || !d.starts_with(root) {
+                return false;
+            }
+            let dot_git = d.join(".git");
+            if self.env.fs.canonicalize(&dot_git).is_none() {
+                continue;
+            }
+            let Some(text) = self.env.fs.read_small(&dot_git, 4096) else {
+                return false; // a folder: a repository inside the project
+            };
+            let Some(target) = text.lines().next().and_then(|l| l.strip_prefix("gitdir:")) else {
+                return true; // a `.git` file git cannot read as a link: not known
+            };
+            let target = Word::lit(target.trim());
+            return self
+                .resolve(&target, Some(d))
+                .lexical
+                .is_none_or(|t| !Path::new(&t).starts_with(root));
+        }
+        false
     }
 
     /// Git's table, with the options of its subcommand's (`"git format-patch"`, whose `-o
