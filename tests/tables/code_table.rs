@@ -43,7 +43,6 @@ fn python() {
         ("ask!", "fs.change", "python3 -c 'import shutil\nx = \"build\"\nmatch \"/\":\n    case x: pass\nshutil.rmtree(x)'"),
         ("ask!", "fs.change", "python3 -c 'import shutil\nx = \"build\"\ndef x(): pass\nshutil.rmtree(x)'"),
         ("deny", "fs.rm-broad", "python3 -c 'import pathlib; [p.unlink() for p in pathlib.Path.home().rglob(\"*\")]'"),
-        ("deny", "path.secret-write", "python3 -c 'import glob, os; [os.remove(f) for f in glob.glob(\".env*\")]'"),
         ("deny", "path.protected-write", "python3 -c 'import os; os.remove(os.path.join(os.path.expanduser(\"~\"), \".ssh\", \"id_rsa\"))'"),
         // Secrets.
         ("ask", "file.read-secret", "python3 -c 'print(open(\".env\").read())'"),

@@ -11,6 +11,7 @@ mod classify_table;
 mod code_table;
 mod confine_table;
 mod expansion_table;
+mod globs_table;
 mod grammar_table;
 mod hostile;
 mod irreversible_table;

@@ -73,8 +73,17 @@ impl<'a> PathClasses<'a> {
             }
             PathClass::Protected => lists.protected().matches(p),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
-                // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret?
+                // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret? Where its
+                // folder can be looked at, the names there say; else any secret the glob
+                // could match counts.
                 p.forms().any(|f| {
+                    let secret = |path: &str| {
+                        let r = paths::resolve(path, true, None, self.ctx.places, self.ctx.fs);
+                        self.names_a_secret(&r)
+                    };
+                    if let Some(found) = self.glob_matches_there(f, &secret) {
+                        return found;
+                    }
                     let skeleton = glob_skeleton(f);
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
                     let mut candidates = lists
@@ -112,12 +121,50 @@ impl<'a> PathClasses<'a> {
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
             PathClass::RunsLater => lists.runs_later().matches(p),
+            // A glob names git's history where it may match `.git` (`rm -rf build/*` where
+            // the folder holds no `.git` does not).
+            PathClass::GitHistory if p.dynamic && has_glob(&p.raw) => p.forms().any(|f| {
+                self.glob_matches_there(f, &paths::in_git_folder)
+                    .unwrap_or_else(|| paths::in_git_folder(f))
+            }),
             PathClass::GitHistory => p.forms().any(paths::in_git_folder),
         }
     }
 
     /// Whether a form of the path is on the `sensitive` list and none on `not_sensitive`,
     /// or one is on the managed policy's `sensitive` list, which no later layer lifts.
+    /// Whether a glob whose wildcards are all in its last name (`build/*`, `dist/*.js`)
+    /// matches, among the names its folder holds now, a path `wanted` holds for (a secret,
+    /// git's history): the shell expands it to those. A folder that is not there holds
+    /// none (the glob stays a word naming nothing of the kind). None when that cannot be
+    /// known: wildcards in a folder's name, a bracket or brace, a file system the call
+    /// cannot look at, a folder too large to list whole.
+    fn glob_matches_there(&self, form: &str, wanted: &dyn Fn(&str) -> bool) -> Option<bool> {
+        /// Folders with more names than this are judged by their glob alone.
+        const MAX_NAMES: usize = 4096;
+        let (parent, last) = form.rsplit_once('/')?;
+        let parent = if parent.is_empty() { "/" } else { parent };
+        if has_glob(parent) || last.contains(['[', ']', '{', '}']) {
+            return None;
+        }
+        let fs = self.ctx.fs;
+        let Some(names) = fs.list_dir(Path::new(parent), MAX_NAMES) else {
+            // Not there, on a file system that has its ancestors: nothing to match.
+            let missing = fs.canonicalize(Path::new(parent)).is_none()
+                && Path::new(parent)
+                    .ancestors()
+                    .any(|a| fs.canonicalize(a).is_some());
+            return missing.then_some(false);
+        };
+        if names.len() >= MAX_NAMES {
+            return None;
+        }
+        Some(names.iter().any(|(name, _)| {
+            component_match(last, name)
+                && wanted(&format!("{}/{name}", parent.trim_end_matches('/')))
+        }))
+    }
+
     pub(super) fn names_a_secret(&self, p: &Resolved) -> bool {
         let lists = self.lists();
         lists.sensitive().matches(p)

@@ -73,7 +73,8 @@ pub(super) fn tool_facts(tool: &str, input: &Value, ctx: &Context) -> Result<Fac
             let dir = opt_str("path").unwrap_or(".");
             access(AccessKind::Read, dir, tool, recursive);
             if let Some(g) = glob {
-                let joined = format!("{}/{}", dir.trim_end_matches('/'), g);
+                // It matches at any depth of the tree searched (as ripgrep's `--glob`).
+                let joined = format!("{}/**/{}", dir.trim_end_matches('/'), g);
                 let mut path = paths::resolve(&joined, true, ctx.cwd, ctx.places, ctx.fs);
                 // A glob: every file it may match (`.env*` may be `.env`).
                 path.dynamic |= has_glob(g);
