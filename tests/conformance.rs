@@ -175,7 +175,7 @@ fn peer_conformance() {
         );
     }
     eprintln!("largest estimated parsing cost of a case: {max_cost} of {MAX_PARSE_COST}");
-    let not_denied = sessions::not_denied_in_auto(&denied);
+    let not_denied = sessions::not_denied_in_auto_where_denied_here(&denied);
     eprintln!(
         "{} denied cases sent through the binary in an autonomy-auto session",
         denied.len()

@@ -303,17 +303,25 @@ pub fn scratch_root() -> PathBuf {
 /// on and on the one where the hook confines calls, where `auto` relaxes more (and
 /// Forbidden must not change).
 pub fn not_denied_in_auto(cases: &[String]) -> Vec<String> {
-    not_decided_in_auto(cases, "deny")
+    not_decided_in_auto(cases, "deny", false)
+}
+
+/// [`not_denied_in_auto`] for cases judged in the imaginary machine, whose folders hold
+/// nothing the binary can look at: a case the binary does not deny in the default
+/// session of the same machine either (a glob whose folder here holds no secret) is
+/// judged there by what the machine holds, and auto is only held to that.
+pub fn not_denied_in_auto_where_denied_here(cases: &[String]) -> Vec<String> {
+    not_decided_in_auto(cases, "deny", true)
 }
 
 /// Runs every case in the `auto` session, as [`not_denied_in_auto`] does, and returns those
 /// not asked there: what is never relaxed is asked in `auto` too, with Claude Code's
 /// sandbox on or not.
 pub fn not_asked_in_auto(cases: &[String]) -> Vec<String> {
-    not_decided_in_auto(cases, "ask")
+    not_decided_in_auto(cases, "ask", false)
 }
 
-fn not_decided_in_auto(cases: &[String], want: &'static str) -> Vec<String> {
+fn not_decided_in_auto(cases: &[String], want: &'static str, here: bool) -> Vec<String> {
     if cases.is_empty() {
         return Vec::new();
     }
@@ -333,7 +341,9 @@ fn not_decided_in_auto(cases: &[String], want: &'static str) -> Vec<String> {
                         .iter()
                         .filter_map(|c| {
                             let a = m.example(AUTO, c);
-                            (a.decision != want).then(|| {
+                            let weaker = a.decision != want
+                                && (!here || m.example(CONFIRM, c).decision == want);
+                            weaker.then(|| {
                                 let head: String = c.chars().take(120).collect();
                                 format!(
                                     "{head:?}: {} in the {name} session ({})",
