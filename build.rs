@@ -14,7 +14,7 @@ use std::path::Path;
 
 use toml::Value;
 
-#[path = "src/engine/patterns/need.rs"]
+#[path = "src/engine/policy/need.rs"]
 mod need;
 
 #[path = "src/engine/policy/schema.rs"]
@@ -32,7 +32,7 @@ fn main() {
     let dir = Path::new("policy");
     println!("cargo:rerun-if-changed=policy");
     println!("cargo:rerun-if-changed=src/engine/policy/schema.rs");
-    println!("cargo:rerun-if-changed=src/engine/patterns/need.rs");
+    println!("cargo:rerun-if-changed=src/engine/policy/need.rs");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("policy/ folder")
         .filter_map(|e| e.ok().map(|e| e.path()))

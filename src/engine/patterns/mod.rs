@@ -13,10 +13,8 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
-mod need;
-
-pub use need::Need;
-use need::{name_bit, need_of};
+use super::policy::need::{name_bit, need_of};
+pub use super::policy::Need;
 
 use super::paths::{component_match, expand_pattern_all, glob_match, last_name, Places, Resolved};
 use super::policy::{builtin_path_needs, List};

@@ -19,8 +19,8 @@ pub struct BuiltinFile {
 }
 
 mod generated {
+    use super::need::Need;
     use super::*;
-    use crate::engine::patterns::Need;
     include!(concat!(env!("OUT_DIR"), "/default_policy.rs"));
 }
 pub use generated::DEFAULT_FILES;
@@ -35,12 +35,10 @@ pub struct NamePatterns {
     names: &'static [&'static str],
 }
 
-/// Each pattern of `list` and what a path must hold to match it (see [`crate::engine::patterns`]),
+/// Each pattern of `list` and what a path must hold to match it (see [`super::need`]),
 /// when it is one of the built-in path lists as `build.rs` joined them, which worked them
 /// out; `None` for a list a layer changed.
-pub fn builtin_path_needs(
-    list: &List,
-) -> Option<&'static [(&'static str, crate::engine::patterns::Need)]> {
+pub fn builtin_path_needs(list: &List) -> Option<&'static [(&'static str, super::need::Need)]> {
     let stored = list.stored();
     BUILTIN_PATH_NEEDS
         .iter()

@@ -20,6 +20,7 @@ mod file;
 mod index;
 mod layers;
 mod list;
+pub mod need;
 mod rules;
 pub mod schema;
 pub mod validate;
@@ -32,6 +33,7 @@ pub use layers::{
     project_policy_path, user_policy_path, Layer, Origin, Overridden, Override, Policy,
 };
 pub use list::{List, PolicyText};
+pub use need::Need;
 pub use rules::{AccessKind, MountClass, PathClass, Rule, RuleKind, RuleRef, Tier};
 pub use schema::SEP;
 
