@@ -8,7 +8,8 @@
 //! ([`Effect::Opaque`]: computed code, unknown modules, dynamic names). Each language is a
 //! pure function from source text to effects; `analyze` turns the effects into the same
 //! facts a shell command gives, so the same rules judge them. The four readers with a
-//! grammar share their two passes over the tree and their bounded evaluation ([`walker`]).
+//! grammar are one walker ([`walker`]): what it holds, its two passes over the tree and its
+//! bounded evaluation are written once, and each language adds what differs.
 //!
 //! What is known is only what the text says: string constants, their concatenation, the
 //! home folder (`os.path.expanduser("~")`, `Path.home()`, `os.homedir()`, `Dir.home`,

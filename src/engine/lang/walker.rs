@@ -1,38 +1,55 @@
-//! What the four readers with a grammar (Python, JavaScript, Ruby, PHP) share: two passes
-//! over the syntax tree, the values the first finds names given ([`Assigned`]), and a
-//! bounded evaluation.
+//! What the four readers with a grammar (Python, JavaScript, Ruby, PHP) share: the
+//! [`Walker`] that reads a snippet and what it holds, two passes over the syntax tree, the
+//! values the first finds names given ([`Assigned`]), and a bounded evaluation.
 //!
-//! Each reader is a `Walker` of its own, with the names its language binds. It reads a
-//! snippet in two passes from the root: [`Reader::collect`] notes the names the snippet
-//! binds, defines and assigns, then [`Reader::walk`] judges every node with them, listing
-//! effects in the reader's [`Judged`]. [`judge`] runs the two. What an expression computes
-//! is [`Evaluator::eval`]: the language's [`Evaluator::eval_inner`], within
-//! [`MAX_EVAL_DEPTH`] and the snippet's budget of steps, beyond which a value is unknown.
-//! The languages supply only what differs: what each node means and what a value holds.
+//! A reader is a [`Walker`] with its language's own state in [`Walker::lang`] (the names
+//! Python's imports bind, the modules JavaScript's `require` gives; nothing for Ruby and
+//! PHP). It reads a snippet in two passes from the root: [`Reader::collect`] notes the
+//! names the snippet binds, defines and assigns, then [`Reader::walk`] judges every node
+//! with them, listing effects in [`Walker::out`]. [`judge`] runs the two. What an
+//! expression computes is [`Walker::eval`]: the language's [`Evaluator::eval_inner`],
+//! within [`MAX_EVAL_DEPTH`] and the snippet's budget of steps, beyond which a value is
+//! unknown. The languages supply only what differs: what each node means and what a value
+//! holds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{Judged, SyntaxWalk};
+use super::{Judged, Syntax, SyntaxWalk};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
 pub(crate) const MAX_EVAL_DEPTH: usize = 24;
 
-/// A reader's two passes over a snippet's tree.
-pub(crate) trait Reader<'t>: SyntaxWalk<'t> {
+/// A reader of one snippet: the tree, the effects found, the names bound, and the
+/// language's own state `L`.
+pub(crate) struct Walker<'t, L> {
+    /// The tree's nodes, children and parents.
+    syntax: &'t Syntax<'t>,
     /// The effects found so far.
-    fn out(&mut self) -> &mut Judged;
+    pub(super) out: Judged,
+    /// Name → the values given to it (a name given one value has it).
+    pub(super) assigned: Assigned<'t>,
+    /// The functions, classes and methods the snippet defines.
+    pub(super) local: HashSet<String>,
+    /// How deep the evaluation under way is.
+    depth: usize,
+    /// What the language keeps of its own.
+    pub(super) lang: L,
+}
+
+impl<'t, L> SyntaxWalk<'t> for Walker<'t, L> {
+    fn syntax(&self) -> &'t Syntax<'t> {
+        self.syntax
+    }
+}
+
+/// A reader's two passes over a snippet's tree.
+pub(crate) trait Reader<'t> {
     /// The first pass: the names `n` and what is under it bind, define and assign.
     fn collect(&mut self, n: Node<'t>);
     /// The second pass: what `n` and what is under it do.
     fn walk(&mut self, n: Node<'t>);
-    /// Walks each named child of `n`.
-    fn children(&mut self, n: Node<'t>) {
-        for c in self.kids(n) {
-            self.walk(c);
-        }
-    }
 }
 
 /// A reader's values: what an expression computes, as far as the text tells it.
@@ -41,19 +58,35 @@ pub(crate) trait Evaluator<'t>: Reader<'t> {
     type Value;
     /// The value of an expression not followed.
     const UNKNOWN: Self::Value;
-    /// How deep the evaluation under way is.
-    fn depth(&mut self) -> &mut usize;
-    /// The value of `n`, one level of it (its parts through [`Evaluator::eval`]).
+    /// The value of `n`, one level of it (its parts through [`Walker::eval`]).
     fn eval_inner(&mut self, n: Node<'t>) -> Self::Value;
+}
+
+impl<'t, L> Walker<'t, L>
+where
+    Self: Reader<'t>,
+{
+    /// Walks each named child of `n`.
+    pub(super) fn children(&mut self, n: Node<'t>) {
+        for c in self.kids(n) {
+            self.walk(c);
+        }
+    }
+}
+
+impl<'t, L> Walker<'t, L>
+where
+    Self: Evaluator<'t>,
+{
     /// The value of `n`: unknown deeper than [`MAX_EVAL_DEPTH`] or once the snippet's
     /// steps are spent.
-    fn eval(&mut self, n: Node<'t>) -> Self::Value {
-        if *self.depth() > MAX_EVAL_DEPTH || !self.out().step() {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> <Self as Evaluator<'t>>::Value {
+        if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
             return Self::UNKNOWN;
         }
-        *self.depth() += 1;
+        self.depth += 1;
         let v = self.eval_inner(n);
-        *self.depth() -= 1;
+        self.depth -= 1;
         v
     }
 }
@@ -92,10 +125,22 @@ impl<'t> Assigned<'t> {
     }
 }
 
-/// The effects of the snippet `reader` holds: both passes from the root.
-pub(crate) fn judge<'t>(mut reader: impl Reader<'t>) -> Judged {
-    let root = reader.syntax().root();
-    reader.collect(root);
-    reader.walk(root);
-    std::mem::take(reader.out())
+/// The effects of the snippet `syntax` holds, read by a walker of the language whose own
+/// state starts as `lang`: both passes from the root.
+pub(crate) fn judge<'t, L>(syntax: &'t Syntax<'t>, lang: L) -> Judged
+where
+    Walker<'t, L>: Reader<'t>,
+{
+    let mut w = Walker {
+        syntax,
+        out: Judged::default(),
+        assigned: Assigned::default(),
+        local: HashSet::new(),
+        depth: 0,
+        lang,
+    };
+    let root = syntax.root();
+    w.collect(root);
+    w.walk(root);
+    w.out
 }

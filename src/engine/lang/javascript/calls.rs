@@ -5,7 +5,7 @@ use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::path_calls::{
     self, hardlink_target, read, symlink_target, write, Arg, PathArg, PathCall,
 };
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
@@ -150,7 +150,9 @@ impl<'t> Walker<'t> {
                 .opaque("imports a module chosen at run time (`import()`)");
             return;
         }
-        if f.kind() == "identifier" && self.t(f) == "require" && !self.bound.contains_key("require")
+        if f.kind() == "identifier"
+            && self.t(f) == "require"
+            && !self.lang.bound.contains_key("require")
         {
             match args.first().map(|a| self.eval(*a).text().known()) {
                 Some(Some(m)) => {

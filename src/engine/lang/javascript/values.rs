@@ -11,10 +11,6 @@ impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = JsValue;
     const UNKNOWN: JsValue = JsValue::Other;
 
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
-
     fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
         match n.kind() {
             "string" => match self.string_value(n) {

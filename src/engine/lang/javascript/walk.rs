@@ -3,16 +3,12 @@
 //! and globals used as values (not called) made opaque or listed.
 
 use super::{in_list, module_name, JsValue, Walker, DYNAMIC, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged, Text};
+use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "variable_declarator" => self.collect_declarator(n),
@@ -131,7 +127,7 @@ impl<'t> Reader<'t> for Walker<'t> {
             }
             "shorthand_property_identifier" => {
                 let name = self.t(n);
-                if self.bound.contains_key(name) {
+                if self.lang.bound.contains_key(name) {
                     self.out.opaque(format!("passes `{name}` on as a value"));
                 }
             }
@@ -154,7 +150,7 @@ impl<'t> Walker<'t> {
                     self.env_assigned(n);
                     return;
                 }
-                Some(q) if q.starts_with("global.") || self.bound.values().any(|b| b == q) => {
+                Some(q) if q.starts_with("global.") || self.lang.bound.values().any(|b| b == q) => {
                     self.out
                         .opaque(format!("reaches a member of `{q}` chosen at run time"));
                 }
@@ -219,7 +215,7 @@ impl<'t> Walker<'t> {
                 .opaque("passes `require` on, to load modules not named here");
             return;
         }
-        if let Some(b) = self.bound.get(name).cloned() {
+        if let Some(b) = self.lang.bound.get(name).cloned() {
             self.value_of(&b);
         }
     }

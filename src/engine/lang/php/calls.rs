@@ -3,7 +3,7 @@
 
 use super::{Walker, DYNAMIC, PATH_CALLS, PURE};
 use crate::engine::lang::path_calls::{self, Arg};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 
@@ -144,7 +144,7 @@ impl<'t> Walker<'t> {
             _ if DYNAMIC.contains(&name) => self
                 .out
                 .opaque(format!("runs or reaches code by name (`{name}`)")),
-            _ if self.local.iter().any(|l| l == name) => {}
+            _ if self.local.contains(name) => {}
             _ if PURE.contains(&name) => {}
             _ if name.starts_with("array_")
                 || name.starts_with("str")

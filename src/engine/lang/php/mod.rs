@@ -9,14 +9,14 @@
 
 use tree_sitter::Node;
 
-use super::walker::{judge, Assigned};
+use super::walker::{self, judge};
 
 mod calls;
 mod values;
 mod walk;
 
 use super::path_calls::{delete, hardlink_target, read, symlink_target, write, PathCall};
-use super::{Judged, Lang, Syntax, SyntaxWalk};
+use super::{Judged, Lang, SyntaxWalk};
 
 /// Functions that act on the paths they are given.
 const PATH_CALLS: &[PathCall<&str>] = &[
@@ -256,37 +256,15 @@ const DYNAMIC: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
-        src,
-        Lang::Php,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                assigned: Assigned::default(),
-                local: Vec::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+    let grammar = tree_sitter_php::LANGUAGE_PHP_ONLY.into();
+    super::read(grammar, src, Lang::Php, |syntax| judge(syntax, Php))
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
-    assigned: Assigned<'t>,
-    /// Functions the snippet defines.
-    local: Vec<String>,
-    depth: usize,
-}
+/// The PHP reader, which keeps nothing of its own beyond what every reader holds (the
+/// functions the snippet defines are in `local`, in lower case).
+struct Php;
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, Php>;
 
 impl<'t> Walker<'t> {
     /// Every variable in `n`, as having no one value.

@@ -3,15 +3,11 @@
 //! constructs that run code the text does not show (`eval`, `include`) made opaque.
 
 use super::Walker;
-use crate::engine::lang::walker::{Evaluator, Reader};
-use crate::engine::lang::{Effect, Judged, SyntaxWalk};
+use crate::engine::lang::walker::Reader;
+use crate::engine::lang::{Effect, SyntaxWalk};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment_expression"
@@ -52,7 +48,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                 .opaque("defines a function that changes its caller's variables (`&$v`)"),
             "function_definition" => {
                 if let Some(name) = self.field(n, "name") {
-                    self.local.push(self.t(name).to_ascii_lowercase());
+                    self.local.insert(self.t(name).to_ascii_lowercase());
                 }
             }
             "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"

@@ -5,7 +5,7 @@ use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC}
 use crate::engine::lang::path_calls::{
     self, delete, delete_tree, hardlink_target, read, symlink_target, write, Arg, PathCall,
 };
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;

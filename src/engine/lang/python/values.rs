@@ -11,10 +11,6 @@ impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
     const UNKNOWN: Value = Value::Other;
 
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
-
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" => Value::Str(self.string(n)),
@@ -48,13 +44,13 @@ impl<'t> Walker<'t> {
     fn identifier(&mut self, n: Node<'t>) -> Value {
         let name = self.t(n).to_string();
         // A name an import, a `def` or a `class` binds too has no one value here.
-        if self.modules.contains_key(&name)
-            || self.names.contains_key(&name)
+        if self.lang.modules.contains_key(&name)
+            || self.lang.names.contains_key(&name)
             || self.local.contains(&name)
         {
             return Value::Other;
         }
-        if let Some(r) = self.loops.get(&name).copied() {
+        if let Some(r) = self.lang.loops.get(&name).copied() {
             if self.assigned.only_unknown(&name) {
                 return self.loop_value(r);
             }

@@ -4,15 +4,11 @@
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
 use crate::engine::lang::walker::Reader;
+use crate::engine::lang::Effect;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     /// First pass: imports, definitions and assignments.
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
@@ -252,9 +248,10 @@ impl<'t> Walker<'t> {
             return;
         }
         if let Some(q) = self
+            .lang
             .modules
             .get(name)
-            .or_else(|| self.names.get(name))
+            .or_else(|| self.lang.names.get(name))
             .cloned()
         {
             self.module_value(&q, n);

@@ -5,7 +5,7 @@ use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::lang::path_calls::{
     self, each_from, hardlink_target, read, symlink_target, write, Arg, Does, PathCall,
 };
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
 use tree_sitter::Node;

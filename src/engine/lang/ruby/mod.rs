@@ -7,10 +7,8 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use std::collections::HashSet;
-
-use super::walker::{judge, Assigned};
-use super::{Judged, Lang, Syntax, SyntaxWalk};
+use super::walker::{self, judge};
+use super::{Judged, Lang, SyntaxWalk};
 use tree_sitter::Node;
 
 mod calls;
@@ -173,37 +171,14 @@ const NETWORK: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_ruby::LANGUAGE.into(),
-        src,
-        Lang::Ruby,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                assigned: Assigned::default(),
-                local: HashSet::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+    let grammar = tree_sitter_ruby::LANGUAGE.into();
+    super::read(grammar, src, Lang::Ruby, |syntax| judge(syntax, Ruby))
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
-    assigned: Assigned<'t>,
-    /// Methods and classes the snippet defines.
-    local: HashSet<String>,
-    depth: usize,
-}
+/// The Ruby reader, which keeps nothing of its own beyond what every reader holds.
+struct Ruby;
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, Ruby>;
 
 /// Methods that change the string, array or hash they are called on.
 const MUTATORS: &[&str] = &[

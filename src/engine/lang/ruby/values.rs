@@ -11,10 +11,6 @@ impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
     const UNKNOWN: Value = Value::Other;
 
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
-
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" => Value::Str(self.string(n)),

@@ -3,16 +3,12 @@
 //! or listed.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
+use crate::engine::lang::Effect;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment" => {
