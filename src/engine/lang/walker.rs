@@ -46,7 +46,8 @@ impl<'t, L> SyntaxWalk<'t> for Walker<'t, L> {
 
 /// A reader's two passes over a snippet's tree.
 pub(crate) trait Reader<'t> {
-    /// The first pass: the names `n` and what is under it bind, define and assign.
+    /// The first pass, one node: the names `n` binds, defines and assigns ([`judge`] visits
+    /// every node).
     fn collect(&mut self, n: Node<'t>);
     /// The second pass: what `n` and what is under it do.
     fn walk(&mut self, n: Node<'t>);
@@ -66,6 +67,14 @@ impl<'t, L> Walker<'t, L>
 where
     Self: Reader<'t>,
 {
+    /// The first pass over `n` and everything under it.
+    fn collect_all(&mut self, n: Node<'t>) {
+        self.collect(n);
+        for c in self.kids(n) {
+            self.collect_all(c);
+        }
+    }
+
     /// Walks each named child of `n`.
     pub(super) fn children(&mut self, n: Node<'t>) {
         for c in self.kids(n) {
@@ -140,7 +149,7 @@ where
         lang,
     };
     let root = syntax.root();
-    w.collect(root);
+    w.collect_all(root);
     w.walk(root);
     w.out
 }

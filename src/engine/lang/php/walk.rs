@@ -61,9 +61,6 @@ impl<'t> Reader<'t> for Walker<'t> {
             }
             _ => {}
         }
-        for c in self.kids(n) {
-            self.collect(c);
-        }
     }
 
     fn walk(&mut self, n: Node<'t>) {
