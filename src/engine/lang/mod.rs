@@ -374,6 +374,13 @@ impl Value {
     }
 }
 
+impl walker::Computed for Value {
+    const UNKNOWN: Value = Value::Other;
+    fn text(&self) -> Text {
+        Value::text(self)
+    }
+}
+
 /// What `src` in `lang` does.
 pub fn analyze(lang: Lang, src: &str) -> Judged {
     match lang {

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{Judged, Syntax, SyntaxWalk};
+use super::{Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
 pub(crate) const MAX_EVAL_DEPTH: usize = 24;
@@ -56,11 +56,28 @@ pub(crate) trait Reader<'t> {
 /// A reader's values: what an expression computes, as far as the text tells it.
 pub(crate) trait Evaluator<'t>: Reader<'t> {
     /// What the language's expressions compute.
-    type Value;
-    /// The value of an expression not followed.
-    const UNKNOWN: Self::Value;
+    type Value: Computed;
     /// The value of `n`, one level of it (its parts through [`Walker::eval`]).
     fn eval_inner(&mut self, n: Node<'t>) -> Self::Value;
+}
+
+/// What the walker asks of a language's values.
+pub(crate) trait Computed {
+    /// The value of an expression not followed.
+    const UNKNOWN: Self;
+    /// The text of a string (or of a path); unknown for any other value.
+    fn text(&self) -> Text;
+}
+
+/// The value of `n` in the walker `W`.
+type ValueOf<'t, W> = <W as Evaluator<'t>>::Value;
+
+impl<'t, L> Walker<'t, L> {
+    /// The left operand, the operator and the right operand of a binary expression.
+    pub(super) fn operands(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
+        let op = self.field(n, "operator")?;
+        Some((self.field(n, "left")?, self.t(op), self.field(n, "right")?))
+    }
 }
 
 impl<'t, L> Walker<'t, L>
@@ -89,14 +106,30 @@ where
 {
     /// The value of `n`: unknown deeper than [`MAX_EVAL_DEPTH`] or once the snippet's
     /// steps are spent.
-    pub(super) fn eval(&mut self, n: Node<'t>) -> <Self as Evaluator<'t>>::Value {
+    pub(super) fn eval(&mut self, n: Node<'t>) -> ValueOf<'t, Self> {
         if self.depth > MAX_EVAL_DEPTH || !self.out.step() {
-            return Self::UNKNOWN;
+            return Computed::UNKNOWN;
         }
         self.depth += 1;
         let v = self.eval_inner(n);
         self.depth -= 1;
         v
+    }
+
+    /// The text of `n`'s value; unknown when there is no `n`.
+    pub(super) fn text_of(&mut self, n: Option<Node<'t>>) -> Text {
+        match n {
+            Some(n) => self.eval(n).text(),
+            None => Text::unknown(),
+        }
+    }
+
+    /// The value of the name `name`: the value it is given, when it is given one.
+    pub(super) fn assigned_value(&mut self, name: &str) -> ValueOf<'t, Self> {
+        match self.assigned.once(name) {
+            Some(v) => self.eval(v),
+            None => Computed::UNKNOWN,
+        }
     }
 }
 

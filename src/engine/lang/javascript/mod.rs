@@ -144,6 +144,13 @@ impl JsValue {
     }
 }
 
+impl walker::Computed for JsValue {
+    const UNKNOWN: JsValue = JsValue::Other;
+    fn text(&self) -> Text {
+        JsValue::text(self)
+    }
+}
+
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
     let grammar = tree_sitter_javascript::LANGUAGE.into();

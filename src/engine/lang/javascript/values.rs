@@ -9,7 +9,6 @@ use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = JsValue;
-    const UNKNOWN: JsValue = JsValue::Other;
 
     fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
         match n.kind() {
@@ -52,11 +51,7 @@ impl<'t> Walker<'t> {
                     })
                 }
                 "template_substitution" => {
-                    let v = self
-                        .kids(k)
-                        .first()
-                        .map(|e| self.eval(*e).text())
-                        .unwrap_or_else(Text::unknown);
+                    let v = self.text_of(self.kids(k).first().copied());
                     t = t.concat(v);
                 }
                 _ => {}
@@ -70,14 +65,11 @@ impl<'t> Walker<'t> {
 
     /// A name: `__dirname`, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> JsValue {
-        let name = self.t(n).to_string();
+        let name = self.t(n);
         if name == "__dirname" {
             return JsValue::Str(Text::lit("."));
         }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => JsValue::Other,
-        }
+        self.assigned_value(name)
     }
 
     /// An object literal: its fields (a spread is the field `...`).
@@ -104,14 +96,10 @@ impl<'t> Walker<'t> {
 
     /// `a + b` of strings; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> JsValue {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return JsValue::Other;
         };
-        if self.t(op) != "+" {
+        if op != "+" {
             return JsValue::Other;
         }
         match (self.eval(l), self.eval(r)) {

@@ -8,7 +8,6 @@ use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
@@ -18,22 +17,12 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 .first()
                 .map(|c| self.eval(*c))
                 .unwrap_or(Value::Other),
-            "variable_name" => {
-                let name = self.t(n).to_string();
-                match self.assigned.once(&name) {
-                    Some(v) => self.eval(v),
-                    None => Value::Other,
-                }
-            }
+            "variable_name" => self.assigned_value(self.t(n)),
             "binary_expression" => {
-                let (Some(l), Some(r), Some(op)) = (
-                    self.field(n, "left"),
-                    self.field(n, "right"),
-                    self.field(n, "operator"),
-                ) else {
+                let Some((l, op, r)) = self.operands(n) else {
                     return Value::Other;
                 };
-                if self.t(op) != "." {
+                if op != "." {
                     return Value::Other;
                 }
                 let a = self.eval(l).text();

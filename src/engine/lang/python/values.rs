@@ -9,7 +9,6 @@ use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
@@ -42,35 +41,27 @@ impl<'t> Evaluator<'t> for Walker<'t> {
 impl<'t> Walker<'t> {
     /// A name: a loop over a glob, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> Value {
-        let name = self.t(n).to_string();
+        let name = self.t(n);
         // A name an import, a `def` or a `class` binds too has no one value here.
-        if self.lang.modules.contains_key(&name)
-            || self.lang.names.contains_key(&name)
-            || self.local.contains(&name)
+        if self.lang.modules.contains_key(name)
+            || self.lang.names.contains_key(name)
+            || self.local.contains(name)
         {
             return Value::Other;
         }
-        if let Some(r) = self.lang.loops.get(&name).copied() {
-            if self.assigned.only_unknown(&name) {
+        if let Some(r) = self.lang.loops.get(name).copied() {
+            if self.assigned.only_unknown(name) {
                 return self.loop_value(r);
             }
         }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => Value::Other,
-        }
+        self.assigned_value(name)
     }
 
     /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
     fn binary(&mut self, n: Node<'t>) -> Value {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return Value::Other;
         };
-        let op = self.t(op);
         let (lv, rv) = (self.eval(l), self.eval(r));
         match (op, lv) {
             ("+", Value::Str(a)) => Value::Str(a.concat(rv.text())),
@@ -173,12 +164,6 @@ impl<'t> Walker<'t> {
 
     /// What a module function returns: `os.path` and `pathlib` paths, the environment.
     fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> Value {
-        let arg = |w: &mut Walker<'t>, i: usize| -> Text {
-            args.pos
-                .get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
         match q {
             "os.path.join" => {
                 let mut t = Text::default();
@@ -192,9 +177,11 @@ impl<'t> Walker<'t> {
                 Value::Str(t)
             }
             "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
-            | "os.fspath" => Value::Str(arg(self, 0)),
-            "os.path.expandvars" => Value::Str(arg(self, 0).with_home_var()),
-            "os.path.dirname" => Value::Str(arg(self, 0).parent()),
+            | "os.fspath" => Value::Str(self.text_of(args.pos.first().copied())),
+            "os.path.expandvars" => {
+                Value::Str(self.text_of(args.pos.first().copied()).with_home_var())
+            }
+            "os.path.dirname" => Value::Str(self.text_of(args.pos.first().copied()).parent()),
             "os.getcwd" => Value::Str(Text::lit(".")),
             "os.getenv" | "os.environ.get" => match args.pos.first() {
                 Some(k) => Value::Str(self.env_key(*k)),
@@ -296,10 +283,7 @@ impl<'t> Walker<'t> {
                     }
                 }
                 "interpolation" => {
-                    let v = self
-                        .field(c, "expression")
-                        .map(|e| self.eval(e).text())
-                        .unwrap_or_else(Text::unknown);
+                    let v = self.text_of(self.field(c, "expression"));
                     let plain = self.field(c, "format_specifier").is_none()
                         && self.field(c, "type_conversion").is_none();
                     t = t.concat(if plain { v } else { Text::unknown() });
@@ -335,9 +319,6 @@ impl<'t> Walker<'t> {
 
     pub(super) fn arg_text(&mut self, a: &Args<'t>, i: usize, kw: &str) -> Text {
         let n = a.pos.get(i).copied().or_else(|| a.kw_value(kw));
-        match n {
-            Some(n) => self.eval(n).text(),
-            None => Text::unknown(),
-        }
+        self.text_of(n)
     }
 }

@@ -9,7 +9,6 @@ use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
@@ -67,26 +66,19 @@ impl<'t> Walker<'t> {
 
     /// A name: `__dir__`, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> Value {
-        let name = self.t(n).to_string();
+        let name = self.t(n);
         if name == "__dir__" {
             return Value::Str(Text::lit("."));
         }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => Value::Other,
-        }
+        self.assigned_value(name)
     }
 
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> Value {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return Value::Other;
         };
-        match (self.t(op), self.eval(l)) {
+        match (op, self.eval(l)) {
             ("+", Value::Str(a)) => Value::Str(a.concat(self.eval(r).text())),
             ("/" | "+", Value::Path(a)) => Value::Path(a.join(self.eval(r).text())),
             _ => Value::Other,
