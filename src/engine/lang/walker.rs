@@ -73,6 +73,22 @@ pub(crate) trait Computed {
 type ValueOf<'t, W> = <W as Evaluator<'t>>::Value;
 
 impl<'t, L> Walker<'t, L> {
+    /// Whether the snippet defines or assigns `name` (so it is not the language's own).
+    pub(super) fn binds(&self, name: &str) -> bool {
+        self.local.contains(name) || self.assigned.contains(name)
+    }
+
+    /// Whether `name`, used as a value, is one of the language's names that reach code by
+    /// name (`dynamic`: `eval`, `getattr`, `send` …); the snippet is then opaque.
+    pub(super) fn reaches_code(&mut self, name: &str, dynamic: &[&str]) -> bool {
+        let found = dynamic.contains(&name);
+        if found {
+            self.out
+                .opaque(format!("uses `{name}`, which reaches code by name"));
+        }
+        found
+    }
+
     /// The left operand, the operator and the right operand of a binary expression.
     pub(super) fn operands(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
         let op = self.field(n, "operator")?;
@@ -96,6 +112,17 @@ where
     pub(super) fn children(&mut self, n: Node<'t>) {
         for c in self.kids(n) {
             self.walk(c);
+        }
+    }
+
+    /// An assignment: its left side when that is more than a name (`a[k] = …`), and the
+    /// value.
+    pub(super) fn walk_assignment(&mut self, n: Node<'t>) {
+        if let Some(l) = self.field(n, "left").filter(|l| l.kind() != "identifier") {
+            self.walk(l);
+        }
+        if let Some(r) = self.field(n, "right") {
+            self.walk(r);
         }
     }
 }

@@ -173,7 +173,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if !(self.local.contains(name) || self.assigned.contains(name)) {
+                if !self.binds(name) {
                     self.out
                         .opaque(format!("calls `{name}`, which is not known"));
                 }

@@ -83,16 +83,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                     }
                 }
             }
-            "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment_expression" | "augmented_assignment_expression" => self.walk_assignment(n),
             "function_declaration"
             | "class_declaration"
             | "function_expression"
@@ -199,12 +190,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains(name) {
-            return;
-        }
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
         if name == "require" {

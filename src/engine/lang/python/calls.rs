@@ -170,7 +170,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if self.local.contains(name) || self.assigned.contains(name) {
+                if self.binds(name) {
                     return;
                 }
                 self.builtin_call(name, &args);

@@ -489,7 +489,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains(name) {
+                if self.binds(name) {
                     return None;
                 }
                 self.lang

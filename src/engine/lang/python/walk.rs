@@ -116,16 +116,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                     }
                 }
             }
-            "assignment" | "augmented_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment" | "augmented_assignment" => self.walk_assignment(n),
             "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
                 for c in self.kids(n) {
@@ -231,12 +222,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains(name) {
-            return;
-        }
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
         if name == "open" {

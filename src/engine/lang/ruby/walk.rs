@@ -96,16 +96,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                 }
                 self.children(n);
             }
-            "assignment" | "operator_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment" | "operator_assignment" => self.walk_assignment(n),
             "method" | "singleton_method" => {
                 if let Some(b) = self.field(n, "body") {
                     self.walk(b);
@@ -158,14 +149,11 @@ impl<'t> Walker<'t> {
     /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
     pub(super) fn bare(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.assigned.contains(name) || self.local.contains(name) {
+        // Parameters of blocks and methods are bound in `collect`.
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
-        // Parameters of blocks and methods are bound in `collect`.
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
-        } else if !KERNEL.contains(&name) {
+        if !KERNEL.contains(&name) {
             self.out
                 .opaque(format!("calls `{name}`, which is not known"));
         }
