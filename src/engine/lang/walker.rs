@@ -46,6 +46,8 @@ impl<'t, L> SyntaxWalk<'t> for Walker<'t, L> {
 
 /// A reader's two passes over a snippet's tree.
 pub(crate) trait Reader<'t> {
+    /// The kind of node that is a plain name of the language (`$x` in PHP).
+    const NAME: &'static str = "identifier";
     /// The first pass, one node: the names `n` binds, defines and assigns ([`judge`] visits
     /// every node).
     fn collect(&mut self, n: Node<'t>);
@@ -115,10 +117,21 @@ where
         }
     }
 
+    /// Every name in `n`, as having no one value.
+    pub(super) fn unknown_names(&mut self, n: Node<'t>) {
+        if n.kind() == Self::NAME {
+            self.assigned.unknown(self.t(n));
+            return;
+        }
+        for c in self.kids(n) {
+            self.unknown_names(c);
+        }
+    }
+
     /// An assignment: its left side when that is more than a name (`a[k] = …`), and the
     /// value.
     pub(super) fn walk_assignment(&mut self, n: Node<'t>) {
-        if let Some(l) = self.field(n, "left").filter(|l| l.kind() != "identifier") {
+        if let Some(l) = self.field(n, "left").filter(|l| l.kind() != Self::NAME) {
             self.walk(l);
         }
         if let Some(r) = self.field(n, "right") {
@@ -141,6 +154,14 @@ where
         let v = self.eval_inner(n);
         self.depth -= 1;
         v
+    }
+
+    /// The value of `n`'s first named child (a parenthesized expression's).
+    pub(super) fn eval_first(&mut self, n: Node<'t>) -> ValueOf<'t, Self> {
+        match self.kids(n).first() {
+            Some(c) => self.eval(*c),
+            None => Computed::UNKNOWN,
+        }
     }
 
     /// The text of `n`'s value; unknown when there is no `n`.

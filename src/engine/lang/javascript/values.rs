@@ -19,12 +19,9 @@ impl<'t> Evaluator<'t> for Walker<'t> {
             "template_string" => self.template(n),
             "true" => JsValue::Bool(true),
             "false" => JsValue::Bool(false),
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(JsValue::Other),
-            "identifier" => self.identifier(n),
+            "parenthesized_expression" => self.eval_first(n),
+            "identifier" if self.t(n) == "__dirname" => JsValue::Str(Text::lit(".")),
+            "identifier" => self.assigned_value(self.t(n)),
             "array" => JsValue::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "object" => self.object(n),
             "binary_expression" => self.sum(n),
@@ -61,15 +58,6 @@ impl<'t> Walker<'t> {
             t = Text::lit("");
         }
         JsValue::Str(t)
-    }
-
-    /// A name: `__dirname`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> JsValue {
-        let name = self.t(n);
-        if name == "__dirname" {
-            return JsValue::Str(Text::lit("."));
-        }
-        self.assigned_value(name)
     }
 
     /// An object literal: its fields (a spread is the field `...`).

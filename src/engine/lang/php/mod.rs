@@ -267,17 +267,6 @@ struct Php;
 type Walker<'t> = walker::Walker<'t, Php>;
 
 impl<'t> Walker<'t> {
-    /// Every variable in `n`, as having no one value.
-    fn unknown_vars(&mut self, n: Node<'t>) {
-        if n.kind() == "variable_name" {
-            self.assigned.unknown(self.t(n));
-            return;
-        }
-        for c in self.kids(n) {
-            self.unknown_vars(c);
-        }
-    }
-
     fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, bool) {
         let mut pos = Vec::new();
         let mut splat = false;

@@ -12,11 +12,7 @@ impl<'t> Evaluator<'t> for Walker<'t> {
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" | "encapsed_string" => Value::Str(self.string(n)),
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(Value::Other),
+            "parenthesized_expression" => self.eval_first(n),
             "variable_name" => self.assigned_value(self.t(n)),
             "binary_expression" => {
                 let Some((l, op, r)) = self.operands(n) else {

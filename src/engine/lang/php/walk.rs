@@ -8,6 +8,8 @@ use crate::engine::lang::{Effect, SyntaxWalk};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
+    const NAME: &'static str = "variable_name";
+
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment_expression"
@@ -32,17 +34,17 @@ impl<'t> Reader<'t> for Walker<'t> {
                     .and_then(|l| self.kids(l).into_iter().next())
                     .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
                 {
-                    self.unknown_vars(base);
+                    self.unknown_names(base);
                 }
                 // `$y = &$x`: a change through `$y` changes `$x`.
                 if n.kind() == "reference_assignment_expression" {
                     if let Some(r) = self.field(n, "right") {
-                        self.unknown_vars(r);
+                        self.unknown_names(r);
                     }
                 }
             }
             // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
-            "by_ref" => self.unknown_vars(n),
+            "by_ref" => self.unknown_names(n),
             "reference_modifier" => self
                 .out
                 .opaque("defines a function that changes its caller's variables (`&$v`)"),

@@ -387,17 +387,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// Every name anywhere in `n`, as unknown.
-    fn bind_all_unknown(&mut self, n: Node<'t>) {
-        if n.kind() == "identifier" {
-            self.bind_unknown(n);
-            return;
-        }
-        for c in self.kids(n) {
-            self.bind_all_unknown(c);
-        }
-    }
-
     /// `import a.b` and `import a as b`: the modules bound to names.
     fn collect_import(&mut self, n: Node<'t>) {
         for c in self.kids(n) {

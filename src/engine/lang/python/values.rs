@@ -20,11 +20,7 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 }
                 Value::Str(t)
             }
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(Value::Other),
+            "parenthesized_expression" => self.eval_first(n),
             "identifier" => self.identifier(n),
             "list" | "tuple" => {
                 Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect())

@@ -76,7 +76,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                 }
             }
             // `case x:` binds `x` to what is matched, and so may any name in a pattern.
-            "case_pattern" => self.bind_all_unknown(n),
+            "case_pattern" => self.unknown_names(n),
             "global_statement" | "nonlocal_statement" => {
                 for c in self.kids(n) {
                     self.bind_unknown(c);

@@ -206,24 +206,13 @@ const MUTATORS: &[&str] = &[
 ];
 
 impl<'t> Walker<'t> {
-    fn unknown_binding(&mut self, n: Node<'t>) {
-        if n.kind() == "identifier" {
-            let name = self.t(n).to_string();
-            self.assigned.unknown(name);
-            return;
-        }
-        for c in self.kids(n) {
-            self.unknown_binding(c);
-        }
-    }
-
     /// `x << "…"` changes the string `x` holds; `/(?<x>…)/ =~ s` assigns `x`.
     fn collect_binary(&mut self, n: Node<'t>) {
         let (Some(l), Some(op)) = (self.field(n, "left"), self.field(n, "operator")) else {
             return;
         };
         match (self.t(op), l.kind()) {
-            ("<<", "identifier") => self.unknown_binding(l),
+            ("<<", "identifier") => self.unknown_names(l),
             ("=~", "regex") => {
                 let src = self.t(l);
                 for group in src.split("(?<").skip(1) {
@@ -246,7 +235,7 @@ impl<'t> Walker<'t> {
         };
         let method = self.t(m);
         if r.kind() == "identifier" && (method.ends_with('!') || MUTATORS.contains(&method)) {
-            self.unknown_binding(r);
+            self.unknown_names(r);
         }
     }
 

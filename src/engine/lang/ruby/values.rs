@@ -17,7 +17,8 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 [one] => self.eval(*one),
                 _ => Value::Other,
             },
-            "identifier" => self.identifier(n),
+            "identifier" if self.t(n) == "__dir__" => Value::Str(Text::lit(".")),
+            "identifier" => self.assigned_value(self.t(n)),
             "array" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary" => self.sum(n),
             "element_reference" => self.env_reference(n),
@@ -62,15 +63,6 @@ impl<'t> Walker<'t> {
             t = Text::lit("");
         }
         t
-    }
-
-    /// A name: `__dir__`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> Value {
-        let name = self.t(n);
-        if name == "__dir__" {
-            return Value::Str(Text::lit("."));
-        }
-        self.assigned_value(name)
     }
 
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.

@@ -18,13 +18,13 @@ impl<'t> Reader<'t> for Walker<'t> {
                         let r = self.field(n, "right");
                         self.assigned.give(name, r);
                     } else {
-                        self.unknown_binding(l);
+                        self.unknown_names(l);
                     }
                 }
             }
             "operator_assignment" => {
                 if let Some(l) = self.field(n, "left") {
-                    self.unknown_binding(l);
+                    self.unknown_names(l);
                 }
             }
             "method" | "singleton_method" | "class" | "module" => {
@@ -32,29 +32,29 @@ impl<'t> Reader<'t> for Walker<'t> {
                     self.local.insert(self.t(name).to_string());
                 }
                 if let Some(p) = self.field(n, "parameters") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             // `Dir.mktmpdir { |d| … }` gives its block the folder's path, the call's value.
             "block_parameters" => match self.mktmpdir_block(n) {
                 Some((name, call)) => self.assigned.give(name, Some(call)),
-                None => self.unknown_binding(n),
+                None => self.unknown_names(n),
             },
-            "lambda_parameters" => self.unknown_binding(n),
+            "lambda_parameters" => self.unknown_names(n),
             "for" => {
                 if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             "rescue" => {
                 if let Some(v) = self.field(n, "variable") {
-                    self.unknown_binding(v);
+                    self.unknown_names(v);
                 }
             }
             // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
             "in_clause" | "match_pattern" | "test_pattern" => {
                 if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             "binary" => self.collect_binary(n),
