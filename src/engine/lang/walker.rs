@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{Judged, Syntax, SyntaxWalk, Text};
+use super::{env_value, Effect, Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
 pub(crate) const MAX_EVAL_DEPTH: usize = 24;
@@ -169,6 +169,21 @@ where
         match n {
             Some(n) => self.eval(n).text(),
             None => Text::unknown(),
+        }
+    }
+
+    /// The value of the environment variable `key` names (`os.environ[key]`, `ENV[key]`,
+    /// `getenv(key)`): see [`env_value`]. A name not known may be any variable, a secret
+    /// too.
+    pub(super) fn env_var(&mut self, key: Option<Node<'t>>) -> Text {
+        match self.text_of(key).known() {
+            Some(name) => env_value(&name, &mut self.out),
+            None => {
+                self.out.push(Effect::SecretEnv(
+                    "a variable named at run time".to_string(),
+                ));
+                Text::unknown()
+            }
         }
     }
 

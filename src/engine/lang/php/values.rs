@@ -3,7 +3,7 @@
 
 use super::Walker;
 use crate::engine::lang::walker::Evaluator;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value};
+use crate::engine::lang::{SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
@@ -80,11 +80,7 @@ impl<'t> Walker<'t> {
         let kids = self.kids(n);
         let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
         if matches!(base, "$_SERVER" | "$_ENV") {
-            let key = kids.get(1).map(|k| self.eval(*k).text().known());
-            return Value::Str(match key {
-                Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            });
+            return Value::Str(self.env_var(kids.get(1).copied()));
         }
         Value::Other
     }
@@ -97,10 +93,7 @@ impl<'t> Walker<'t> {
             .unwrap_or_default();
         let (pos, _) = self.args(n);
         match name.as_str() {
-            "getenv" => Value::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
-                Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            }),
+            "getenv" => Value::Str(self.env_var(pos.first().copied())),
             "getcwd" => Value::Str(Text::lit(".")),
             "sys_get_temp_dir" => Value::Str(Text::lit("/tmp")),
             "realpath" | "strval" => pos

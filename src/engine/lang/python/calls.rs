@@ -296,7 +296,7 @@ impl<'t> Walker<'t> {
             }
             "os.getenv" | "os.environ.get" => {
                 if let Some(k) = a.pos.first() {
-                    self.env_key(*k);
+                    self.env_var(Some(*k));
                 }
             }
             "os.environ.items" | "os.environ.values" | "os.environ.copy" => {

@@ -4,7 +4,7 @@
 use super::{Args, Walker};
 use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
@@ -91,7 +91,7 @@ impl<'t> Walker<'t> {
         let key = self.field(n, "subscript");
         if let (Some(v), Some(k)) = (value, key) {
             if self.qualify(v).as_deref() == Some("os.environ") {
-                return Value::Str(self.env_key(k));
+                return Value::Str(self.env_var(Some(k)));
             }
         }
         Value::Other
@@ -130,13 +130,6 @@ impl<'t> Walker<'t> {
             }
         }
         Value::Other
-    }
-
-    pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
-        match self.eval(k).text().known() {
-            Some(name) => env_value(&name, &mut self.out),
-            None => env_value_named_at_run_time(&mut self.out),
-        }
     }
 
     pub(super) fn eval_call(&mut self, n: Node<'t>) -> Value {
@@ -180,7 +173,7 @@ impl<'t> Walker<'t> {
             "os.path.dirname" => Value::Str(self.text_of(args.pos.first().copied()).parent()),
             "os.getcwd" => Value::Str(Text::lit(".")),
             "os.getenv" | "os.environ.get" => match args.pos.first() {
-                Some(k) => Value::Str(self.env_key(*k)),
+                Some(k) => Value::Str(self.env_var(Some(*k))),
                 None => Value::Other,
             },
             "tempfile.gettempdir" => Value::Str(Text::lit("/tmp")),

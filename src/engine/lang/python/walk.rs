@@ -168,7 +168,7 @@ impl<'t> Walker<'t> {
         if let Some(v) = value {
             if self.qualify(v).as_deref() == Some("os.environ") {
                 if let Some(k) = self.field(n, "subscript") {
-                    self.env_key(k);
+                    self.env_var(Some(k));
                     self.walk(k);
                 }
                 if self.parent(n).is_some_and(|p| {

@@ -7,7 +7,7 @@ use crate::engine::lang::path_calls::{
 };
 use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
+use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;
 
 /// Class methods that act on the paths they are given.
@@ -381,10 +381,7 @@ impl<'t> Walker<'t> {
             | ("Process", "spawn")
             | ("Kernel", "system" | "exec" | "spawn") => self.run(pos, splat),
             ("ENV", "fetch" | "[]" | "key?" | "has_key?" | "include?") => {
-                match arg(self, 0).known() {
-                    Some(k) => env_value(&k, &mut self.out),
-                    None => env_value_named_at_run_time(&mut self.out),
-                };
+                self.env_var(pos.first().copied());
             }
             ("ENV", _) => self.out.push(Effect::EnvDump(format!(
                 "uses the whole environment (`ENV.{method}`)"

@@ -4,7 +4,7 @@
 use super::Walker;
 use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
@@ -82,10 +82,7 @@ impl<'t> Walker<'t> {
         let obj = self.field(n, "object");
         if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
             let key = self.kids(n).into_iter().nth(1);
-            return Value::Str(match key.map(|k| self.eval(k).text().known()) {
-                Some(Some(name)) => env_value(&name, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            });
+            return Value::Str(self.env_var(key));
         }
         Value::Other
     }
@@ -134,10 +131,7 @@ impl<'t> Walker<'t> {
             (Some("File"), "dirname") => Value::Str(arg(self, 0).parent()),
             (Some("Pathname"), "new") => Value::Path(arg(self, 0)),
             (Some("Pathname"), "pwd" | "getwd") => Value::Path(Text::lit(".")),
-            (Some("ENV"), "fetch") => Value::Str(match arg(self, 0).known() {
-                Some(name) => env_value(&name, &mut self.out),
-                None => env_value_named_at_run_time(&mut self.out),
-            }),
+            (Some("ENV"), "fetch") => Value::Str(self.env_var(pos.first().copied())),
             (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
                 match recv.map(|r| self.eval(r)) {
                     Some(Value::Path(p)) => {
