@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{env_value, Effect, Judged, Syntax, SyntaxWalk, Text};
+use super::{env_value, mode_word, Effect, Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
 pub(crate) const MAX_EVAL_DEPTH: usize = 24;
@@ -169,6 +169,17 @@ where
         match n {
             Some(n) => self.eval(n).text(),
             None => Text::unknown(),
+        }
+    }
+
+    /// A call that sets a file's mode (`os.chmod`, `fs.chmodSync`, `File.chmod`): judged as
+    /// `chmod MODE PATH` is (setuid bits, world-writable) when the mode is written as
+    /// `chmod` takes it (see [`mode_word`]).
+    pub(super) fn chmod(&mut self, mode: Option<Node<'t>>, path: Option<Node<'t>>) {
+        if let Some(m) = mode.and_then(|m| mode_word(self.t(m))) {
+            let p = self.text_of(path);
+            self.out
+                .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
         }
     }
 

@@ -309,16 +309,8 @@ impl<'t> Walker<'t> {
 
     /// A function of `fs` (or `fs/promises`, or of `Deno`), named `op` without its `Sync`.
     fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &[Node<'t>]) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
         if matches!(op, "chmod" | "lchmod") {
-            let mode = args
-                .get(1)
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                let p = self.arg_text(args, 0);
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            self.chmod(args.get(1).copied(), args.first().copied());
         }
         if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
             self.push_path_effects(row, args);

@@ -81,16 +81,8 @@ impl<'t> Walker<'t> {
 
     /// What the function `name` (lower case) does, called as `n` with arguments `pos`.
     pub(super) fn function_call(&mut self, name: &str, n: Node<'t>, pos: &[Node<'t>]) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
         if name == "chmod" {
-            let mode = pos
-                .get(1)
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                let p = self.arg_text(pos, 0);
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            self.chmod(pos.get(1).copied(), pos.first().copied());
         }
         if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
             let effects = path_calls::effects(row, |arg| match arg {

@@ -243,14 +243,10 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn module_call(&mut self, q: &str, a: &Args<'t>) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
         if matches!(q, "os.chmod" | "os.lchmod") {
             let mode = a.pos.get(1).copied().or_else(|| a.kw_value("mode"));
-            if let Some(m) = mode.and_then(|m| crate::engine::lang::mode_word(self.t(m))) {
-                let p = self.arg_text(a, 0, "path");
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            let path = a.pos.first().copied().or_else(|| a.kw_value("path"));
+            self.chmod(mode, path);
         }
         if let Some(row) = path_calls::find(PATH_CALLS, |n| *n == q) {
             let effects = path_calls::effects(row, |arg| vec![self.path_arg(a, arg)]);

@@ -319,23 +319,12 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn class_call(&mut self, c: &str, method: &str, pos: &[Node<'t>], splat: bool) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
         if matches!(
             (c, method),
             ("File", "chmod" | "lchmod") | ("FileUtils", "chmod" | "chmod_R")
         ) {
-            let mode = pos
-                .first()
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                for p in pos.iter().skip(1) {
-                    let p = self.eval(*p).text();
-                    self.out.push(Effect::Exec(vec![
-                        Text::lit("chmod"),
-                        Text::lit(m.clone()),
-                        p,
-                    ]));
-                }
+            for p in pos.iter().skip(1) {
+                self.chmod(pos.first().copied(), Some(*p));
             }
         }
         if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
