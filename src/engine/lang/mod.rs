@@ -379,6 +379,12 @@ impl walker::Computed for Value {
     fn text(&self) -> Text {
         Value::text(self)
     }
+    fn items(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(items) => Some(items),
+            _ => None,
+        }
+    }
 }
 
 /// What `src` in `lang` does.

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::path_calls::{self, Arg, PathArg};
 use super::{env_value, mode_word, Effect, Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
@@ -64,11 +65,13 @@ pub(crate) trait Evaluator<'t>: Reader<'t> {
 }
 
 /// What the walker asks of a language's values.
-pub(crate) trait Computed {
+pub(crate) trait Computed: Sized {
     /// The value of an expression not followed.
     const UNKNOWN: Self;
     /// The text of a string (or of a path); unknown for any other value.
     fn text(&self) -> Text;
+    /// The items of a list; none for any other value.
+    fn items(&self) -> Option<&[Self]>;
 }
 
 /// The value of `n` in the walker `W`.
@@ -128,6 +131,13 @@ where
         }
     }
 
+    /// A call's arguments, each judged as a value wherever it goes.
+    pub(super) fn walk_args(&mut self, args: &Args<'t>) {
+        for a in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {
+            self.walk(*a);
+        }
+    }
+
     /// An assignment: its left side when that is more than a name (`a[k] = …`), and the
     /// value.
     pub(super) fn walk_assignment(&mut self, n: Node<'t>) {
@@ -172,6 +182,38 @@ where
         }
     }
 
+    /// The text of the argument at `i`; unknown when it is not given.
+    pub(super) fn arg_text(&mut self, args: &[Node<'t>], i: usize) -> Text {
+        self.text_of(args.get(i).copied())
+    }
+
+    /// The effects of a call a table of path calls lists, `row` its paths (see
+    /// [`path_calls`]): an argument the row names by position (or keyword) is one path;
+    /// from a position on, every argument is one, or each item of a list.
+    pub(super) fn path_call(&mut self, row: &[PathArg], args: &Args<'t>) {
+        let effects = path_calls::effects(row, |arg| match arg {
+            Arg::At(i, keyword) => vec![self.text_of(args.arg(i, keyword))],
+            Arg::From(from) => {
+                let mut paths = Vec::new();
+                for a in args.iter().skip(from) {
+                    let v = self.eval(*a);
+                    match v.items() {
+                        Some(items) => paths.extend(items.iter().map(Computed::text)),
+                        None => paths.push(v.text()),
+                    }
+                }
+                // A spread argument, or none at all, is a path not known.
+                if args.splat || paths.is_empty() {
+                    paths.push(Text::unknown());
+                }
+                paths
+            }
+        });
+        for e in effects {
+            self.out.push(e);
+        }
+    }
+
     /// A call that sets a file's mode (`os.chmod`, `fs.chmodSync`, `File.chmod`): judged as
     /// `chmod MODE PATH` is (setuid bits, world-writable) when the mode is written as
     /// `chmod` takes it (see [`mode_word`]).
@@ -204,6 +246,37 @@ where
             Some(v) => self.eval(v),
             None => Computed::UNKNOWN,
         }
+    }
+}
+
+/// A call's arguments: by position (the slice an `Args` derefs to), by keyword (Python's
+/// `f(x=1)`, Ruby's `f(x: 1)`), and whether any is spread from a value the text does not
+/// show (`*a`, `**kw`, `...$a`).
+#[derive(Default)]
+pub(crate) struct Args<'t> {
+    pub(crate) pos: Vec<Node<'t>>,
+    pub(crate) kw: Vec<(&'t str, Node<'t>)>,
+    pub(crate) splat: bool,
+}
+
+impl<'t> Args<'t> {
+    /// The keyword argument `keyword`.
+    pub(crate) fn kw_value(&self, keyword: &str) -> Option<Node<'t>> {
+        self.kw.iter().find(|(k, _)| *k == keyword).map(|(_, v)| *v)
+    }
+    /// The argument at `i`, or else the keyword argument `keyword` (none when it is "").
+    pub(crate) fn arg(&self, i: usize, keyword: &str) -> Option<Node<'t>> {
+        self.pos
+            .get(i)
+            .copied()
+            .or_else(|| self.kw_value(keyword).filter(|_| !keyword.is_empty()))
+    }
+}
+
+impl<'t> std::ops::Deref for Args<'t> {
+    type Target = [Node<'t>];
+    fn deref(&self) -> &[Node<'t>] {
+        &self.pos
     }
 }
 

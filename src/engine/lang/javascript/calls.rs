@@ -3,9 +3,9 @@
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
 use crate::engine::lang::path_calls::{
-    self, hardlink_target, read, symlink_target, write, Arg, PathArg, PathCall,
+    self, hardlink_target, read, symlink_target, write, PathCall,
 };
-use crate::engine::lang::walker::Reader;
+use crate::engine::lang::walker::{Args, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
@@ -142,9 +142,7 @@ impl<'t> Walker<'t> {
             return;
         };
         let args = self.args(n);
-        for a in &args {
-            self.walk(*a);
-        }
+        self.walk_args(&args);
         if f.kind() == "import" {
             self.out
                 .opaque("imports a module chosen at run time (`import()`)");
@@ -224,7 +222,7 @@ impl<'t> Walker<'t> {
         false
     }
 
-    pub(super) fn module_call(&mut self, q: &str, args: &[Node<'t>]) {
+    pub(super) fn module_call(&mut self, q: &str, args: &Args<'t>) {
         // `fs.promises.x`, `fs/promises.x` and the callback forms are the same calls.
         let fsq = q
             .strip_prefix("fs.promises.")
@@ -237,7 +235,7 @@ impl<'t> Walker<'t> {
             return;
         }
         if let Some(row) = path_calls::find(GLOBAL_PATH_CALLS, |n: &&str| *n == q) {
-            self.push_path_effects(row, args);
+            self.path_call(row, args);
             return;
         }
         if NO_EFFECT.contains(&q) {
@@ -280,13 +278,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// The text of argument `i` (not known when not given).
-    fn arg_text(&mut self, args: &[Node<'t>], i: usize) -> Text {
-        args.get(i)
-            .map(|n| self.eval(*n).text())
-            .unwrap_or_else(Text::unknown)
-    }
-
     /// The options object at argument `i` (empty when not given).
     fn options(&mut self, args: &[Node<'t>], i: usize) -> JsValue {
         args.get(i)
@@ -294,26 +285,13 @@ impl<'t> Walker<'t> {
             .unwrap_or(JsValue::Obj(Vec::new()))
     }
 
-    /// The effects of a row of a table of [`PathCall`]s.
-    fn push_path_effects(&mut self, row: &[PathArg], args: &[Node<'t>]) {
-        let effects = path_calls::effects(row, |arg| match arg {
-            Arg::At(i, _) => vec![self.arg_text(args, i)],
-            Arg::From(from) => (from..args.len().max(from + 1))
-                .map(|i| self.arg_text(args, i))
-                .collect(),
-        });
-        for e in effects {
-            self.out.push(e);
-        }
-    }
-
     /// A function of `fs` (or `fs/promises`, or of `Deno`), named `op` without its `Sync`.
-    fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &[Node<'t>]) {
+    fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &Args<'t>) {
         if matches!(op, "chmod" | "lchmod") {
             self.chmod(args.get(1).copied(), args.first().copied());
         }
         if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
-            self.push_path_effects(row, args);
+            self.path_call(row, args);
             return;
         }
         match op {

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::walker::{self, judge};
+use super::walker::{self, judge, Args};
 use super::{in_list, Judged, Lang, SyntaxWalk, Text};
 use tree_sitter::Node;
 
@@ -148,6 +148,12 @@ impl walker::Computed for JsValue {
     const UNKNOWN: JsValue = JsValue::Other;
     fn text(&self) -> Text {
         JsValue::text(self)
+    }
+    fn items(&self) -> Option<&[JsValue]> {
+        match self {
+            JsValue::List(items) => Some(items),
+            _ => None,
+        }
     }
 }
 
@@ -404,8 +410,10 @@ impl<'t> Walker<'t> {
         super::unescape(inner)
     }
 
-    fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        match self.field(call, "arguments") {
+    /// A call's arguments, all by position (a spread `...xs` is one whose value is not
+    /// known).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let pos = match self.field(call, "arguments") {
             Some(a) if a.kind() == "arguments" => self
                 .kids(a)
                 .into_iter()
@@ -414,6 +422,10 @@ impl<'t> Walker<'t> {
             // A tagged template: the template is the argument.
             Some(a) => vec![a],
             None => Vec::new(),
+        };
+        Args {
+            pos,
+            ..Args::default()
         }
     }
 }

@@ -289,9 +289,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn new_expr(&mut self, n: Node<'t>) {
         let args = self.args(n);
-        for a in &args {
-            self.walk(*a);
-        }
+        self.walk_args(&args);
         let Some(c) = self.field(n, "constructor") else {
             return;
         };
@@ -303,10 +301,7 @@ impl<'t> Walker<'t> {
                 .out
                 .push(Effect::Network("a web socket or request".into())),
             Some("global.Deno.Command") => {
-                let prog = args
-                    .first()
-                    .map(|a| self.eval(*a).text())
-                    .unwrap_or_else(Text::unknown);
+                let prog = self.arg_text(&args, 0);
                 let opts = args
                     .get(1)
                     .map(|a| self.eval(*a))

@@ -9,7 +9,7 @@
 
 use tree_sitter::Node;
 
-use super::walker::{self, judge};
+use super::walker::{self, judge, Args};
 
 mod calls;
 mod values;
@@ -267,9 +267,9 @@ struct Php;
 type Walker<'t> = walker::Walker<'t, Php>;
 
 impl<'t> Walker<'t> {
-    fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, bool) {
-        let mut pos = Vec::new();
-        let mut splat = false;
+    /// A call's arguments (PHP's named arguments are taken by position).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let mut args = Args::default();
         if let Some(a) = self.field(call, "arguments") {
             for arg in self.kids(a) {
                 if arg.kind() != "argument" {
@@ -277,14 +277,14 @@ impl<'t> Walker<'t> {
                 }
                 let kids = self.kids(arg);
                 if kids.iter().any(|k| k.kind() == "variadic_unpacking") {
-                    splat = true;
+                    args.splat = true;
                 }
                 if let Some(e) = kids.into_iter().rfind(|k| k.kind() != "name") {
-                    pos.push(e);
+                    args.pos.push(e);
                 }
             }
         }
-        (pos, splat)
+        args
     }
 }
 

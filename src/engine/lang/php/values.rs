@@ -91,16 +91,16 @@ impl<'t> Walker<'t> {
             .field(n, "function")
             .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
             .unwrap_or_default();
-        let (pos, _) = self.args(n);
+        let args = self.args(n);
         match name.as_str() {
-            "getenv" => Value::Str(self.env_var(pos.first().copied())),
+            "getenv" => Value::Str(self.env_var(args.first().copied())),
             "getcwd" => Value::Str(Text::lit(".")),
             "sys_get_temp_dir" => Value::Str(Text::lit("/tmp")),
-            "realpath" | "strval" => pos
+            "realpath" | "strval" => args
                 .first()
                 .map(|a| Value::Str(self.eval(*a).text()))
                 .unwrap_or(Value::Other),
-            "dirname" => pos
+            "dirname" => args
                 .first()
                 .map(|a| Value::Str(self.eval(*a).text().parent()))
                 .unwrap_or(Value::Other),

@@ -503,18 +503,5 @@ impl<'t> Walker<'t> {
     }
 }
 
-#[derive(Default)]
-struct Args<'t> {
-    pos: Vec<Node<'t>>,
-    kw: Vec<(String, Node<'t>)>,
-    splat: bool,
-}
-
-impl<'t> Args<'t> {
-    fn kw_value(&self, k: &str) -> Option<Node<'t>> {
-        self.kw.iter().find(|(n, _)| n == k).map(|(_, v)| *v)
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,8 @@
 //! Python values: what an expression computes as far as the text tells it (strings,
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
-use super::{Args, Walker};
-use crate::engine::lang::walker::Evaluator;
+use super::Walker;
+use crate::engine::lang::walker::{Args, Evaluator};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;
@@ -166,13 +166,11 @@ impl<'t> Walker<'t> {
                 Value::Str(t)
             }
             "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
-            | "os.fspath" => Value::Str(self.text_of(args.pos.first().copied())),
-            "os.path.expandvars" => {
-                Value::Str(self.text_of(args.pos.first().copied()).with_home_var())
-            }
-            "os.path.dirname" => Value::Str(self.text_of(args.pos.first().copied()).parent()),
+            | "os.fspath" => Value::Str(self.arg_text(args, 0)),
+            "os.path.expandvars" => Value::Str(self.arg_text(args, 0).with_home_var()),
+            "os.path.dirname" => Value::Str(self.arg_text(args, 0).parent()),
             "os.getcwd" => Value::Str(Text::lit(".")),
-            "os.getenv" | "os.environ.get" => match args.pos.first() {
+            "os.getenv" | "os.environ.get" => match args.first() {
                 Some(k) => Value::Str(self.env_var(Some(*k))),
                 None => Value::Other,
             },
@@ -295,7 +293,7 @@ impl<'t> Walker<'t> {
             match c.kind() {
                 "keyword_argument" => {
                     if let (Some(k), Some(v)) = (self.field(c, "name"), self.field(c, "value")) {
-                        a.kw.push((self.t(k).to_string(), v));
+                        a.kw.push((self.t(k), v));
                     }
                 }
                 "list_splat" | "dictionary_splat" => a.splat = true,
@@ -304,10 +302,5 @@ impl<'t> Walker<'t> {
             }
         }
         a
-    }
-
-    pub(super) fn arg_text(&mut self, a: &Args<'t>, i: usize, kw: &str) -> Text {
-        let n = a.pos.get(i).copied().or_else(|| a.kw_value(kw));
-        self.text_of(n)
     }
 }

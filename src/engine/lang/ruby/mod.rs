@@ -7,7 +7,7 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use super::walker::{self, judge};
+use super::walker::{self, judge, Args};
 use super::{Judged, Lang, SyntaxWalk};
 use tree_sitter::Node;
 
@@ -254,26 +254,27 @@ impl<'t> Walker<'t> {
         }
     }
 
-    fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, Vec<(String, Node<'t>)>, bool) {
-        let mut pos = Vec::new();
-        let mut kw = Vec::new();
-        let mut splat = false;
+    /// A call's arguments (a block given with `&` is one spread: what it does is not seen).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let mut args = Args::default();
         if let Some(a) = self.field(call, "arguments") {
             for c in self.kids(a) {
                 match c.kind() {
                     "pair" => {
                         if let (Some(k), Some(v)) = (self.field(c, "key"), self.field(c, "value")) {
                             let key = self.t(k).trim_end_matches(':').trim_start_matches(':');
-                            kw.push((key.to_string(), v));
+                            args.kw.push((key, v));
                         }
                     }
-                    "splat_argument" | "hash_splat_argument" | "block_argument" => splat = true,
+                    "splat_argument" | "hash_splat_argument" | "block_argument" => {
+                        args.splat = true
+                    }
                     "comment" => {}
-                    _ => pos.push(c),
+                    _ => args.pos.push(c),
                 }
             }
         }
-        (pos, kw, splat)
+        args
     }
 }
 

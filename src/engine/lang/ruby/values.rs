@@ -91,12 +91,7 @@ impl<'t> Walker<'t> {
     fn eval_call(&mut self, n: Node<'t>) -> Value {
         let recv = self.field(n, "receiver");
         let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
-        let (pos, _, _) = self.args(n);
-        let arg = |w: &mut Walker<'t>, i: usize| {
-            pos.get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
+        let args = self.args(n);
         let c = recv.and_then(|r| self.constant(r));
         match (c.as_deref(), method) {
             (Some("Dir"), "home") => Value::Str(Text::home()),
@@ -105,33 +100,33 @@ impl<'t> Walker<'t> {
             // A new folder in the folder given second, else the temporary folder; its
             // name stands for the one made (the `X`s). `calls.rs` writes the same path.
             (Some("Dir"), "mktmpdir") => {
-                let folder = match pos.get(1) {
-                    Some(_) => arg(self, 1),
+                let folder = match args.get(1) {
+                    Some(_) => self.arg_text(&args, 1),
                     None => Text::lit("/tmp"),
                 };
                 Value::Str(folder.join(Text::lit("dXXXXXXXX")))
             }
             (Some("File"), "join") => {
                 let mut t = Text::default();
-                for i in 0..pos.len() {
-                    let a = arg(self, i);
+                for i in 0..args.len() {
+                    let a = self.arg_text(&args, i);
                     t = t.join(a);
                 }
                 Value::Str(t)
             }
             (Some("File"), "expand_path" | "absolute_path" | "realpath") => {
-                let a = arg(self, 0);
-                if pos.len() > 1 {
-                    let base = arg(self, 1);
+                let a = self.arg_text(&args, 0);
+                if args.len() > 1 {
+                    let base = self.arg_text(&args, 1);
                     Value::Str(base.join(a))
                 } else {
                     Value::Str(a)
                 }
             }
-            (Some("File"), "dirname") => Value::Str(arg(self, 0).parent()),
-            (Some("Pathname"), "new") => Value::Path(arg(self, 0)),
+            (Some("File"), "dirname") => Value::Str(self.arg_text(&args, 0).parent()),
+            (Some("Pathname"), "new") => Value::Path(self.arg_text(&args, 0)),
             (Some("Pathname"), "pwd" | "getwd") => Value::Path(Text::lit(".")),
-            (Some("ENV"), "fetch") => Value::Str(self.env_var(pos.first().copied())),
+            (Some("ENV"), "fetch") => Value::Str(self.env_var(args.first().copied())),
             (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
                 match recv.map(|r| self.eval(r)) {
                     Some(Value::Path(p)) => {
@@ -148,8 +143,8 @@ impl<'t> Walker<'t> {
             (None, "join") => match recv.map(|r| self.eval(r)) {
                 Some(Value::Path(p)) => {
                     let mut p = p;
-                    for i in 0..pos.len() {
-                        let a = arg(self, i);
+                    for i in 0..args.len() {
+                        let a = self.arg_text(&args, i);
                         p = p.join(a);
                     }
                     Value::Path(p)
