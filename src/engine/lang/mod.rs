@@ -101,6 +101,14 @@ impl Text {
     pub fn home() -> Text {
         Text::lit("~")
     }
+    /// The text of a string literal made of these parts: "" when there are none.
+    pub(crate) fn or_empty(self) -> Text {
+        if self.0.is_empty() {
+            Text::lit("")
+        } else {
+            self
+        }
+    }
     /// The value, when every part is known.
     pub fn known(&self) -> Option<String> {
         let mut s = String::new();

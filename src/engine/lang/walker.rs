@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use super::path_calls::{self, Arg, PathArg};
-use super::{env_value, mode_word, Effect, Judged, Syntax, SyntaxWalk, Text};
+use super::{env_value, mode_word, unescape, Effect, Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
 pub(crate) const MAX_EVAL_DEPTH: usize = 24;
@@ -92,6 +92,38 @@ impl<'t, L> Walker<'t, L> {
                 .opaque(format!("uses `{name}`, which reaches code by name"));
         }
         found
+    }
+
+    /// The text of the string literal `n`, part by part: its text (the kinds `content`; in
+    /// a single-quoted string only `\'` and `\\` are escapes), its escape sequences, and
+    /// what `other` makes of any other part (an interpolation: its value).
+    pub(super) fn literal(
+        &mut self,
+        n: Node<'t>,
+        content: &[&str],
+        single: bool,
+        mut other: impl FnMut(&mut Self, Node<'t>) -> Text,
+    ) -> Text {
+        let mut t = Text::default();
+        for c in self.kids(n) {
+            let part = if content.contains(&c.kind()) {
+                let s = self.t(c);
+                Text::lit(if single {
+                    s.replace("\\'", "'").replace("\\\\", "\\")
+                } else {
+                    s.to_string()
+                })
+            } else if c.kind() == "escape_sequence" {
+                match unescape(self.t(c)) {
+                    Some(s) => Text::lit(s),
+                    None => Text::unknown(),
+                }
+            } else {
+                other(self, c)
+            };
+            t = t.concat(part);
+        }
+        t.or_empty()
     }
 
     /// The left operand, the operator and the right operand of a binary expression.

@@ -35,29 +35,15 @@ impl<'t> Evaluator<'t> for Walker<'t> {
 impl<'t> Walker<'t> {
     /// A template literal: its text, with the substitutions filled in where known.
     fn template(&mut self, n: Node<'t>) -> JsValue {
-        let mut t = Text::default();
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.children(&mut c).collect();
-        for k in kids {
-            match k.kind() {
-                "string_fragment" => t = t.concat(Text::lit(self.t(k))),
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(k)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                "template_substitution" => {
-                    let v = self.text_of(self.kids(k).first().copied());
-                    t = t.concat(v);
-                }
-                _ => {}
-            }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        JsValue::Str(t)
+        JsValue::Str(self.literal(
+            n,
+            &["string_fragment"],
+            false,
+            |w, part| match part.kind() {
+                "template_substitution" => w.text_of(w.kids(part).first().copied()),
+                _ => Text::default(),
+            },
+        ))
     }
 
     /// An object literal: its fields (a spread is the field `...`).

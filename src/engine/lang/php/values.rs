@@ -46,33 +46,9 @@ impl<'t> Walker<'t> {
     pub(super) fn string(&mut self, n: Node<'t>) -> Text {
         let raw = self.t(n);
         let single = raw.starts_with('\'');
-        let mut t = Text::default();
-        for c in self.kids(n) {
-            match c.kind() {
-                "string_content" | "string_value" => {
-                    let s = self.t(c);
-                    t = t.concat(Text::lit(if single {
-                        s.replace("\\'", "'").replace("\\\\", "\\")
-                    } else {
-                        s.to_string()
-                    }));
-                }
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                _ => {
-                    let v = self.eval(c).text();
-                    t = t.concat(v);
-                }
-            }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
+        self.literal(n, &["string_content", "string_value"], single, |w, part| {
+            w.eval(part).text()
+        })
     }
 
     /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.

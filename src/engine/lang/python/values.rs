@@ -278,10 +278,7 @@ impl<'t> Walker<'t> {
                 _ => {}
             }
         }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
+        t.or_empty()
     }
 
     pub(super) fn args(&self, call: Node<'t>) -> Args<'t> {

@@ -32,37 +32,12 @@ impl<'t> Walker<'t> {
     pub(super) fn string(&mut self, n: Node<'t>) -> Text {
         let raw = self.t(n);
         let single = raw.starts_with('\'') || raw.starts_with("%q");
-        let mut t = Text::default();
-        for c in self.kids(n) {
-            match c.kind() {
-                "string_content" => {
-                    let s = self.t(c);
-                    t = t.concat(if single {
-                        Text::lit(s.replace("\\'", "'").replace("\\\\", "\\"))
-                    } else {
-                        Text::lit(s)
-                    });
-                }
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                "interpolation" => {
-                    let v = match self.kids(c).as_slice() {
-                        [one] => self.eval(*one).text(),
-                        _ => Text::unknown(),
-                    };
-                    t = t.concat(v);
-                }
-                _ => t = t.concat(Text::unknown()),
+        self.literal(n, &["string_content"], single, |w, part| {
+            match (part.kind(), w.kids(part).as_slice()) {
+                ("interpolation", [one]) => w.eval(*one).text(),
+                _ => Text::unknown(),
             }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
+        })
     }
 
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
