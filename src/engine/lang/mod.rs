@@ -33,6 +33,8 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 mod syntax;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub(crate) mod walker;
 
 use std::time::Duration;
