@@ -163,6 +163,18 @@ where
         }
     }
 
+    /// A command line written as a literal (Ruby's and PHP's backticks): run by a shell as
+    /// `text` reads it, and its interpolations walked.
+    pub(super) fn command_literal(
+        &mut self,
+        n: Node<'t>,
+        text: impl FnOnce(&mut Self, Node<'t>) -> Text,
+    ) {
+        let cmd = text(self, n);
+        self.out.push(Effect::Shell(cmd));
+        self.children(n);
+    }
+
     /// A call's arguments, each judged as a value wherever it goes.
     pub(super) fn walk_args(&mut self, args: &Args<'t>) {
         for a in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {

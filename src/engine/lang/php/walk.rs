@@ -68,11 +68,7 @@ impl<'t> Reader<'t> for Walker<'t> {
     fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
-            "shell_command_expression" => {
-                let cmd = self.string(n);
-                self.out.push(Effect::Shell(cmd));
-                self.children(n);
-            }
+            "shell_command_expression" => self.command_literal(n, Self::string),
             "function_call_expression" => self.call(n),
             "include_expression"
             | "include_once_expression"

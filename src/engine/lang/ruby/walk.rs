@@ -66,11 +66,7 @@ impl<'t> Reader<'t> for Walker<'t> {
     fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
-            "subshell" => {
-                let cmd = self.string(n);
-                self.out.push(Effect::Shell(cmd));
-                self.children(n);
-            }
+            "subshell" => self.command_literal(n, Self::string),
             "call" => self.call(n),
             "identifier" => self.bare(n),
             "constant" | "scope_resolution" => {
