@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::path_calls::{self, Arg, PathArg};
+use super::path_calls::{self, Arg, PathCall};
 use super::{env_value, mode_word, unescape, Effect, Judged, Syntax, SyntaxWalk, Text};
 
 /// How deep the readers evaluate an expression: what lies deeper has no known value.
@@ -231,10 +231,19 @@ where
         self.text_of(args.get(i).copied())
     }
 
-    /// The effects of a call a table of path calls lists, `row` its paths (see
-    /// [`path_calls`]): an argument the row names by position (or keyword) is one path;
-    /// from a position on, every argument is one, or each item of a list.
-    pub(super) fn path_call(&mut self, row: &[PathArg], args: &Args<'t>) {
+    /// Whether one of `tables` of path calls lists the call `is_call` accepts (see
+    /// [`path_calls`]); if so, its effects are pushed. An argument its row names by
+    /// position (or keyword) is one path; from a position on, every argument is one, or
+    /// each item of a list.
+    pub(super) fn path_call<K>(
+        &mut self,
+        tables: &[&'static [PathCall<K>]],
+        is_call: impl Fn(&K) -> bool,
+        args: &Args<'t>,
+    ) -> bool {
+        let Some(row) = tables.iter().find_map(|t| path_calls::find(t, &is_call)) else {
+            return false;
+        };
         let effects = path_calls::effects(row, |arg| match arg {
             Arg::At(i, keyword) => vec![self.text_of(args.arg(i, keyword))],
             Arg::From(from) => {
@@ -256,6 +265,7 @@ where
         for e in effects {
             self.out.push(e);
         }
+        true
     }
 
     /// A call that sets a file's mode (`os.chmod`, `fs.chmodSync`, `File.chmod`): judged as

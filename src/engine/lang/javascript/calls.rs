@@ -2,15 +2,14 @@
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::path_calls::{
-    self, hardlink_target, read, symlink_target, write, PathCall,
-};
+use crate::engine::lang::path_calls::{read, write, PathCall, COPY, POSIX_PAIRS};
 use crate::engine::lang::walker::{Args, Reader};
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
 
-/// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given.
+/// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given,
+/// besides the [`POSIX_PAIRS`].
 const FS_PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &[
@@ -38,20 +37,8 @@ const FS_PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[write(0, "")],
     },
     PathCall {
-        names: &["symlink"],
-        paths: &[symlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["link"],
-        paths: &[hardlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["copyFile", "cp", "copy"],
-        paths: &[read(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["rename"],
-        paths: &[write(0, ""), write(1, "")],
+        names: &["copyFile", "cp"],
+        paths: COPY,
     },
 ];
 
@@ -234,8 +221,7 @@ impl<'t> Walker<'t> {
             self.fs_call(q, op.trim_end_matches("Sync"), deno, args);
             return;
         }
-        if let Some(row) = path_calls::find(GLOBAL_PATH_CALLS, |n: &&str| *n == q) {
-            self.path_call(row, args);
+        if self.path_call(&[GLOBAL_PATH_CALLS], |n| *n == q, args) {
             return;
         }
         if NO_EFFECT.contains(&q) {
@@ -290,8 +276,7 @@ impl<'t> Walker<'t> {
         if matches!(op, "chmod" | "lchmod") {
             self.chmod(args.get(1).copied(), args.first().copied());
         }
-        if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
-            self.path_call(row, args);
+        if self.path_call(&[FS_PATH_CALLS, POSIX_PAIRS], |n| *n == op, args) {
             return;
         }
         match op {

@@ -1,8 +1,7 @@
 //! What PHP function calls do: the ones that run commands, read, write or delete files,
 //! talk to the network, and the many that only compute; callbacks given by name.
 
-use super::{Walker, DYNAMIC, PATH_CALLS, PURE};
-use crate::engine::lang::path_calls;
+use super::{Walker, DYNAMIC, PATH_CALLS, POSIX_PAIRS, PURE};
 use crate::engine::lang::walker::{Args, Reader};
 use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
 use tree_sitter::Node;
@@ -74,8 +73,7 @@ impl<'t> Walker<'t> {
         if name == "chmod" {
             self.chmod(args.get(1).copied(), args.first().copied());
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
-            self.path_call(row, args);
+        if self.path_call(&[PATH_CALLS, POSIX_PAIRS], |f| *f == name, args) {
             return;
         }
         match name {

@@ -15,10 +15,10 @@ mod calls;
 mod values;
 mod walk;
 
-use super::path_calls::{delete, hardlink_target, read, symlink_target, write, PathCall};
+use super::path_calls::{delete, write, PathCall, POSIX_PAIRS};
 use super::{Judged, Lang, SyntaxWalk};
 
-/// Functions that act on the paths they are given.
+/// Functions that act on the paths they are given, besides the [`POSIX_PAIRS`].
 const PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &[
@@ -37,22 +37,6 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &["unlink", "rmdir"],
         paths: &[delete(0, "")],
-    },
-    PathCall {
-        names: &["rename"],
-        paths: &[write(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["copy"],
-        paths: &[read(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["symlink"],
-        paths: &[symlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["link"],
-        paths: &[hardlink_target(0, ""), write(1, "")],
     },
 ];
 

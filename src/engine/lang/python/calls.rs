@@ -3,7 +3,7 @@
 
 use super::{is_network, is_pure, plain_members, Walker, BUILTINS, DYNAMIC};
 use crate::engine::lang::path_calls::{
-    self, delete, delete_tree, hardlink_target, read, symlink_target, write, PathCall,
+    delete, delete_tree, write, PathCall, COPY, HARDLINK, MOVE, SYMLINK,
 };
 use crate::engine::lang::walker::{Args, Reader};
 use crate::engine::lang::SyntaxWalk;
@@ -22,7 +22,7 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     },
     PathCall {
         names: &["os.rename", "os.replace", "os.renames", "shutil.move"],
-        paths: &[write(0, "src"), write(1, "dst")],
+        paths: MOVE,
     },
     PathCall {
         names: &[
@@ -46,11 +46,11 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     },
     PathCall {
         names: &["os.symlink"],
-        paths: &[symlink_target(0, "src"), write(1, "dst")],
+        paths: SYMLINK,
     },
     PathCall {
         names: &["os.link"],
-        paths: &[hardlink_target(0, "src"), write(1, "dst")],
+        paths: HARDLINK,
     },
     PathCall {
         names: &[
@@ -61,7 +61,7 @@ const PATH_CALLS: &[PathCall<&str>] = &[
             "shutil.copymode",
             "shutil.copystat",
         ],
-        paths: &[read(0, "src"), write(1, "dst")],
+        paths: COPY,
     },
     PathCall {
         names: &["shutil.make_archive"],
@@ -239,8 +239,7 @@ impl<'t> Walker<'t> {
         if matches!(q, "os.chmod" | "os.lchmod") {
             self.chmod(a.arg(1, "mode"), a.arg(0, "path"));
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |n| *n == q) {
-            self.path_call(row, a);
+        if self.path_call(&[PATH_CALLS], |n| *n == q, a) {
             return;
         }
         if NO_EFFECT.contains(&q) {

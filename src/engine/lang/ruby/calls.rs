@@ -3,7 +3,7 @@
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
 use crate::engine::lang::path_calls::{
-    self, each_from, hardlink_target, read, symlink_target, write, Does, PathCall,
+    each_from, hardlink_target, read, symlink_target, write, Does, PathCall,
 };
 use crate::engine::lang::walker::{Args, Reader};
 use crate::engine::lang::SyntaxWalk;
@@ -322,8 +322,7 @@ impl<'t> Walker<'t> {
                 self.chmod(args.first().copied(), Some(*p));
             }
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
-            self.path_call(row, args);
+        if self.path_call(&[PATH_CALLS], |&(class, m)| class == c && m == method, args) {
             return;
         }
         let top = c.split("::").next().unwrap_or(c);
