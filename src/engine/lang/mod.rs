@@ -24,6 +24,7 @@
 //! in full (see [`perl_loop`]).
 
 pub mod argv;
+mod calls;
 pub mod javascript;
 pub mod lexical;
 pub mod memo;

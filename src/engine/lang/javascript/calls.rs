@@ -2,8 +2,9 @@
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::path_calls::{read, write, PathCall, COPY, POSIX_PAIRS};
-use crate::engine::lang::walker::{Args, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;

@@ -10,7 +10,8 @@
 
 use std::collections::HashMap;
 
-use super::walker::{self, judge, Args};
+use super::calls::Args;
+use super::walker::{self, judge};
 use super::{in_list, Judged, Lang, SyntaxWalk, Text};
 use tree_sitter::Node;
 

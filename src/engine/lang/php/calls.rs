@@ -2,7 +2,8 @@
 //! talk to the network, and the many that only compute; callbacks given by name.
 
 use super::{Walker, DYNAMIC, PATH_CALLS, POSIX_PAIRS, PURE};
-use crate::engine::lang::walker::{Args, Reader};
+use crate::engine::lang::calls::Args;
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 

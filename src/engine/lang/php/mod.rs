@@ -9,7 +9,8 @@
 
 use tree_sitter::Node;
 
-use super::walker::{self, judge, Args};
+use super::calls::Args;
+use super::walker::{self, judge};
 
 mod calls;
 mod values;

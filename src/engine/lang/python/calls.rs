@@ -2,10 +2,11 @@
 //! `open` and its modes, and methods of paths and other objects.
 
 use super::{is_network, is_pure, plain_members, Walker, BUILTINS, DYNAMIC};
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::path_calls::{
     delete, delete_tree, write, PathCall, COPY, HARDLINK, MOVE, SYMLINK,
 };
-use crate::engine::lang::walker::{Args, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;

@@ -2,7 +2,8 @@
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
 use super::Walker;
-use crate::engine::lang::walker::{Args, Evaluator};
+use crate::engine::lang::calls::Args;
+use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;

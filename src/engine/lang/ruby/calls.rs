@@ -2,10 +2,11 @@
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::path_calls::{
     each_from, hardlink_target, read, symlink_target, write, Does, PathCall,
 };
-use crate::engine::lang::walker::{Args, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;

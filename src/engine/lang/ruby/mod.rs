@@ -7,7 +7,8 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use super::walker::{self, judge, Args};
+use super::calls::Args;
+use super::walker::{self, judge};
 use super::{Judged, Lang, SyntaxWalk};
 use tree_sitter::Node;
 
