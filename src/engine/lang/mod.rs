@@ -8,7 +8,8 @@
 //! ([`Effect::Opaque`]: computed code, unknown modules, dynamic names). Each language is a
 //! pure function from source text to effects; `analyze` turns the effects into the same
 //! facts a shell command gives, so the same rules judge them. The four readers with a
-//! grammar share their two passes over the tree and their bounded evaluation ([`walker`]).
+//! grammar are one walker ([`walker`]): what it holds, its two passes over the tree and its
+//! bounded evaluation are written once, and each language adds what differs.
 //!
 //! What is known is only what the text says: string constants, their concatenation, the
 //! home folder (`os.path.expanduser("~")`, `Path.home()`, `os.homedir()`, `Dir.home`,
@@ -23,6 +24,7 @@
 //! in full (see [`perl_loop`]).
 
 pub mod argv;
+mod calls;
 pub mod javascript;
 pub mod lexical;
 pub mod memo;
@@ -32,6 +34,8 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 mod syntax;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub(crate) mod walker;
 
 use std::time::Duration;
@@ -99,6 +103,14 @@ impl Text {
     }
     pub fn home() -> Text {
         Text::lit("~")
+    }
+    /// The text of a string literal made of these parts: "" when there are none.
+    pub(crate) fn or_empty(self) -> Text {
+        if self.0.is_empty() {
+            Text::lit("")
+        } else {
+            self
+        }
     }
     /// The value, when every part is known.
     pub fn known(&self) -> Option<String> {
@@ -373,6 +385,19 @@ impl Value {
     }
 }
 
+impl walker::Computed for Value {
+    const UNKNOWN: Value = Value::Other;
+    fn text(&self) -> Text {
+        Value::text(self)
+    }
+    fn items(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(items) => Some(items),
+            _ => None,
+        }
+    }
+}
+
 /// What `src` in `lang` does.
 pub fn analyze(lang: Lang, src: &str) -> Judged {
     match lang {
@@ -497,16 +522,8 @@ pub(crate) fn secret_name(name: &str) -> bool {
     .any(|k| n.contains(k))
 }
 
-/// The value of an environment variable read by name.
-/// The value of an environment variable whose name is known only at run time: it may be
-/// any variable, a secret too.
-pub(crate) fn env_value_named_at_run_time(out: &mut Judged) -> Text {
-    out.push(Effect::SecretEnv(
-        "a variable named at run time".to_string(),
-    ));
-    Text::unknown()
-}
-
+/// The value of an environment variable read by name: the home folder for `HOME`, else not
+/// known (and a secret read when the name says it holds one).
 pub(crate) fn env_value(name: &str, out: &mut Judged) -> Text {
     if name == "HOME" {
         return Text::home();

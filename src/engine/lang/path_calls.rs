@@ -118,6 +118,36 @@ pub(crate) const fn each_from(from: usize, does: Does) -> PathArg {
     }
 }
 
+/// A call of two paths (`src`, `dst` by keyword) that copies the first to the second.
+pub(crate) const COPY: &[PathArg] = &[read(0, "src"), write(1, "dst")];
+/// A call of two paths that moves (renames) the first to the second.
+pub(crate) const MOVE: &[PathArg] = &[write(0, "src"), write(1, "dst")];
+/// A call of two paths that makes the second a symbolic link to the first.
+pub(crate) const SYMLINK: &[PathArg] = &[symlink_target(0, "src"), write(1, "dst")];
+/// A call of two paths that makes the second a hard link to the first.
+pub(crate) const HARDLINK: &[PathArg] = &[hardlink_target(0, "src"), write(1, "dst")];
+
+/// The calls of two paths that keep their POSIX names in PHP's functions and in the `fs`
+/// of Node and Deno.
+pub(crate) const POSIX_PAIRS: &[PathCall<&str>] = &[
+    PathCall {
+        names: &["rename"],
+        paths: MOVE,
+    },
+    PathCall {
+        names: &["copy"],
+        paths: COPY,
+    },
+    PathCall {
+        names: &["symlink"],
+        paths: SYMLINK,
+    },
+    PathCall {
+        names: &["link"],
+        paths: HARDLINK,
+    },
+];
+
 /// One row of a language's table: the names of the calls (`K` is how the language names
 /// a call: a full name, or a class and a method), and what each does to its paths.
 pub(crate) struct PathCall<K: 'static> {

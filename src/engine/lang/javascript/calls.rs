@@ -2,15 +2,15 @@
 //! network ones), of `process`, `Deno` and `Bun`, and the options of a started program.
 
 use super::{in_list, module_name, JsValue, Walker, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::path_calls::{
-    self, hardlink_target, read, symlink_target, write, Arg, PathArg, PathCall,
-};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::calls::Args;
+use crate::engine::lang::path_calls::{read, write, PathCall, COPY, POSIX_PAIRS};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
 
-/// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given.
+/// Functions of `fs` and `Deno` (without their `Sync`) that act on the paths they are given,
+/// besides the [`POSIX_PAIRS`].
 const FS_PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &[
@@ -38,20 +38,8 @@ const FS_PATH_CALLS: &[PathCall<&str>] = &[
         paths: &[write(0, "")],
     },
     PathCall {
-        names: &["symlink"],
-        paths: &[symlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["link"],
-        paths: &[hardlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["copyFile", "cp", "copy"],
-        paths: &[read(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["rename"],
-        paths: &[write(0, ""), write(1, "")],
+        names: &["copyFile", "cp"],
+        paths: COPY,
     },
 ];
 
@@ -142,15 +130,15 @@ impl<'t> Walker<'t> {
             return;
         };
         let args = self.args(n);
-        for a in &args {
-            self.walk(*a);
-        }
+        self.walk_args(&args);
         if f.kind() == "import" {
             self.out
                 .opaque("imports a module chosen at run time (`import()`)");
             return;
         }
-        if f.kind() == "identifier" && self.t(f) == "require" && !self.bound.contains_key("require")
+        if f.kind() == "identifier"
+            && self.t(f) == "require"
+            && !self.lang.bound.contains_key("require")
         {
             match args.first().map(|a| self.eval(*a).text().known()) {
                 Some(Some(m)) => {
@@ -171,7 +159,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if !(self.local.contains(name) || self.assigned.contains(name)) {
+                if !self.binds(name) {
                     self.out
                         .opaque(format!("calls `{name}`, which is not known"));
                 }
@@ -222,7 +210,7 @@ impl<'t> Walker<'t> {
         false
     }
 
-    pub(super) fn module_call(&mut self, q: &str, args: &[Node<'t>]) {
+    pub(super) fn module_call(&mut self, q: &str, args: &Args<'t>) {
         // `fs.promises.x`, `fs/promises.x` and the callback forms are the same calls.
         let fsq = q
             .strip_prefix("fs.promises.")
@@ -234,8 +222,7 @@ impl<'t> Walker<'t> {
             self.fs_call(q, op.trim_end_matches("Sync"), deno, args);
             return;
         }
-        if let Some(row) = path_calls::find(GLOBAL_PATH_CALLS, |n: &&str| *n == q) {
-            self.push_path_effects(row, args);
+        if self.path_call(&[GLOBAL_PATH_CALLS], |n| *n == q, args) {
             return;
         }
         if NO_EFFECT.contains(&q) {
@@ -278,13 +265,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// The text of argument `i` (not known when not given).
-    fn arg_text(&mut self, args: &[Node<'t>], i: usize) -> Text {
-        args.get(i)
-            .map(|n| self.eval(*n).text())
-            .unwrap_or_else(Text::unknown)
-    }
-
     /// The options object at argument `i` (empty when not given).
     fn options(&mut self, args: &[Node<'t>], i: usize) -> JsValue {
         args.get(i)
@@ -292,34 +272,12 @@ impl<'t> Walker<'t> {
             .unwrap_or(JsValue::Obj(Vec::new()))
     }
 
-    /// The effects of a row of a table of [`PathCall`]s.
-    fn push_path_effects(&mut self, row: &[PathArg], args: &[Node<'t>]) {
-        let effects = path_calls::effects(row, |arg| match arg {
-            Arg::At(i, _) => vec![self.arg_text(args, i)],
-            Arg::From(from) => (from..args.len().max(from + 1))
-                .map(|i| self.arg_text(args, i))
-                .collect(),
-        });
-        for e in effects {
-            self.out.push(e);
-        }
-    }
-
     /// A function of `fs` (or `fs/promises`, or of `Deno`), named `op` without its `Sync`.
-    fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &[Node<'t>]) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+    fn fs_call(&mut self, q: &str, op: &str, deno: bool, args: &Args<'t>) {
         if matches!(op, "chmod" | "lchmod") {
-            let mode = args
-                .get(1)
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                let p = self.arg_text(args, 0);
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            self.chmod(args.get(1).copied(), args.first().copied());
         }
-        if let Some(row) = path_calls::find(FS_PATH_CALLS, |n: &&str| *n == op) {
-            self.push_path_effects(row, args);
+        if self.path_call(&[FS_PATH_CALLS, POSIX_PAIRS], |n| *n == op, args) {
             return;
         }
         match op {

@@ -8,10 +8,11 @@
 //! project code or of a name computed at run time, a module used as a value, and calls of
 //! anything not known are opaque.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::walker::{judge, Assigned, Evaluator};
-use super::{in_list, Judged, Lang, Syntax, SyntaxWalk, Text};
+use super::calls::Args;
+use super::walker::{self, judge};
+use super::{in_list, Judged, Lang, SyntaxWalk, Text};
 use tree_sitter::Node;
 
 mod calls;
@@ -144,44 +145,36 @@ impl JsValue {
     }
 }
 
-/// What `src` does.
-pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_javascript::LANGUAGE.into(),
-        src,
-        Lang::JavaScript,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                bound: HashMap::new(),
-                assigned: Assigned::default(),
-                local: HashSet::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+impl walker::Computed for JsValue {
+    const UNKNOWN: JsValue = JsValue::Other;
+    fn text(&self) -> Text {
+        JsValue::text(self)
+    }
+    fn items(&self) -> Option<&[JsValue]> {
+        match self {
+            JsValue::List(items) => Some(items),
+            _ => None,
+        }
+    }
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
+/// What `src` does.
+pub fn analyze(src: &str) -> Judged {
+    let grammar = tree_sitter_javascript::LANGUAGE.into();
+    super::read(grammar, src, Lang::JavaScript, |syntax| {
+        judge(syntax, JavaScript::default())
+    })
+}
+
+/// What the JavaScript reader keeps of its own: the names bound to modules.
+#[derive(Default)]
+struct JavaScript {
     /// Local name → the module or member it is bound to (`cp` → "child_process",
     /// `execSync` → "child_process.execSync").
     bound: HashMap<String, String>,
-    /// Name → the values given to it (one value known: its value).
-    assigned: Assigned<'t>,
-    /// Functions, classes and parameters of the snippet.
-    local: HashSet<String>,
-    depth: usize,
 }
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, JavaScript>;
 
 /// The module a `require`/`import` source names (`node:fs` is `fs`).
 fn module_name(s: &str) -> &str {
@@ -223,7 +216,7 @@ impl<'t> Walker<'t> {
                 let name = self.t(pattern).to_string();
                 match module {
                     Some(m) => {
-                        self.bound.insert(name, m.to_string());
+                        self.lang.bound.insert(name, m.to_string());
                     }
                     None => self.assigned.unknown(name),
                 }
@@ -235,7 +228,7 @@ impl<'t> Walker<'t> {
                             let name = self.t(c).to_string();
                             match module {
                                 Some(m) => {
-                                    self.bound.insert(name.clone(), format!("{m}.{name}"));
+                                    self.lang.bound.insert(name.clone(), format!("{m}.{name}"));
                                 }
                                 None => self.assigned.unknown(name),
                             }
@@ -340,11 +333,11 @@ impl<'t> Walker<'t> {
             for c in self.kids(clause) {
                 match c.kind() {
                     "identifier" => {
-                        self.bound.insert(self.t(c).to_string(), m.clone());
+                        self.lang.bound.insert(self.t(c).to_string(), m.clone());
                     }
                     "namespace_import" => {
                         if let Some(id) = self.kids(c).first() {
-                            self.bound.insert(self.t(*id).to_string(), m.clone());
+                            self.lang.bound.insert(self.t(*id).to_string(), m.clone());
                         }
                     }
                     "named_imports" => {
@@ -353,7 +346,9 @@ impl<'t> Walker<'t> {
                             let alias = self.field(s, "alias").map(|x| self.t(x));
                             if let Some(name) = name {
                                 let local = alias.unwrap_or(name);
-                                self.bound.insert(local.to_string(), format!("{m}.{name}"));
+                                self.lang
+                                    .bound
+                                    .insert(local.to_string(), format!("{m}.{name}"));
                             }
                         }
                     }
@@ -368,10 +363,10 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains(name) {
+                if self.binds(name) {
                     return None;
                 }
-                if let Some(b) = self.bound.get(name) {
+                if let Some(b) = self.lang.bound.get(name) {
                     return Some(b.clone());
                 }
                 if matches!(
@@ -394,7 +389,7 @@ impl<'t> Walker<'t> {
             "call_expression" => {
                 // `require("fs").readFileSync`
                 let f = self.field(n, "function")?;
-                if self.t(f) == "require" && !self.bound.contains_key("require") {
+                if self.t(f) == "require" && !self.lang.bound.contains_key("require") {
                     let args = self.field(n, "arguments")?;
                     let first = self.kids(args).into_iter().next()?;
                     // The name as `required` reads it: `require(m)` with `m` known counts.
@@ -416,8 +411,10 @@ impl<'t> Walker<'t> {
         super::unescape(inner)
     }
 
-    fn args(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        match self.field(call, "arguments") {
+    /// A call's arguments, all by position (a spread `...xs` is one whose value is not
+    /// known).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let pos = match self.field(call, "arguments") {
             Some(a) if a.kind() == "arguments" => self
                 .kids(a)
                 .into_iter()
@@ -426,6 +423,10 @@ impl<'t> Walker<'t> {
             // A tagged template: the template is the argument.
             Some(a) => vec![a],
             None => Vec::new(),
+        };
+        Args {
+            pos,
+            ..Args::default()
         }
     }
 }

@@ -1,14 +1,11 @@
 //! Unit tests of the JavaScript reader.
 
 use super::*;
-use crate::engine::lang::{Effect, Text};
+use crate::engine::lang::test_support::{assert_has, deleted, lit};
+use crate::engine::lang::Effect;
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects
-}
-
-fn lit(s: &str) -> Text {
-    Text::lit(s)
 }
 
 #[test]
@@ -25,51 +22,27 @@ fn reads_are_known() {
 #[test]
 fn deletes_resolve_home() {
     let e = effects("function o() { return {recursive: true} }; require('fs').rmSync(require('os').homedir(), o())");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~", true));
     let e = effects("require('fs').rmSync(require('os').homedir(), {recursive: true})");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~", true));
     let e = effects("import { rmSync } from 'node:fs'; import os from 'os'; rmSync(`${os.homedir()}/.ssh`, {recursive: true, force: true})");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~/.ssh"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~/.ssh", true));
     let e = effects(
         "const p = require('path'); require('fs').unlinkSync(p.join(process.env.HOME, '.bashrc'))",
     );
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~/.bashrc"),
-            recursive: false
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~/.bashrc", false));
 }
 
 #[test]
 fn processes_are_commands() {
     let e = effects("require('child_process').execSync('rm -rf ~')");
-    assert!(e.contains(&Effect::Shell(lit("rm -rf ~"))), "{e:?}");
+    assert_has(&e, Effect::Shell(lit("rm -rf ~")));
     let e = effects(
         "const { spawnSync } = require('child_process'); spawnSync('git', ['push', '--force'])",
     );
-    assert!(
-        e.contains(&Effect::Exec(vec![lit("git"), lit("push"), lit("--force")])),
-        "{e:?}"
+    assert_has(
+        &e,
+        Effect::Exec(vec![lit("git"), lit("push"), lit("--force")]),
     );
 }
 

@@ -9,11 +9,6 @@ use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = JsValue;
-    const UNKNOWN: JsValue = JsValue::Other;
-
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
 
     fn eval_inner(&mut self, n: Node<'t>) -> JsValue {
         match n.kind() {
@@ -24,12 +19,9 @@ impl<'t> Evaluator<'t> for Walker<'t> {
             "template_string" => self.template(n),
             "true" => JsValue::Bool(true),
             "false" => JsValue::Bool(false),
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(JsValue::Other),
-            "identifier" => self.identifier(n),
+            "parenthesized_expression" => self.eval_first(n),
+            "identifier" if self.t(n) == "__dirname" => JsValue::Str(Text::lit(".")),
+            "identifier" => self.assigned_value(self.t(n)),
             "array" => JsValue::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "object" => self.object(n),
             "binary_expression" => self.sum(n),
@@ -43,45 +35,15 @@ impl<'t> Evaluator<'t> for Walker<'t> {
 impl<'t> Walker<'t> {
     /// A template literal: its text, with the substitutions filled in where known.
     fn template(&mut self, n: Node<'t>) -> JsValue {
-        let mut t = Text::default();
-        let mut c = n.walk();
-        let kids: Vec<Node> = n.children(&mut c).collect();
-        for k in kids {
-            match k.kind() {
-                "string_fragment" => t = t.concat(Text::lit(self.t(k))),
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(k)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                "template_substitution" => {
-                    let v = self
-                        .kids(k)
-                        .first()
-                        .map(|e| self.eval(*e).text())
-                        .unwrap_or_else(Text::unknown);
-                    t = t.concat(v);
-                }
-                _ => {}
-            }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        JsValue::Str(t)
-    }
-
-    /// A name: `__dirname`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> JsValue {
-        let name = self.t(n).to_string();
-        if name == "__dirname" {
-            return JsValue::Str(Text::lit("."));
-        }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => JsValue::Other,
-        }
+        JsValue::Str(self.literal(
+            n,
+            &["string_fragment"],
+            false,
+            |w, part| match part.kind() {
+                "template_substitution" => w.text_of(w.kids(part).first().copied()),
+                _ => Text::default(),
+            },
+        ))
     }
 
     /// An object literal: its fields (a spread is the field `...`).
@@ -108,14 +70,10 @@ impl<'t> Walker<'t> {
 
     /// `a + b` of strings; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> JsValue {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return JsValue::Other;
         };
-        if self.t(op) != "+" {
+        if op != "+" {
             return JsValue::Other;
         }
         match (self.eval(l), self.eval(r)) {

@@ -3,16 +3,12 @@
 //! and globals used as values (not called) made opaque or listed.
 
 use super::{in_list, module_name, JsValue, Walker, DYNAMIC, GLOBALS, NETWORK, PURE};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged, Text};
+use crate::engine::lang::{Effect, Text};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "variable_declarator" => self.collect_declarator(n),
@@ -58,9 +54,6 @@ impl<'t> Reader<'t> for Walker<'t> {
             }
             _ => {}
         }
-        for c in self.kids(n) {
-            self.collect(c);
-        }
     }
 
     fn walk(&mut self, n: Node<'t>) {
@@ -90,16 +83,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                     }
                 }
             }
-            "assignment_expression" | "augmented_assignment_expression" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment_expression" | "augmented_assignment_expression" => self.walk_assignment(n),
             "function_declaration"
             | "class_declaration"
             | "function_expression"
@@ -131,7 +115,7 @@ impl<'t> Reader<'t> for Walker<'t> {
             }
             "shorthand_property_identifier" => {
                 let name = self.t(n);
-                if self.bound.contains_key(name) {
+                if self.lang.bound.contains_key(name) {
                     self.out.opaque(format!("passes `{name}` on as a value"));
                 }
             }
@@ -154,7 +138,7 @@ impl<'t> Walker<'t> {
                     self.env_assigned(n);
                     return;
                 }
-                Some(q) if q.starts_with("global.") || self.bound.values().any(|b| b == q) => {
+                Some(q) if q.starts_with("global.") || self.lang.bound.values().any(|b| b == q) => {
                     self.out
                         .opaque(format!("reaches a member of `{q}` chosen at run time"));
                 }
@@ -206,12 +190,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains(name) {
-            return;
-        }
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
         if name == "require" {
@@ -219,7 +198,7 @@ impl<'t> Walker<'t> {
                 .opaque("passes `require` on, to load modules not named here");
             return;
         }
-        if let Some(b) = self.bound.get(name).cloned() {
+        if let Some(b) = self.lang.bound.get(name).cloned() {
             self.value_of(&b);
         }
     }
@@ -310,9 +289,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn new_expr(&mut self, n: Node<'t>) {
         let args = self.args(n);
-        for a in &args {
-            self.walk(*a);
-        }
+        self.walk_args(&args);
         let Some(c) = self.field(n, "constructor") else {
             return;
         };
@@ -324,10 +301,7 @@ impl<'t> Walker<'t> {
                 .out
                 .push(Effect::Network("a web socket or request".into())),
             Some("global.Deno.Command") => {
-                let prog = args
-                    .first()
-                    .map(|a| self.eval(*a).text())
-                    .unwrap_or_else(Text::unknown);
+                let prog = self.arg_text(&args, 0);
                 let opts = args
                     .get(1)
                     .map(|a| self.eval(*a))

@@ -1,18 +1,16 @@
 //! What PHP function calls do: the ones that run commands, read, write or delete files,
 //! talk to the network, and the many that only compute; callbacks given by name.
 
-use super::{Walker, DYNAMIC, PATH_CALLS, PURE};
-use crate::engine::lang::path_calls::{self, Arg};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use super::{Walker, DYNAMIC, PATH_CALLS, POSIX_PAIRS, PURE};
+use crate::engine::lang::calls::Args;
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::{Effect, SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
-        let (pos, splat) = self.args(n);
-        for a in &pos {
-            self.walk(*a);
-        }
+        let args = self.args(n);
+        self.walk_args(&args);
         let Some(f) = self.field(n, "function") else {
             return;
         };
@@ -22,9 +20,8 @@ impl<'t> Walker<'t> {
             return;
         }
         let name = self.t(f).trim_start_matches('\\').to_ascii_lowercase();
-        self.check_callback(&name, &pos);
-        self.function_call(&name, n, &pos);
-        let _ = splat;
+        self.check_callback(&name, &args);
+        self.function_call(&name, n, &args);
     }
 
     /// Functions that call a function given as an argument: by a closure written here,
@@ -53,13 +50,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// The text of argument `i` (not known when not given).
-    pub(super) fn arg_text(&mut self, pos: &[Node<'t>], i: usize) -> Text {
-        pos.get(i)
-            .map(|a| self.eval(*a).text())
-            .unwrap_or_else(Text::unknown)
-    }
-
     /// `pcntl_exec(path, args)`: the program at `path` runs with the list `args`, no shell
     /// between them.
     pub(super) fn replace_process(&mut self, pos: &[Node<'t>]) {
@@ -79,38 +69,21 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// What the function `name` (lower case) does, called as `n` with arguments `pos`.
-    pub(super) fn function_call(&mut self, name: &str, n: Node<'t>, pos: &[Node<'t>]) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+    /// What the function `name` (lower case) does, called as `n` with arguments `args`.
+    pub(super) fn function_call(&mut self, name: &str, n: Node<'t>, args: &Args<'t>) {
         if name == "chmod" {
-            let mode = pos
-                .get(1)
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                let p = self.arg_text(pos, 0);
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            self.chmod(args.get(1).copied(), args.first().copied());
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |f: &&str| *f == name) {
-            let effects = path_calls::effects(row, |arg| match arg {
-                Arg::At(i, _) => vec![self.arg_text(pos, i)],
-                Arg::From(from) => (from..pos.len().max(from + 1))
-                    .map(|i| self.arg_text(pos, i))
-                    .collect(),
-            });
-            for e in effects {
-                self.out.push(e);
-            }
+        if self.path_call(&[PATH_CALLS, POSIX_PAIRS], |f| *f == name, args) {
             return;
         }
         match name {
             "system" | "exec" | "shell_exec" | "passthru" | "popen" => {
-                let c = self.arg_text(pos, 0);
+                let c = self.arg_text(args, 0);
                 self.out.push(Effect::Shell(c));
             }
-            "pcntl_exec" => self.replace_process(pos),
-            "proc_open" => match pos.first().map(|a| self.eval(*a)) {
+            "pcntl_exec" => self.replace_process(args),
+            "proc_open" => match args.first().map(|a| self.eval(*a)) {
                 Some(Value::Str(s)) => self.out.push(Effect::Shell(s)),
                 Some(Value::List(items)) if !items.is_empty() => self
                     .out
@@ -119,9 +92,9 @@ impl<'t> Walker<'t> {
             },
             "file_get_contents" | "file" | "readfile" | "fopen" | "parse_ini_file"
             | "file_exists_read" | "scandir" | "glob" | "opendir" | "md5_file" | "sha1_file"
-            | "hash_file" => self.read_call(name, pos),
+            | "hash_file" => self.read_call(name, args),
             "getenv" => {
-                if pos.is_empty() {
+                if args.is_empty() {
                     self.out.push(Effect::EnvDump(
                         "uses the whole environment (`getenv()`)".into(),
                     ));
@@ -138,13 +111,13 @@ impl<'t> Walker<'t> {
             | "gethostbyname"
             | "dns_get_record" => self.out.push(Effect::Network(name.to_string())),
             "posix_kill" => {
-                let pid = self.arg_text(pos, 0);
+                let pid = self.arg_text(args, 0);
                 self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
             }
             _ if DYNAMIC.contains(&name) => self
                 .out
                 .opaque(format!("runs or reaches code by name (`{name}`)")),
-            _ if self.local.iter().any(|l| l == name) => {}
+            _ if self.local.contains(name) => {}
             _ if PURE.contains(&name) => {}
             _ if name.starts_with("array_")
                 || name.starts_with("str")

@@ -9,16 +9,17 @@
 
 use tree_sitter::Node;
 
-use super::walker::{judge, Assigned};
+use super::calls::Args;
+use super::walker::{self, judge};
 
 mod calls;
 mod values;
 mod walk;
 
-use super::path_calls::{delete, hardlink_target, read, symlink_target, write, PathCall};
-use super::{Judged, Lang, Syntax, SyntaxWalk};
+use super::path_calls::{delete, write, PathCall, POSIX_PAIRS};
+use super::{Judged, Lang, SyntaxWalk};
 
-/// Functions that act on the paths they are given.
+/// Functions that act on the paths they are given, besides the [`POSIX_PAIRS`].
 const PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &[
@@ -37,22 +38,6 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     PathCall {
         names: &["unlink", "rmdir"],
         paths: &[delete(0, "")],
-    },
-    PathCall {
-        names: &["rename"],
-        paths: &[write(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["copy"],
-        paths: &[read(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["symlink"],
-        paths: &[symlink_target(0, ""), write(1, "")],
-    },
-    PathCall {
-        names: &["link"],
-        paths: &[hardlink_target(0, ""), write(1, "")],
     },
 ];
 
@@ -256,53 +241,20 @@ const DYNAMIC: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
-        src,
-        Lang::Php,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                assigned: Assigned::default(),
-                local: Vec::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+    let grammar = tree_sitter_php::LANGUAGE_PHP_ONLY.into();
+    super::read(grammar, src, Lang::Php, |syntax| judge(syntax, Php))
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
-    assigned: Assigned<'t>,
-    /// Functions the snippet defines.
-    local: Vec<String>,
-    depth: usize,
-}
+/// The PHP reader, which keeps nothing of its own beyond what every reader holds (the
+/// functions the snippet defines are in `local`, in lower case).
+struct Php;
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, Php>;
 
 impl<'t> Walker<'t> {
-    /// Every variable in `n`, as having no one value.
-    fn unknown_vars(&mut self, n: Node<'t>) {
-        if n.kind() == "variable_name" {
-            self.assigned.unknown(self.t(n));
-            return;
-        }
-        for c in self.kids(n) {
-            self.unknown_vars(c);
-        }
-    }
-
-    fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, bool) {
-        let mut pos = Vec::new();
-        let mut splat = false;
+    /// A call's arguments (PHP's named arguments are taken by position).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let mut args = Args::default();
         if let Some(a) = self.field(call, "arguments") {
             for arg in self.kids(a) {
                 if arg.kind() != "argument" {
@@ -310,14 +262,14 @@ impl<'t> Walker<'t> {
                 }
                 let kids = self.kids(arg);
                 if kids.iter().any(|k| k.kind() == "variadic_unpacking") {
-                    splat = true;
+                    args.splat = true;
                 }
                 if let Some(e) = kids.into_iter().rfind(|k| k.kind() != "name") {
-                    pos.push(e);
+                    args.pos.push(e);
                 }
             }
         }
-        (pos, splat)
+        args
     }
 }
 

@@ -1,14 +1,11 @@
 //! Unit tests of the PHP reader.
 
 use super::*;
-use crate::engine::lang::{Effect, Text};
+use crate::engine::lang::test_support::{assert_has, deleted, lit};
+use crate::engine::lang::Effect;
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects
-}
-
-fn lit(s: &str) -> Text {
-    Text::lit(s)
 }
 
 #[test]
@@ -18,22 +15,16 @@ fn php_effects() {
         effects("echo json_decode(file_get_contents('composer.json'))->name;"),
         vec![Effect::Read(lit("composer.json"))]
     );
-    assert!(effects("system('rm -rf ~');").contains(&Effect::Shell(lit("rm -rf ~"))));
-    assert!(effects("echo `rm -rf /`;").contains(&Effect::Shell(lit("rm -rf /"))));
+    assert_has(
+        &effects("system('rm -rf ~');"),
+        Effect::Shell(lit("rm -rf ~")),
+    );
+    assert_has(&effects("echo `rm -rf /`;"), Effect::Shell(lit("rm -rf /")));
     let e =
         effects("file_put_contents(getenv('HOME') . '/.ssh/authorized_keys', 'k', FILE_APPEND);");
-    assert!(
-        e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
-        "{e:?}"
-    );
+    assert_has(&e, Effect::Write(lit("~/.ssh/authorized_keys")));
     let e = effects("unlink($_SERVER['HOME'] . '/.bashrc');");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~/.bashrc"),
-            recursive: false
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~/.bashrc", false));
     for src in [
         "eval($argv[1]);",
         "$f = 'system'; $f('ls');",

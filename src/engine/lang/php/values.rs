@@ -3,41 +3,22 @@
 
 use super::Walker;
 use crate::engine::lang::walker::Evaluator;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, SyntaxWalk, Text, Value};
+use crate::engine::lang::{SyntaxWalk, Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
-
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
             "string" | "encapsed_string" => Value::Str(self.string(n)),
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(Value::Other),
-            "variable_name" => {
-                let name = self.t(n).to_string();
-                match self.assigned.once(&name) {
-                    Some(v) => self.eval(v),
-                    None => Value::Other,
-                }
-            }
+            "parenthesized_expression" => self.eval_first(n),
+            "variable_name" => self.assigned_value(self.t(n)),
             "binary_expression" => {
-                let (Some(l), Some(r), Some(op)) = (
-                    self.field(n, "left"),
-                    self.field(n, "right"),
-                    self.field(n, "operator"),
-                ) else {
+                let Some((l, op, r)) = self.operands(n) else {
                     return Value::Other;
                 };
-                if self.t(op) != "." {
+                if op != "." {
                     return Value::Other;
                 }
                 let a = self.eval(l).text();
@@ -65,33 +46,9 @@ impl<'t> Walker<'t> {
     pub(super) fn string(&mut self, n: Node<'t>) -> Text {
         let raw = self.t(n);
         let single = raw.starts_with('\'');
-        let mut t = Text::default();
-        for c in self.kids(n) {
-            match c.kind() {
-                "string_content" | "string_value" => {
-                    let s = self.t(c);
-                    t = t.concat(Text::lit(if single {
-                        s.replace("\\'", "'").replace("\\\\", "\\")
-                    } else {
-                        s.to_string()
-                    }));
-                }
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                _ => {
-                    let v = self.eval(c).text();
-                    t = t.concat(v);
-                }
-            }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
+        self.literal(n, &["string_content", "string_value"], single, |w, part| {
+            w.eval(part).text()
+        })
     }
 
     /// `$_ENV["X"]` and `$_SERVER["X"]`: the variable's value; any other index is not followed.
@@ -99,11 +56,7 @@ impl<'t> Walker<'t> {
         let kids = self.kids(n);
         let base = kids.first().map(|b| self.t(*b)).unwrap_or("");
         if matches!(base, "$_SERVER" | "$_ENV") {
-            let key = kids.get(1).map(|k| self.eval(*k).text().known());
-            return Value::Str(match key {
-                Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            });
+            return Value::Str(self.env_var(kids.get(1).copied()));
         }
         Value::Other
     }
@@ -114,19 +67,16 @@ impl<'t> Walker<'t> {
             .field(n, "function")
             .map(|f| self.t(f).trim_start_matches('\\').to_ascii_lowercase())
             .unwrap_or_default();
-        let (pos, _) = self.args(n);
+        let args = self.args(n);
         match name.as_str() {
-            "getenv" => Value::Str(match pos.first().map(|a| self.eval(*a).text().known()) {
-                Some(Some(k)) => env_value(&k, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            }),
+            "getenv" => Value::Str(self.env_var(args.first().copied())),
             "getcwd" => Value::Str(Text::lit(".")),
             "sys_get_temp_dir" => Value::Str(Text::lit("/tmp")),
-            "realpath" | "strval" => pos
+            "realpath" | "strval" => args
                 .first()
                 .map(|a| Value::Str(self.eval(*a).text()))
                 .unwrap_or(Value::Other),
-            "dirname" => pos
+            "dirname" => args
                 .first()
                 .map(|a| Value::Str(self.eval(*a).text().parent()))
                 .unwrap_or(Value::Other),

@@ -3,14 +3,12 @@
 //! constructs that run code the text does not show (`eval`, `include`) made opaque.
 
 use super::Walker;
-use crate::engine::lang::walker::{Evaluator, Reader};
-use crate::engine::lang::{Effect, Judged, SyntaxWalk};
+use crate::engine::lang::walker::Reader;
+use crate::engine::lang::{Effect, SyntaxWalk};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
+    const NAME: &'static str = "variable_name";
 
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
@@ -36,23 +34,23 @@ impl<'t> Reader<'t> for Walker<'t> {
                     .and_then(|l| self.kids(l).into_iter().next())
                     .filter(|b| b.kind() == "variable_name" && !self.t(*b).starts_with("$_"))
                 {
-                    self.unknown_vars(base);
+                    self.unknown_names(base);
                 }
                 // `$y = &$x`: a change through `$y` changes `$x`.
                 if n.kind() == "reference_assignment_expression" {
                     if let Some(r) = self.field(n, "right") {
-                        self.unknown_vars(r);
+                        self.unknown_names(r);
                     }
                 }
             }
             // `&$x` in a `use` clause, a call or a `foreach`: `$x` may change there.
-            "by_ref" => self.unknown_vars(n),
+            "by_ref" => self.unknown_names(n),
             "reference_modifier" => self
                 .out
                 .opaque("defines a function that changes its caller's variables (`&$v`)"),
             "function_definition" => {
                 if let Some(name) = self.field(n, "name") {
-                    self.local.push(self.t(name).to_ascii_lowercase());
+                    self.local.insert(self.t(name).to_ascii_lowercase());
                 }
             }
             "foreach_statement" | "simple_parameter" | "list_literal" | "catch_clause"
@@ -65,19 +63,12 @@ impl<'t> Reader<'t> for Walker<'t> {
             }
             _ => {}
         }
-        for c in self.kids(n) {
-            self.collect(c);
-        }
     }
 
     fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
-            "shell_command_expression" => {
-                let cmd = self.string(n);
-                self.out.push(Effect::Shell(cmd));
-                self.children(n);
-            }
+            "shell_command_expression" => self.command_literal(n, Self::string),
             "function_call_expression" => self.call(n),
             "include_expression"
             | "include_once_expression"

@@ -1,11 +1,12 @@
 //! What Python calls do: builtins, module functions (`os`, `shutil`, `subprocess` …),
 //! `open` and its modes, and methods of paths and other objects.
 
-use super::{is_network, is_pure, plain_members, Args, Walker, BUILTINS, DYNAMIC};
+use super::{is_network, is_pure, plain_members, Walker, BUILTINS, DYNAMIC};
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::path_calls::{
-    self, delete, delete_tree, hardlink_target, read, symlink_target, write, Arg, PathCall,
+    delete, delete_tree, write, PathCall, COPY, HARDLINK, MOVE, SYMLINK,
 };
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
 use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;
@@ -22,7 +23,7 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     },
     PathCall {
         names: &["os.rename", "os.replace", "os.renames", "shutil.move"],
-        paths: &[write(0, "src"), write(1, "dst")],
+        paths: MOVE,
     },
     PathCall {
         names: &[
@@ -46,11 +47,11 @@ const PATH_CALLS: &[PathCall<&str>] = &[
     },
     PathCall {
         names: &["os.symlink"],
-        paths: &[symlink_target(0, "src"), write(1, "dst")],
+        paths: SYMLINK,
     },
     PathCall {
         names: &["os.link"],
-        paths: &[hardlink_target(0, "src"), write(1, "dst")],
+        paths: HARDLINK,
     },
     PathCall {
         names: &[
@@ -61,7 +62,7 @@ const PATH_CALLS: &[PathCall<&str>] = &[
             "shutil.copymode",
             "shutil.copystat",
         ],
-        paths: &[read(0, "src"), write(1, "dst")],
+        paths: COPY,
     },
     PathCall {
         names: &["shutil.make_archive"],
@@ -159,10 +160,7 @@ impl<'t> Walker<'t> {
             return;
         };
         let args = self.args(n);
-        // The arguments are judged as values wherever they go.
-        for a in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {
-            self.walk(*a);
-        }
+        self.walk_args(&args);
         if let Some(q) = self.qualify(f) {
             self.module_call(&q, &args);
             return;
@@ -170,7 +168,7 @@ impl<'t> Walker<'t> {
         match f.kind() {
             "identifier" => {
                 let name = self.t(f);
-                if self.local.contains(name) || self.assigned.contains(name) {
+                if self.binds(name) {
                     return;
                 }
                 self.builtin_call(name, &args);
@@ -218,12 +216,8 @@ impl<'t> Walker<'t> {
 
     /// `open(path, mode)` and its relatives; `at` is the index of the path argument.
     pub(super) fn open(&mut self, args: &Args<'t>, at: usize) {
-        let path = self.arg_text(args, at, "file");
-        let mode = args
-            .pos
-            .get(at + 1)
-            .copied()
-            .or_else(|| args.kw_value("mode"));
+        let path = self.text_of(args.arg(at, "file"));
+        let mode = args.arg(at + 1, "mode");
         self.open_mode(path, mode);
     }
 
@@ -243,20 +237,10 @@ impl<'t> Walker<'t> {
     }
 
     pub(super) fn module_call(&mut self, q: &str, a: &Args<'t>) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
         if matches!(q, "os.chmod" | "os.lchmod") {
-            let mode = a.pos.get(1).copied().or_else(|| a.kw_value("mode"));
-            if let Some(m) = mode.and_then(|m| crate::engine::lang::mode_word(self.t(m))) {
-                let p = self.arg_text(a, 0, "path");
-                self.out
-                    .push(Effect::Exec(vec![Text::lit("chmod"), Text::lit(m), p]));
-            }
+            self.chmod(a.arg(1, "mode"), a.arg(0, "path"));
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |n| *n == q) {
-            let effects = path_calls::effects(row, |arg| vec![self.path_arg(a, arg)]);
-            for e in effects {
-                self.out.push(e);
-            }
+        if self.path_call(&[PATH_CALLS], |n| *n == q, a) {
             return;
         }
         if NO_EFFECT.contains(&q) {
@@ -269,7 +253,7 @@ impl<'t> Walker<'t> {
             | "subprocess.getoutput"
             | "subprocess.getstatusoutput"
             | "asyncio.create_subprocess_shell" => {
-                let cmd = self.arg_text(a, 0, "cmd");
+                let cmd = self.text_of(a.arg(0, "cmd"));
                 self.out.push(Effect::Shell(cmd));
             }
             "subprocess.run"
@@ -286,17 +270,17 @@ impl<'t> Walker<'t> {
             | "os.posix_spawnp" => self.exec_vector(q, a),
             "shutil.copyfileobj" => {
                 // Copies between open files: the paths were judged where they were opened.
-                self.arg_text(a, 0, "src");
-                self.arg_text(a, 1, "dst");
+                self.text_of(a.arg(0, "src"));
+                self.text_of(a.arg(1, "dst"));
             }
             "shutil.unpack_archive" => self.unpack_archive(a),
             "os.kill" | "os.killpg" => {
-                let pid = self.arg_text(a, 0, "pid");
+                let pid = self.text_of(a.arg(0, "pid"));
                 self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
             }
             "os.getenv" | "os.environ.get" => {
-                if let Some(k) = a.pos.first() {
-                    self.env_key(*k);
+                if let Some(k) = a.first() {
+                    self.env_var(Some(*k));
                 }
             }
             "os.environ.items" | "os.environ.values" | "os.environ.copy" => {
@@ -309,12 +293,12 @@ impl<'t> Walker<'t> {
                 .is_some_and(|rest| !rest.contains('.') && plain_members(rest)) => {}
             "io.open" | "codecs.open" | "gzip.open" | "bz2.open" | "lzma.open" => self.open(a, 0),
             "tarfile.open" | "zipfile.ZipFile" | "tarfile.TarFile" => {
-                let p = self.arg_text(a, 0, "name");
-                let mode = a.pos.get(1).copied().or_else(|| a.kw_value("mode"));
+                let p = self.text_of(a.arg(0, "name"));
+                let mode = a.arg(1, "mode");
                 self.open_mode(p, mode);
             }
             "sqlite3.connect" => {
-                let p = self.arg_text(a, 0, "path");
+                let p = self.text_of(a.arg(0, "path"));
                 if p.known().as_deref() != Some(":memory:") {
                     self.out.push(Effect::Write(p));
                 }
@@ -328,14 +312,6 @@ impl<'t> Walker<'t> {
             }
             _ if is_pure(q) => {}
             _ => self.out.opaque(format!("calls `{q}`, which is not known")),
-        }
-    }
-
-    /// The path a row of [`PATH_CALLS`] names: by position or keyword.
-    fn path_arg(&mut self, a: &Args<'t>, arg: Arg) -> Text {
-        match arg {
-            Arg::At(i, keyword) => self.arg_text(a, i, keyword),
-            Arg::From(i) => self.arg_text(a, i, ""),
         }
     }
 
@@ -368,7 +344,7 @@ impl<'t> Walker<'t> {
             Some(Value::List(items)) if !items.is_empty() => {
                 let mut argv: Vec<Text> = items.iter().map(Value::text).collect();
                 // The program is the first argument; the list's first item is its name.
-                argv[0] = self.arg_text(a, 0, "path");
+                argv[0] = self.text_of(a.arg(0, "path"));
                 self.out.push(Effect::Exec(argv));
             }
             _ => self.out.opaque(format!("`{q}` with arguments not known")),
@@ -378,9 +354,9 @@ impl<'t> Walker<'t> {
     /// `shutil.unpack_archive(file, folder)`: reads the archive, writes the folder (the
     /// working one when not given).
     fn unpack_archive(&mut self, a: &Args<'t>) {
-        let f = self.arg_text(a, 0, "filename");
+        let f = self.text_of(a.arg(0, "filename"));
         self.out.push(Effect::Read(f));
-        let d = match a.pos.get(1).copied().or_else(|| a.kw_value("extract_dir")) {
+        let d = match a.arg(1, "extract_dir") {
             Some(n) => self.eval(n).text(),
             None => Text::lit("."),
         };
@@ -406,7 +382,7 @@ impl<'t> Walker<'t> {
             }
             None => None,
         };
-        let Some(first) = a.pos.first().copied().or_else(|| a.kw_value("args")) else {
+        let Some(first) = a.arg(0, "args") else {
             self.out.opaque("starts a program not named here");
             return;
         };
@@ -466,7 +442,7 @@ impl<'t> Walker<'t> {
             // Links, judged as `ln` is: `Path(link).symlink_to(target)`,
             // `.hardlink_to(target)`, and `Path(target).link_to(link)`.
             "symlink_to" | "hardlink_to" | "link_to" => {
-                let other = self.arg_text(a, 0, "target");
+                let other = self.text_of(a.arg(0, "target"));
                 let (target, link) = match method {
                     "link_to" => (on(&path), other),
                     _ => (other, on(&path)),
@@ -480,21 +456,21 @@ impl<'t> Walker<'t> {
             }
             "rename" | "replace" if path.is_some() || a.pos.len() == 1 => {
                 self.out.push(Effect::Write(on(&path)));
-                let d = self.arg_text(a, 0, "target");
+                let d = self.text_of(a.arg(0, "target"));
                 self.out.push(Effect::Write(d));
             }
             "copy" | "copy_into" | "move" | "move_into" if path.is_some() => {
                 self.out.push(Effect::Write(on(&path)));
-                let d = self.arg_text(a, 0, "target");
+                let d = self.text_of(a.arg(0, "target"));
                 self.out.push(Effect::Write(d));
             }
             "read_text" | "read_bytes" => self.out.push(Effect::Read(on(&path))),
             "open" if path.is_some() => {
-                let mode = a.pos.first().copied().or_else(|| a.kw_value("mode"));
+                let mode = a.arg(0, "mode");
                 self.open_mode(on(&path), mode);
             }
             "open" => {
-                if let Some(m) = a.pos.get(1).copied().or_else(|| a.kw_value("mode")) {
+                if let Some(m) = a.arg(1, "mode") {
                     if self
                         .eval(m)
                         .text()
@@ -506,12 +482,7 @@ impl<'t> Walker<'t> {
                 }
             }
             "extractall" | "extract" => {
-                let d = match a
-                    .pos
-                    .get(usize::from(method == "extract"))
-                    .copied()
-                    .or_else(|| a.kw_value("path"))
-                {
+                let d = match a.arg(usize::from(method == "extract"), "path") {
                     Some(n) => self.eval(n).text(),
                     None => Text::lit("."),
                 };

@@ -6,10 +6,10 @@
 //! call that is none of these, an import of a module not listed, or a use of a module or
 //! of `eval`/`exec`/`getattr` as a value is opaque.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::walker::{judge, Assigned};
-use super::{Judged, Lang, Syntax, SyntaxWalk};
+use super::walker::{self, judge};
+use super::{Judged, Lang, SyntaxWalk};
 use tree_sitter::Node;
 
 mod calls;
@@ -278,50 +278,26 @@ const VALUES: &[&str] = &[
     "os.environ",
 ];
 
-/// A value as far as the text tells it.
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_python::LANGUAGE.into(),
-        src,
-        Lang::Python,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                modules: HashMap::new(),
-                names: HashMap::new(),
-                assigned: Assigned::default(),
-                loops: HashMap::new(),
-                local: HashSet::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+    let grammar = tree_sitter_python::LANGUAGE.into();
+    super::read(grammar, src, Lang::Python, |syntax| {
+        judge(syntax, Python::default())
+    })
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
+/// What the Python reader keeps of its own: the names imports bind, and loop variables.
+#[derive(Default)]
+struct Python<'t> {
     /// Local name → module (`import os.path as p` binds `p` to `os.path`).
     modules: HashMap<String, String>,
     /// Local name → full name (`from shutil import rmtree as r`: `r` → `shutil.rmtree`).
     names: HashMap<String, String>,
-    /// Name → the expressions assigned to it (a name assigned once has a known value).
-    assigned: Assigned<'t>,
     /// Loop variable → what it loops over.
     loops: HashMap<String, Node<'t>>,
-    /// Functions and classes the snippet defines.
-    local: HashSet<String>,
-    depth: usize,
 }
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, Python<'t>>;
 
 fn module_known(m: &str) -> bool {
     let top = m.split('.').next().unwrap_or(m);
@@ -411,17 +387,6 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// Every name anywhere in `n`, as unknown.
-    fn bind_all_unknown(&mut self, n: Node<'t>) {
-        if n.kind() == "identifier" {
-            self.bind_unknown(n);
-            return;
-        }
-        for c in self.kids(n) {
-            self.bind_all_unknown(c);
-        }
-    }
-
     /// `import a.b` and `import a as b`: the modules bound to names.
     fn collect_import(&mut self, n: Node<'t>) {
         for c in self.kids(n) {
@@ -429,15 +394,16 @@ impl<'t> Walker<'t> {
                 "dotted_name" => {
                     let full = self.t(c).to_string();
                     let top = full.split('.').next().unwrap_or("").to_string();
-                    self.modules.insert(top.clone(), top);
-                    self.modules.insert(full.clone(), full);
+                    self.lang.modules.insert(top.clone(), top);
+                    self.lang.modules.insert(full.clone(), full);
                 }
                 "aliased_import" => {
                     let (Some(name), Some(alias)) = (self.field(c, "name"), self.field(c, "alias"))
                     else {
                         continue;
                     };
-                    self.modules
+                    self.lang
+                        .modules
                         .insert(self.t(alias).to_string(), self.t(name).to_string());
                 }
                 _ => {}
@@ -464,9 +430,9 @@ impl<'t> Walker<'t> {
             if let (Some(real), Some(alias)) = (real, alias) {
                 let full = format!("{module}.{real}");
                 if module_known(&full) && !is_pure(&module) {
-                    self.modules.insert(alias.to_string(), full.clone());
+                    self.lang.modules.insert(alias.to_string(), full.clone());
                 }
-                self.names.insert(alias.to_string(), full);
+                self.lang.names.insert(alias.to_string(), full);
             }
         }
     }
@@ -476,10 +442,10 @@ impl<'t> Walker<'t> {
         if let Some(left) = self.field(n, "left") {
             if left.kind() == "identifier" {
                 let name = self.t(left).to_string();
-                let first = !self.loops.contains_key(&name);
+                let first = !self.lang.loops.contains_key(&name);
                 match self.field(n, "right") {
                     Some(r) if first => {
-                        self.loops.insert(name.clone(), r);
+                        self.lang.loops.insert(name.clone(), r);
                     }
                     _ => {
                         self.assign(&name, None);
@@ -512,12 +478,13 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "identifier" => {
                 let name = self.t(n);
-                if self.local.contains(name) || self.assigned.contains(name) {
+                if self.binds(name) {
                     return None;
                 }
-                self.modules
+                self.lang
+                    .modules
                     .get(name)
-                    .or_else(|| self.names.get(name))
+                    .or_else(|| self.lang.names.get(name))
                     .cloned()
             }
             "attribute" => {
@@ -532,20 +499,7 @@ impl<'t> Walker<'t> {
 
     /// Whether a full name is (in) a module imported by the snippet.
     fn is_module_name(&self, q: &str) -> bool {
-        self.modules.values().any(|m| m == q)
-    }
-}
-
-#[derive(Default)]
-struct Args<'t> {
-    pos: Vec<Node<'t>>,
-    kw: Vec<(String, Node<'t>)>,
-    splat: bool,
-}
-
-impl<'t> Args<'t> {
-    fn kw_value(&self, k: &str) -> Option<Node<'t>> {
-        self.kw.iter().find(|(n, _)| n == k).map(|(_, v)| *v)
+        self.lang.modules.values().any(|m| m == q)
     }
 }
 

@@ -1,14 +1,11 @@
 //! Unit tests of the Python reader.
 
 use super::*;
-use crate::engine::lang::{Effect, Text};
+use crate::engine::lang::test_support::{assert_has, deleted, lit};
+use crate::engine::lang::Effect;
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects
-}
-
-fn lit(s: &str) -> Text {
-    Text::lit(s)
 }
 
 #[test]
@@ -27,46 +24,19 @@ fn reads_and_prints_are_known() {
 #[test]
 fn deletes_resolve_home() {
     let e = effects("import shutil,os; shutil.rmtree(os.path.expanduser('~'))");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~", true));
     let e = effects("import shutil, pathlib; shutil.rmtree(pathlib.Path.home())");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~", true));
     let e = effects("from pathlib import Path\n(Path.home() / '.ssh' / 'id_rsa').unlink()");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~/.ssh/id_rsa"),
-            recursive: false
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~/.ssh/id_rsa", false));
     let e = effects("import os\nd = os.environ['HOME']\nos.remove(os.path.join(d, '.bashrc'))");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~/.bashrc"),
-            recursive: false
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~/.bashrc", false));
 }
 
 #[test]
 fn writes_by_mode() {
     let e = effects("import os; open(os.path.expanduser('~/.ssh/authorized_keys'),'a').write('k')");
-    assert!(
-        e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
-        "{e:?}"
-    );
+    assert_has(&e, Effect::Write(lit("~/.ssh/authorized_keys")));
     let e = effects("with open('out.txt', 'w') as f: f.write('x')");
     assert_eq!(e, vec![Effect::Write(lit("out.txt"))]);
 }
@@ -74,14 +44,11 @@ fn writes_by_mode() {
 #[test]
 fn processes_are_commands() {
     let e = effects("import os; os.system('rm -rf ~')");
-    assert!(e.contains(&Effect::Shell(lit("rm -rf ~"))));
+    assert_has(&e, Effect::Shell(lit("rm -rf ~")));
     let e = effects("import subprocess; subprocess.run(['rm', '-rf', '/'])");
-    assert!(
-        e.contains(&Effect::Exec(vec![lit("rm"), lit("-rf"), lit("/")])),
-        "{e:?}"
-    );
+    assert_has(&e, Effect::Exec(vec![lit("rm"), lit("-rf"), lit("/")]));
     let e = effects("from subprocess import check_output as co\nco('ls -l', shell=True)");
-    assert!(e.contains(&Effect::Shell(lit("ls -l"))), "{e:?}");
+    assert_has(&e, Effect::Shell(lit("ls -l")));
 }
 
 #[test]
@@ -126,7 +93,7 @@ fn environment() {
 fn globs_in_loops() {
     let e =
         effects("import glob, json\nfor f in glob.glob('*.json'):\n    print(json.load(open(f)))");
-    assert!(e.contains(&Effect::Read(lit("*.json"))), "{e:?}");
+    assert_has(&e, Effect::Read(lit("*.json")));
 }
 
 #[test]

@@ -1,19 +1,15 @@
 //! Python values: what an expression computes as far as the text tells it (strings,
 //! f-strings, paths, lists, `os.path` and `pathlib` results), and a call's arguments.
 
-use super::{Args, Walker};
+use super::Walker;
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
-
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
@@ -25,11 +21,7 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 }
                 Value::Str(t)
             }
-            "parenthesized_expression" => self
-                .kids(n)
-                .first()
-                .map(|c| self.eval(*c))
-                .unwrap_or(Value::Other),
+            "parenthesized_expression" => self.eval_first(n),
             "identifier" => self.identifier(n),
             "list" | "tuple" => {
                 Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect())
@@ -46,35 +38,27 @@ impl<'t> Evaluator<'t> for Walker<'t> {
 impl<'t> Walker<'t> {
     /// A name: a loop over a glob, or the value of a name assigned once.
     fn identifier(&mut self, n: Node<'t>) -> Value {
-        let name = self.t(n).to_string();
+        let name = self.t(n);
         // A name an import, a `def` or a `class` binds too has no one value here.
-        if self.modules.contains_key(&name)
-            || self.names.contains_key(&name)
-            || self.local.contains(&name)
+        if self.lang.modules.contains_key(name)
+            || self.lang.names.contains_key(name)
+            || self.local.contains(name)
         {
             return Value::Other;
         }
-        if let Some(r) = self.loops.get(&name).copied() {
-            if self.assigned.only_unknown(&name) {
+        if let Some(r) = self.lang.loops.get(name).copied() {
+            if self.assigned.only_unknown(name) {
                 return self.loop_value(r);
             }
         }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => Value::Other,
-        }
+        self.assigned_value(name)
     }
 
     /// `a + b` of strings and `a / b` of paths; any other operator is not followed.
     fn binary(&mut self, n: Node<'t>) -> Value {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return Value::Other;
         };
-        let op = self.t(op);
         let (lv, rv) = (self.eval(l), self.eval(r));
         match (op, lv) {
             ("+", Value::Str(a)) => Value::Str(a.concat(rv.text())),
@@ -108,7 +92,7 @@ impl<'t> Walker<'t> {
         let key = self.field(n, "subscript");
         if let (Some(v), Some(k)) = (value, key) {
             if self.qualify(v).as_deref() == Some("os.environ") {
-                return Value::Str(self.env_key(k));
+                return Value::Str(self.env_var(Some(k)));
             }
         }
         Value::Other
@@ -149,13 +133,6 @@ impl<'t> Walker<'t> {
         Value::Other
     }
 
-    pub(super) fn env_key(&mut self, k: Node<'t>) -> Text {
-        match self.eval(k).text().known() {
-            Some(name) => env_value(&name, &mut self.out),
-            None => env_value_named_at_run_time(&mut self.out),
-        }
-    }
-
     pub(super) fn eval_call(&mut self, n: Node<'t>) -> Value {
         let Some(f) = self.field(n, "function") else {
             return Value::Other;
@@ -177,12 +154,6 @@ impl<'t> Walker<'t> {
 
     /// What a module function returns: `os.path` and `pathlib` paths, the environment.
     fn module_function_value(&mut self, q: &str, args: &Args<'t>) -> Value {
-        let arg = |w: &mut Walker<'t>, i: usize| -> Text {
-            args.pos
-                .get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
         match q {
             "os.path.join" => {
                 let mut t = Text::default();
@@ -196,12 +167,12 @@ impl<'t> Walker<'t> {
                 Value::Str(t)
             }
             "os.path.expanduser" | "os.path.abspath" | "os.path.normpath" | "os.path.realpath"
-            | "os.fspath" => Value::Str(arg(self, 0)),
-            "os.path.expandvars" => Value::Str(arg(self, 0).with_home_var()),
-            "os.path.dirname" => Value::Str(arg(self, 0).parent()),
+            | "os.fspath" => Value::Str(self.arg_text(args, 0)),
+            "os.path.expandvars" => Value::Str(self.arg_text(args, 0).with_home_var()),
+            "os.path.dirname" => Value::Str(self.arg_text(args, 0).parent()),
             "os.getcwd" => Value::Str(Text::lit(".")),
-            "os.getenv" | "os.environ.get" => match args.pos.first() {
-                Some(k) => Value::Str(self.env_key(*k)),
+            "os.getenv" | "os.environ.get" => match args.first() {
+                Some(k) => Value::Str(self.env_var(Some(*k))),
                 None => Value::Other,
             },
             "tempfile.gettempdir" => Value::Str(Text::lit("/tmp")),
@@ -300,10 +271,7 @@ impl<'t> Walker<'t> {
                     }
                 }
                 "interpolation" => {
-                    let v = self
-                        .field(c, "expression")
-                        .map(|e| self.eval(e).text())
-                        .unwrap_or_else(Text::unknown);
+                    let v = self.text_of(self.field(c, "expression"));
                     let plain = self.field(c, "format_specifier").is_none()
                         && self.field(c, "type_conversion").is_none();
                     t = t.concat(if plain { v } else { Text::unknown() });
@@ -311,10 +279,7 @@ impl<'t> Walker<'t> {
                 _ => {}
             }
         }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
+        t.or_empty()
     }
 
     pub(super) fn args(&self, call: Node<'t>) -> Args<'t> {
@@ -326,7 +291,7 @@ impl<'t> Walker<'t> {
             match c.kind() {
                 "keyword_argument" => {
                     if let (Some(k), Some(v)) = (self.field(c, "name"), self.field(c, "value")) {
-                        a.kw.push((self.t(k).to_string(), v));
+                        a.kw.push((self.t(k), v));
                     }
                 }
                 "list_splat" | "dictionary_splat" => a.splat = true,
@@ -335,13 +300,5 @@ impl<'t> Walker<'t> {
             }
         }
         a
-    }
-
-    pub(super) fn arg_text(&mut self, a: &Args<'t>, i: usize, kw: &str) -> Text {
-        let n = a.pos.get(i).copied().or_else(|| a.kw_value(kw));
-        match n {
-            Some(n) => self.eval(n).text(),
-            None => Text::unknown(),
-        }
     }
 }

@@ -4,15 +4,11 @@
 
 use super::{is_network, is_pure, module_known, Walker, DYNAMIC, VALUES};
 use crate::engine::lang::walker::Reader;
+use crate::engine::lang::Effect;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     /// First pass: imports, definitions and assignments.
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
@@ -80,16 +76,13 @@ impl<'t> Reader<'t> for Walker<'t> {
                 }
             }
             // `case x:` binds `x` to what is matched, and so may any name in a pattern.
-            "case_pattern" => self.bind_all_unknown(n),
+            "case_pattern" => self.unknown_names(n),
             "global_statement" | "nonlocal_statement" => {
                 for c in self.kids(n) {
                     self.bind_unknown(c);
                 }
             }
             _ => {}
-        }
-        for c in self.kids(n) {
-            self.collect(c);
         }
     }
 
@@ -123,16 +116,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                     }
                 }
             }
-            "assignment" | "augmented_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment" | "augmented_assignment" => self.walk_assignment(n),
             "for_statement" | "for_in_clause" => self.walk_loop(n),
             "as_pattern" => {
                 for c in self.kids(n) {
@@ -184,7 +168,7 @@ impl<'t> Walker<'t> {
         if let Some(v) = value {
             if self.qualify(v).as_deref() == Some("os.environ") {
                 if let Some(k) = self.field(n, "subscript") {
-                    self.env_key(k);
+                    self.env_var(Some(k));
                     self.walk(k);
                 }
                 if self.parent(n).is_some_and(|p| {
@@ -238,12 +222,7 @@ impl<'t> Walker<'t> {
 
     pub(super) fn identifier_value(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.local.contains(name) || self.assigned.contains(name) {
-            return;
-        }
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
         if name == "open" {
@@ -252,9 +231,10 @@ impl<'t> Walker<'t> {
             return;
         }
         if let Some(q) = self
+            .lang
             .modules
             .get(name)
-            .or_else(|| self.names.get(name))
+            .or_else(|| self.lang.names.get(name))
             .cloned()
         {
             self.module_value(&q, n);

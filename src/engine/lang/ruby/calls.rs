@@ -2,12 +2,13 @@
 //! methods of `File`, `IO`, `FileUtils`, `Dir`, `Pathname`, `ENV`, `Open3` and the rest.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
+use crate::engine::lang::calls::Args;
 use crate::engine::lang::path_calls::{
-    self, each_from, hardlink_target, read, symlink_target, write, Arg, Does, PathCall,
+    each_from, hardlink_target, read, symlink_target, write, Does, PathCall,
 };
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Effect, Text, Value};
+use crate::engine::lang::{Effect, Text, Value};
 use tree_sitter::Node;
 
 /// Class methods that act on the paths they are given.
@@ -162,10 +163,8 @@ impl<'t> Walker<'t> {
     pub(super) fn call(&mut self, n: Node<'t>) {
         let recv = self.field(n, "receiver");
         let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
-        let (pos, kw, splat) = self.args(n);
-        for a in pos.iter().chain(kw.iter().map(|(_, v)| v)) {
-            self.walk(*a);
-        }
+        let args = self.args(n);
+        self.walk_args(&args);
         if let Some(b) = self.field(n, "block") {
             self.walk(b);
         }
@@ -175,11 +174,11 @@ impl<'t> Walker<'t> {
             return;
         }
         let Some(r) = recv else {
-            self.kernel(method, &pos, splat);
+            self.kernel(method, &args, args.splat);
             return;
         };
         if let Some(c) = self.constant(r) {
-            self.class_call(&c, method, &pos, splat);
+            self.class_call(&c, method, &args);
             return;
         }
         self.walk(r);
@@ -266,10 +265,7 @@ impl<'t> Walker<'t> {
         match method {
             "system" | "exec" | "spawn" => self.run(pos, splat),
             "open" => {
-                let p = pos
-                    .first()
-                    .map(|a| self.eval(*a).text())
-                    .unwrap_or_else(Text::unknown);
+                let p = self.arg_text(pos, 0);
                 match p.0.first() {
                     Some(crate::engine::lang::Part::Lit(s)) if s.starts_with('|') => {
                         let cmd = Text(p.0.clone());
@@ -318,54 +314,34 @@ impl<'t> Walker<'t> {
         }
     }
 
-    pub(super) fn class_call(&mut self, c: &str, method: &str, pos: &[Node<'t>], splat: bool) {
-        // A mode it reads is judged as `chmod MODE PATH` is (setuid bits, world-writable).
+    pub(super) fn class_call(&mut self, c: &str, method: &str, args: &Args<'t>) {
         if matches!(
             (c, method),
             ("File", "chmod" | "lchmod") | ("FileUtils", "chmod" | "chmod_R")
         ) {
-            let mode = pos
-                .first()
-                .and_then(|m| crate::engine::lang::mode_word(self.t(*m)));
-            if let Some(m) = mode {
-                for p in pos.iter().skip(1) {
-                    let p = self.eval(*p).text();
-                    self.out.push(Effect::Exec(vec![
-                        Text::lit("chmod"),
-                        Text::lit(m.clone()),
-                        p,
-                    ]));
-                }
+            for p in args.iter().skip(1) {
+                self.chmod(args.first().copied(), Some(*p));
             }
         }
-        if let Some(row) = path_calls::find(PATH_CALLS, |&(class, m)| class == c && m == method) {
-            let effects = path_calls::effects(row, |arg| self.path_args(pos, splat, arg));
-            for e in effects {
-                self.out.push(e);
-            }
+        if self.path_call(&[PATH_CALLS], |&(class, m)| class == c && m == method, args) {
             return;
         }
-        let arg = |w: &mut Walker<'t>, i: usize| {
-            pos.get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
         let top = c.split("::").next().unwrap_or(c);
         match (c, method) {
             ("File" | "IO", "read" | "readlines" | "foreach" | "binread" | "readlink")
             | ("YAML" | "Psych" | "JSON", "load_file" | "safe_load_file" | "parse_file")
-            | ("CSV", "read" | "foreach" | "table" | "parse_file") => self.read_file(c, pos),
+            | ("CSV", "read" | "foreach" | "table" | "parse_file") => self.read_file(c, args),
             ("File", "open" | "new") => {
-                let p = arg(self, 0);
-                self.open_mode(p, pos.get(1).copied());
+                let p = self.arg_text(args, 0);
+                self.open_mode(p, args.get(1).copied());
             }
             ("Dir", "chdir") | ("FileUtils", "cd" | "chdir") => {
                 self.out.opaque("changes the working folder")
             }
             // Makes a new folder: a write of the path the call's value stands for.
             ("Dir", "mktmpdir") => {
-                let folder = match pos.get(1) {
-                    Some(_) => arg(self, 1),
+                let folder = match args.get(1) {
+                    Some(_) => self.arg_text(args, 1),
                     None => Text::lit("/tmp"),
                 };
                 self.out
@@ -379,24 +355,21 @@ impl<'t> Walker<'t> {
             )
             | ("IO", "popen")
             | ("Process", "spawn")
-            | ("Kernel", "system" | "exec" | "spawn") => self.run(pos, splat),
+            | ("Kernel", "system" | "exec" | "spawn") => self.run(args, args.splat),
             ("ENV", "fetch" | "[]" | "key?" | "has_key?" | "include?") => {
-                match arg(self, 0).known() {
-                    Some(k) => env_value(&k, &mut self.out),
-                    None => env_value_named_at_run_time(&mut self.out),
-                };
+                self.env_var(args.first().copied());
             }
             ("ENV", _) => self.out.push(Effect::EnvDump(format!(
                 "uses the whole environment (`ENV.{method}`)"
             ))),
             ("Process", "kill") => {
-                let pid = arg(self, 1);
+                let pid = self.arg_text(args, 1);
                 self.out.push(Effect::Exec(vec![Text::lit("kill"), pid]));
             }
             ("Process", "pid" | "clock_gettime" | "exit" | "ppid" | "uid" | "euid") => {}
             ("Process", _) => self.out.opaque(format!("calls `Process.{method}`")),
             _ if NETWORK.contains(&top) => self.out.push(Effect::Network(format!("{c}.{method}"))),
-            ("Kernel", m) => self.kernel(m, pos, splat),
+            ("Kernel", m) => self.kernel(m, args, args.splat),
             _ if PURE.contains(&top) || self.local.contains(top) => {}
             _ => self
                 .out
@@ -407,40 +380,13 @@ impl<'t> Walker<'t> {
     /// `File.read(path)` and the other readers of a whole file; `IO.read("|cmd")` runs a
     /// command instead.
     fn read_file(&mut self, c: &str, pos: &[Node<'t>]) {
-        let p = pos
-            .first()
-            .map(|a| self.eval(*a).text())
-            .unwrap_or_else(Text::unknown);
+        let p = self.arg_text(pos, 0);
         if c == "IO" && p.known().is_some_and(|s| s.starts_with('|')) {
             self.out.push(Effect::Shell(Text::lit(
                 p.known().unwrap_or_default().trim_start_matches('|'),
             )));
         } else {
             self.out.push(Effect::Read(p));
-        }
-    }
-
-    /// The paths a row of [`PATH_CALLS`] names: one argument, or all from one on (for
-    /// `chmod MODE, *files`), lists spread into their items.
-    fn path_args(&mut self, pos: &[Node<'t>], splat: bool, arg: Arg) -> Vec<Text> {
-        match arg {
-            Arg::At(i, _) => vec![pos
-                .get(i)
-                .map(|a| self.eval(*a).text())
-                .unwrap_or_else(Text::unknown)],
-            Arg::From(from) => {
-                let mut v = Vec::new();
-                for a in pos.iter().skip(from) {
-                    match self.eval(*a) {
-                        Value::List(items) => v.extend(items.iter().map(Value::text)),
-                        x => v.push(x.text()),
-                    }
-                }
-                if splat || v.is_empty() {
-                    v.push(Text::unknown());
-                }
-                v
-            }
         }
     }
 }

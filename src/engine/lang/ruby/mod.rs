@@ -7,10 +7,9 @@
 //! call not known are opaque. Method calls on other values compute only, except those that
 //! change files whatever object has them (`rmtree`, `unlink` …).
 
-use std::collections::HashSet;
-
-use super::walker::{judge, Assigned};
-use super::{Judged, Lang, Syntax, SyntaxWalk};
+use super::calls::Args;
+use super::walker::{self, judge};
+use super::{Judged, Lang, SyntaxWalk};
 use tree_sitter::Node;
 
 mod calls;
@@ -173,37 +172,14 @@ const NETWORK: &[&str] = &[
 
 /// What `src` does.
 pub fn analyze(src: &str) -> Judged {
-    super::read(
-        tree_sitter_ruby::LANGUAGE.into(),
-        src,
-        Lang::Ruby,
-        |syntax| {
-            judge(Walker {
-                out: Judged::default(),
-                assigned: Assigned::default(),
-                local: HashSet::new(),
-                depth: 0,
-                syntax,
-            })
-        },
-    )
+    let grammar = tree_sitter_ruby::LANGUAGE.into();
+    super::read(grammar, src, Lang::Ruby, |syntax| judge(syntax, Ruby))
 }
 
-struct Walker<'t> {
-    /// The tree's nodes, children and parents.
-    syntax: &'t Syntax<'t>,
-    out: Judged,
-    assigned: Assigned<'t>,
-    /// Methods and classes the snippet defines.
-    local: HashSet<String>,
-    depth: usize,
-}
+/// The Ruby reader, which keeps nothing of its own beyond what every reader holds.
+struct Ruby;
 
-impl<'t> SyntaxWalk<'t> for Walker<'t> {
-    fn syntax(&self) -> &'t Syntax<'t> {
-        self.syntax
-    }
-}
+type Walker<'t> = walker::Walker<'t, Ruby>;
 
 /// Methods that change the string, array or hash they are called on.
 const MUTATORS: &[&str] = &[
@@ -231,24 +207,13 @@ const MUTATORS: &[&str] = &[
 ];
 
 impl<'t> Walker<'t> {
-    fn unknown_binding(&mut self, n: Node<'t>) {
-        if n.kind() == "identifier" {
-            let name = self.t(n).to_string();
-            self.assigned.unknown(name);
-            return;
-        }
-        for c in self.kids(n) {
-            self.unknown_binding(c);
-        }
-    }
-
     /// `x << "…"` changes the string `x` holds; `/(?<x>…)/ =~ s` assigns `x`.
     fn collect_binary(&mut self, n: Node<'t>) {
         let (Some(l), Some(op)) = (self.field(n, "left"), self.field(n, "operator")) else {
             return;
         };
         match (self.t(op), l.kind()) {
-            ("<<", "identifier") => self.unknown_binding(l),
+            ("<<", "identifier") => self.unknown_names(l),
             ("=~", "regex") => {
                 let src = self.t(l);
                 for group in src.split("(?<").skip(1) {
@@ -271,7 +236,7 @@ impl<'t> Walker<'t> {
         };
         let method = self.t(m);
         if r.kind() == "identifier" && (method.ends_with('!') || MUTATORS.contains(&method)) {
-            self.unknown_binding(r);
+            self.unknown_names(r);
         }
     }
 
@@ -290,26 +255,27 @@ impl<'t> Walker<'t> {
         }
     }
 
-    fn args(&self, call: Node<'t>) -> (Vec<Node<'t>>, Vec<(String, Node<'t>)>, bool) {
-        let mut pos = Vec::new();
-        let mut kw = Vec::new();
-        let mut splat = false;
+    /// A call's arguments (a block given with `&` is one spread: what it does is not seen).
+    fn args(&self, call: Node<'t>) -> Args<'t> {
+        let mut args = Args::default();
         if let Some(a) = self.field(call, "arguments") {
             for c in self.kids(a) {
                 match c.kind() {
                     "pair" => {
                         if let (Some(k), Some(v)) = (self.field(c, "key"), self.field(c, "value")) {
                             let key = self.t(k).trim_end_matches(':').trim_start_matches(':');
-                            kw.push((key.to_string(), v));
+                            args.kw.push((key, v));
                         }
                     }
-                    "splat_argument" | "hash_splat_argument" | "block_argument" => splat = true,
+                    "splat_argument" | "hash_splat_argument" | "block_argument" => {
+                        args.splat = true
+                    }
                     "comment" => {}
-                    _ => pos.push(c),
+                    _ => args.pos.push(c),
                 }
             }
         }
-        (pos, kw, splat)
+        args
     }
 }
 

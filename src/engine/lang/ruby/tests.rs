@@ -1,14 +1,11 @@
 //! Unit tests of the Ruby reader.
 
 use super::*;
-use crate::engine::lang::{Effect, Text};
+use crate::engine::lang::test_support::{assert_has, deleted, lit};
+use crate::engine::lang::Effect;
 
 fn effects(src: &str) -> Vec<Effect> {
     analyze(src).effects
-}
-
-fn lit(s: &str) -> Text {
-    Text::lit(s)
 }
 
 #[test]
@@ -23,30 +20,18 @@ fn reads_and_prints() {
 
 #[test]
 fn commands_and_deletes() {
-    assert!(effects("%x(rm -rf ~)").contains(&Effect::Shell(lit("rm -rf ~"))));
-    assert!(effects("`rm -rf /`").contains(&Effect::Shell(lit("rm -rf /"))));
-    assert!(
-        effects("system('rm', '-rf', '/')").contains(&Effect::Exec(vec![
-            lit("rm"),
-            lit("-rf"),
-            lit("/")
-        ]))
+    assert_has(&effects("%x(rm -rf ~)"), Effect::Shell(lit("rm -rf ~")));
+    assert_has(&effects("`rm -rf /`"), Effect::Shell(lit("rm -rf /")));
+    assert_has(
+        &effects("system('rm', '-rf', '/')"),
+        Effect::Exec(vec![lit("rm"), lit("-rf"), lit("/")]),
     );
     let e = effects("require 'fileutils'; FileUtils.rm_rf(Dir.home)");
-    assert!(
-        e.contains(&Effect::Delete {
-            path: lit("~"),
-            recursive: true
-        }),
-        "{e:?}"
-    );
+    assert_has(&e, deleted("~", true));
     let e = effects("File.write(File.join(ENV['HOME'], '.bashrc'), 'x')");
-    assert!(e.contains(&Effect::Write(lit("~/.bashrc"))), "{e:?}");
+    assert_has(&e, Effect::Write(lit("~/.bashrc")));
     let e = effects("File.open(\"#{Dir.home}/.ssh/authorized_keys\", 'a') { |f| f.puts 'k' }");
-    assert!(
-        e.contains(&Effect::Write(lit("~/.ssh/authorized_keys"))),
-        "{e:?}"
-    );
+    assert_has(&e, Effect::Write(lit("~/.ssh/authorized_keys")));
 }
 
 #[test]

@@ -4,16 +4,11 @@
 use super::Walker;
 use crate::engine::lang::walker::Evaluator;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{env_value, env_value_named_at_run_time, Text, Value};
+use crate::engine::lang::{Text, Value};
 use tree_sitter::Node;
 
 impl<'t> Evaluator<'t> for Walker<'t> {
     type Value = Value;
-    const UNKNOWN: Value = Value::Other;
-
-    fn depth(&mut self) -> &mut usize {
-        &mut self.depth
-    }
 
     fn eval_inner(&mut self, n: Node<'t>) -> Value {
         match n.kind() {
@@ -22,7 +17,8 @@ impl<'t> Evaluator<'t> for Walker<'t> {
                 [one] => self.eval(*one),
                 _ => Value::Other,
             },
-            "identifier" => self.identifier(n),
+            "identifier" if self.t(n) == "__dir__" => Value::Str(Text::lit(".")),
+            "identifier" => self.assigned_value(self.t(n)),
             "array" => Value::List(self.kids(n).into_iter().map(|c| self.eval(c)).collect()),
             "binary" => self.sum(n),
             "element_reference" => self.env_reference(n),
@@ -36,61 +32,20 @@ impl<'t> Walker<'t> {
     pub(super) fn string(&mut self, n: Node<'t>) -> Text {
         let raw = self.t(n);
         let single = raw.starts_with('\'') || raw.starts_with("%q");
-        let mut t = Text::default();
-        for c in self.kids(n) {
-            match c.kind() {
-                "string_content" => {
-                    let s = self.t(c);
-                    t = t.concat(if single {
-                        Text::lit(s.replace("\\'", "'").replace("\\\\", "\\"))
-                    } else {
-                        Text::lit(s)
-                    });
-                }
-                "escape_sequence" => {
-                    t = t.concat(match crate::engine::lang::unescape(self.t(c)) {
-                        Some(s) => Text::lit(s),
-                        None => Text::unknown(),
-                    })
-                }
-                "interpolation" => {
-                    let v = match self.kids(c).as_slice() {
-                        [one] => self.eval(*one).text(),
-                        _ => Text::unknown(),
-                    };
-                    t = t.concat(v);
-                }
-                _ => t = t.concat(Text::unknown()),
+        self.literal(n, &["string_content"], single, |w, part| {
+            match (part.kind(), w.kids(part).as_slice()) {
+                ("interpolation", [one]) => w.eval(*one).text(),
+                _ => Text::unknown(),
             }
-        }
-        if t.0.is_empty() {
-            t = Text::lit("");
-        }
-        t
-    }
-
-    /// A name: `__dir__`, or the value of a name assigned once.
-    fn identifier(&mut self, n: Node<'t>) -> Value {
-        let name = self.t(n).to_string();
-        if name == "__dir__" {
-            return Value::Str(Text::lit("."));
-        }
-        match self.assigned.once(&name) {
-            Some(v) => self.eval(v),
-            None => Value::Other,
-        }
+        })
     }
 
     /// `a + b` of strings, `a / b` and `a + b` of paths; any other operator is not followed.
     fn sum(&mut self, n: Node<'t>) -> Value {
-        let (Some(l), Some(r), Some(op)) = (
-            self.field(n, "left"),
-            self.field(n, "right"),
-            self.field(n, "operator"),
-        ) else {
+        let Some((l, op, r)) = self.operands(n) else {
             return Value::Other;
         };
-        match (self.t(op), self.eval(l)) {
+        match (op, self.eval(l)) {
             ("+", Value::Str(a)) => Value::Str(a.concat(self.eval(r).text())),
             ("/" | "+", Value::Path(a)) => Value::Path(a.join(self.eval(r).text())),
             _ => Value::Other,
@@ -102,10 +57,7 @@ impl<'t> Walker<'t> {
         let obj = self.field(n, "object");
         if obj.and_then(|o| self.constant(o)).as_deref() == Some("ENV") {
             let key = self.kids(n).into_iter().nth(1);
-            return Value::Str(match key.map(|k| self.eval(k).text().known()) {
-                Some(Some(name)) => env_value(&name, &mut self.out),
-                _ => env_value_named_at_run_time(&mut self.out),
-            });
+            return Value::Str(self.env_var(key));
         }
         Value::Other
     }
@@ -114,12 +66,7 @@ impl<'t> Walker<'t> {
     fn eval_call(&mut self, n: Node<'t>) -> Value {
         let recv = self.field(n, "receiver");
         let method = self.field(n, "method").map(|m| self.t(m)).unwrap_or("");
-        let (pos, _, _) = self.args(n);
-        let arg = |w: &mut Walker<'t>, i: usize| {
-            pos.get(i)
-                .map(|a| w.eval(*a).text())
-                .unwrap_or_else(Text::unknown)
-        };
+        let args = self.args(n);
         let c = recv.and_then(|r| self.constant(r));
         match (c.as_deref(), method) {
             (Some("Dir"), "home") => Value::Str(Text::home()),
@@ -128,36 +75,33 @@ impl<'t> Walker<'t> {
             // A new folder in the folder given second, else the temporary folder; its
             // name stands for the one made (the `X`s). `calls.rs` writes the same path.
             (Some("Dir"), "mktmpdir") => {
-                let folder = match pos.get(1) {
-                    Some(_) => arg(self, 1),
+                let folder = match args.get(1) {
+                    Some(_) => self.arg_text(&args, 1),
                     None => Text::lit("/tmp"),
                 };
                 Value::Str(folder.join(Text::lit("dXXXXXXXX")))
             }
             (Some("File"), "join") => {
                 let mut t = Text::default();
-                for i in 0..pos.len() {
-                    let a = arg(self, i);
+                for i in 0..args.len() {
+                    let a = self.arg_text(&args, i);
                     t = t.join(a);
                 }
                 Value::Str(t)
             }
             (Some("File"), "expand_path" | "absolute_path" | "realpath") => {
-                let a = arg(self, 0);
-                if pos.len() > 1 {
-                    let base = arg(self, 1);
+                let a = self.arg_text(&args, 0);
+                if args.len() > 1 {
+                    let base = self.arg_text(&args, 1);
                     Value::Str(base.join(a))
                 } else {
                     Value::Str(a)
                 }
             }
-            (Some("File"), "dirname") => Value::Str(arg(self, 0).parent()),
-            (Some("Pathname"), "new") => Value::Path(arg(self, 0)),
+            (Some("File"), "dirname") => Value::Str(self.arg_text(&args, 0).parent()),
+            (Some("Pathname"), "new") => Value::Path(self.arg_text(&args, 0)),
             (Some("Pathname"), "pwd" | "getwd") => Value::Path(Text::lit(".")),
-            (Some("ENV"), "fetch") => Value::Str(match arg(self, 0).known() {
-                Some(name) => env_value(&name, &mut self.out),
-                None => env_value_named_at_run_time(&mut self.out),
-            }),
+            (Some("ENV"), "fetch") => Value::Str(self.env_var(args.first().copied())),
             (None, "to_s" | "to_str" | "expand_path" | "realpath" | "to_path") => {
                 match recv.map(|r| self.eval(r)) {
                     Some(Value::Path(p)) => {
@@ -174,8 +118,8 @@ impl<'t> Walker<'t> {
             (None, "join") => match recv.map(|r| self.eval(r)) {
                 Some(Value::Path(p)) => {
                     let mut p = p;
-                    for i in 0..pos.len() {
-                        let a = arg(self, i);
+                    for i in 0..args.len() {
+                        let a = self.arg_text(&args, i);
                         p = p.join(a);
                     }
                     Value::Path(p)

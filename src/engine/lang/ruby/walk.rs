@@ -3,16 +3,12 @@
 //! or listed.
 
 use super::{Walker, DYNAMIC, KERNEL, NETWORK, PURE};
-use crate::engine::lang::walker::{Evaluator, Reader};
+use crate::engine::lang::walker::Reader;
+use crate::engine::lang::Effect;
 use crate::engine::lang::SyntaxWalk;
-use crate::engine::lang::{Effect, Judged};
 use tree_sitter::Node;
 
 impl<'t> Reader<'t> for Walker<'t> {
-    fn out(&mut self) -> &mut Judged {
-        &mut self.out
-    }
-
     fn collect(&mut self, n: Node<'t>) {
         match n.kind() {
             "assignment" => {
@@ -22,13 +18,13 @@ impl<'t> Reader<'t> for Walker<'t> {
                         let r = self.field(n, "right");
                         self.assigned.give(name, r);
                     } else {
-                        self.unknown_binding(l);
+                        self.unknown_names(l);
                     }
                 }
             }
             "operator_assignment" => {
                 if let Some(l) = self.field(n, "left") {
-                    self.unknown_binding(l);
+                    self.unknown_names(l);
                 }
             }
             "method" | "singleton_method" | "class" | "module" => {
@@ -36,48 +32,41 @@ impl<'t> Reader<'t> for Walker<'t> {
                     self.local.insert(self.t(name).to_string());
                 }
                 if let Some(p) = self.field(n, "parameters") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             // `Dir.mktmpdir { |d| … }` gives its block the folder's path, the call's value.
             "block_parameters" => match self.mktmpdir_block(n) {
                 Some((name, call)) => self.assigned.give(name, Some(call)),
-                None => self.unknown_binding(n),
+                None => self.unknown_names(n),
             },
-            "lambda_parameters" => self.unknown_binding(n),
+            "lambda_parameters" => self.unknown_names(n),
             "for" => {
                 if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             "rescue" => {
                 if let Some(v) = self.field(n, "variable") {
-                    self.unknown_binding(v);
+                    self.unknown_names(v);
                 }
             }
             // `case v; in x`, `v => x`, `v in x`: the names a pattern binds.
             "in_clause" | "match_pattern" | "test_pattern" => {
                 if let Some(p) = self.field(n, "pattern") {
-                    self.unknown_binding(p);
+                    self.unknown_names(p);
                 }
             }
             "binary" => self.collect_binary(n),
             "call" => self.collect_mutation(n),
             _ => {}
         }
-        for c in self.kids(n) {
-            self.collect(c);
-        }
     }
 
     fn walk(&mut self, n: Node<'t>) {
         match n.kind() {
             "comment" => {}
-            "subshell" => {
-                let cmd = self.string(n);
-                self.out.push(Effect::Shell(cmd));
-                self.children(n);
-            }
+            "subshell" => self.command_literal(n, Self::string),
             "call" => self.call(n),
             "identifier" => self.bare(n),
             "constant" | "scope_resolution" => {
@@ -103,16 +92,7 @@ impl<'t> Reader<'t> for Walker<'t> {
                 }
                 self.children(n);
             }
-            "assignment" | "operator_assignment" => {
-                if let Some(l) = self.field(n, "left") {
-                    if l.kind() != "identifier" {
-                        self.walk(l);
-                    }
-                }
-                if let Some(r) = self.field(n, "right") {
-                    self.walk(r);
-                }
-            }
+            "assignment" | "operator_assignment" => self.walk_assignment(n),
             "method" | "singleton_method" => {
                 if let Some(b) = self.field(n, "body") {
                     self.walk(b);
@@ -165,14 +145,11 @@ impl<'t> Walker<'t> {
     /// A bare name: a local variable, or a method of `Kernel` or of the snippet.
     pub(super) fn bare(&mut self, n: Node<'t>) {
         let name = self.t(n);
-        if self.assigned.contains(name) || self.local.contains(name) {
+        // Parameters of blocks and methods are bound in `collect`.
+        if self.binds(name) || self.reaches_code(name, DYNAMIC) {
             return;
         }
-        // Parameters of blocks and methods are bound in `collect`.
-        if DYNAMIC.contains(&name) {
-            self.out
-                .opaque(format!("uses `{name}`, which reaches code by name"));
-        } else if !KERNEL.contains(&name) {
+        if !KERNEL.contains(&name) {
             self.out
                 .opaque(format!("calls `{name}`, which is not known"));
         }
