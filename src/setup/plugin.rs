@@ -217,12 +217,18 @@ pub fn runs_as_plugin() -> bool {
     else {
         return false;
     };
-    // ROOT/bin/programmer-hook or ROOT/bin/<platform>/programmer-hook.
-    exe.ancestors().skip(1).take(2).any(|bin| {
-        bin.file_name().is_some_and(|n| n == "bin")
-            && bin
-                .parent()
-                .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
+    root_of(&exe).is_some()
+}
+
+/// The folder of the plugin a binary belongs to: `ROOT` for `ROOT/bin/programmer-hook` (its
+/// launcher) or `ROOT/bin/<platform>/programmer-hook`, where `ROOT` holds the plugin's
+/// manifest.
+pub fn root_of(binary: &Path) -> Option<&Path> {
+    binary.ancestors().skip(1).take(2).find_map(|bin| {
+        let root = bin.parent()?;
+        (bin.file_name().is_some_and(|n| n == "bin")
+            && root.join(".claude-plugin/plugin.json").is_file())
+        .then_some(root)
     })
 }
 
@@ -240,6 +246,24 @@ mod tests {
             managed: vec![dir.join("managed.json")],
             project: None,
             user: dir.join("settings.json"),
+        }
+    }
+
+    #[test]
+    fn a_binary_belongs_to_the_plugin_whose_bin_folder_holds_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("plugin");
+        fs::create_dir_all(root.join(".claude-plugin")).expect("mkdir");
+        fs::write(root.join(".claude-plugin/plugin.json"), "{}").expect("manifest");
+        let cases: &[(PathBuf, Option<&Path>)] = &[
+            (root.join("bin").join(BINARY_NAME), Some(&root)),
+            (root.join("bin/linux-x64").join(BINARY_NAME), Some(&root)),
+            (root.join("lib").join(BINARY_NAME), None),
+            (root.join("bin/a/b").join(BINARY_NAME), None),
+            (dir.path().join("bin").join(BINARY_NAME), None),
+        ];
+        for (binary, want) in cases {
+            assert_eq!(root_of(binary), *want, "{}", binary.display());
         }
     }
 

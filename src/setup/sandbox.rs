@@ -30,7 +30,12 @@ const LISTS: [&str; 2] = ["denyRead", "denyWrite"];
 
 /// The record of what `install-hooks --sandbox` changed.
 fn record_path(places: &Places) -> PathBuf {
-    places.state_dir.join("sandbox-install.json")
+    record_in(&places.state_dir)
+}
+
+/// The record of what `install-hooks --sandbox` changed, in the state dir `state`.
+pub fn record_in(state: &Path) -> PathBuf {
+    state.join("sandbox-install.json")
 }
 
 /// Applies the recommended sandbox settings to a settings value, and records in `record`

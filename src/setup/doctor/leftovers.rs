@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::setup::installation::RECORD;
-use crate::setup::npm;
 use crate::setup::shell::{quote, quote_path};
+use crate::setup::{npm, plugin, sandbox};
 
 const LEFT: &str = "left over";
 
@@ -168,14 +168,9 @@ fn links() -> Vec<Check> {
             continue;
         };
         let resolved = fs::canonicalize(&link).ok();
-        let into_plugin = resolved.as_deref().is_some_and(|r| {
-            r.ancestors().skip(1).take(2).any(|bin| {
-                bin.file_name().is_some_and(|n| n == "bin")
-                    && bin
-                        .parent()
-                        .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
-            })
-        });
+        let into_plugin = resolved
+            .as_deref()
+            .is_some_and(|r| plugin::root_of(r).is_some());
         if resolved.is_none() || into_plugin {
             let what = if resolved.is_none() {
                 "which leads nowhere now"
@@ -215,22 +210,13 @@ fn npm_package() -> Option<Check> {
 
 /// The sandbox settings `install-hooks --sandbox` added, which `uninstall-hooks` takes out.
 fn sandbox_settings(state: &Path, settings: &Path) -> Option<Check> {
-    if !state.join("sandbox-install.json").is_file() {
+    if !sandbox::record_in(state).is_file() {
         return None;
     }
-    // This binary, or, for the plugin's binary of a platform (`ROOT/bin/<platform>/`), the
-    // plugin's own command beside it.
+    // This binary, or, for the plugin's binary, the plugin's own command (its launcher).
     let me = std::env::current_exe()
         .map(|e| {
-            let launcher = e
-                .parent()
-                .and_then(Path::parent)
-                .filter(|bin| bin.file_name().is_some_and(|n| n == "bin"))
-                .filter(|bin| {
-                    bin.parent()
-                        .is_some_and(|root| root.join(".claude-plugin/plugin.json").is_file())
-                })
-                .map(|bin| bin.join(BINARY_NAME));
+            let launcher = plugin::root_of(&e).map(|root| root.join("bin").join(BINARY_NAME));
             quote_path(launcher.as_deref().unwrap_or(&e))
         })
         .unwrap_or_else(|_| BINARY_NAME.to_string());
