@@ -75,6 +75,7 @@ fn check(cases: &[(&str, &str, &str)]) {
         config_dir: home.join(".claude"),
         binary: None,
         installed: Vec::new(),
+        cdpath: false,
     };
     let ctx = Context {
         policy: &policy,
@@ -204,6 +205,7 @@ fn changed_scripts_are_opaque() {
         config_dir: home.join(".claude"),
         binary: None,
         installed: Vec::new(),
+        cdpath: false,
     };
     let ctx = Context {
         policy: &policy,

@@ -26,6 +26,7 @@ pub fn example_places() -> Places {
         config_dir: PathBuf::from("/home/user/.claude"),
         binary: Some(PathBuf::from("/home/user/.local/bin/programmer-hook")),
         installed: Vec::new(),
+        cdpath: false,
     }
 }
 

@@ -149,6 +149,7 @@ mod tests {
             config_dir: state.join("config"),
             binary: Some(binary.to_path_buf()),
             installed: Vec::new(),
+            cdpath: false,
         }
     }
 

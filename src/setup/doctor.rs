@@ -776,6 +776,7 @@ mod tests {
             config_dir: dir.path().into(),
             binary: None,
             installed: Vec::new(),
+            cdpath: false,
         };
         let fixes = Fixes::new(&places, &state.join("settings.json"), None, None);
         let checks = check_state(state, false, &fixes);
@@ -814,6 +815,7 @@ mod tests {
             config_dir: dir.path().into(),
             binary: None,
             installed: Vec::new(),
+            cdpath: false,
         };
         let s = dir.path().join("settings.json");
         let fixes = Fixes::new(&places, &s, None, None);

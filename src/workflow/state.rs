@@ -59,6 +59,7 @@ pub fn places() -> Result<Places> {
         binary,
         installed,
         home,
+        cdpath: std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty()),
     })
 }
 

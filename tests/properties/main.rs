@@ -344,6 +344,7 @@ fn judge_at_home(cmd: &str, home: &str) -> (Tier, String) {
         config_dir: home.join(".claude"),
         binary: Some(home.join(".local/bin/programmer-hook")),
         installed: Vec::new(),
+        cdpath: false,
         home: home.clone(),
     };
     let cwd = home.join("project");

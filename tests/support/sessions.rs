@@ -37,6 +37,8 @@ pub struct Machine {
     /// `programmer_hook::confine`); the other machines judge as where the kernel has no
     /// confinement (`PROGRAMMER_HOOK_TEST_NO_CONFINE`).
     pub confine: bool,
+    /// Variables the hook runs with, as Claude Code's environment would hold them.
+    pub env: Vec<(String, String)>,
 }
 
 /// One answer of the hook.
@@ -107,6 +109,7 @@ impl Machine {
             bin,
             managed,
             confine,
+            env: Vec::new(),
         };
         if sandbox {
             // The binary was just copied here: retried while another thread's fork holds it.
@@ -135,6 +138,9 @@ impl Machine {
         if !self.confine {
             c.env(NO_CONFINE, "1");
         }
+        // The tests' own shell may set CDPATH; the machine's environment decides.
+        c.env_remove("CDPATH");
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
         c
     }
 

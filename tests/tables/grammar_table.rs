@@ -131,6 +131,7 @@ const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
     ("ask", "ask", "code.opaque", "git -C linked status"),
     ("ask", "ask", "code.opaque", "cd linked/src && git log -1"),
     ("allow", "allow", "git.read", "git -C vendor/lib status"),
+    ("ask", "ask", "code.opaque", "git -C via-link status"),
     ("ask", "allow", "git.write", "cd /tmp && git clone https://github.com/a/b"),
 ];
 
@@ -144,6 +145,10 @@ fn build_tools_read_their_options_from_their_tables() {
         }
         std::fs::write(&path, content).expect("scratch file");
     }
+    // A folder of the project whose `.git` is a link to another repository's.
+    let via_link = m.home.join("project/via-link");
+    std::fs::create_dir_all(&via_link).expect("scratch folder");
+    std::os::unix::fs::symlink(m.home.join("other/.git"), via_link.join(".git")).expect("link");
     check_on(&m, MAKE_CASES);
     check_on(&m, SCRIPT_CASES);
     check_on(&m, HOOK_CASES);

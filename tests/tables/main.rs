@@ -10,6 +10,7 @@ mod autonomy_table;
 mod classify_table;
 mod code_table;
 mod confine_table;
+mod environment_table;
 mod expansion_table;
 mod globs_table;
 mod grammar_table;

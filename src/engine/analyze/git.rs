@@ -139,20 +139,27 @@ impl Analyzer<'_> {
                 return false;
             }
             let dot_git = d.join(".git");
-            if self.env.fs.canonicalize(&dot_git).is_none() {
+            let fs = self.env.fs;
+            let Some(real) = fs.canonicalize(&dot_git) else {
                 continue;
-            }
-            let Some(text) = self.env.fs.read_small(&dot_git, 4096) else {
-                return false; // a folder: a repository inside the project
+            };
+            // Where the project's folder really is, links followed (`/tmp` may be one).
+            let real_root = fs.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
+            let Some(text) = fs.read_small(&dot_git, 4096) else {
+                // A folder, or a link to one: a repository inside the project, or not.
+                return !real.starts_with(&real_root);
             };
             let Some(target) = text.lines().next().and_then(|l| l.strip_prefix("gitdir:")) else {
                 return true; // a `.git` file git cannot read as a link: not known
             };
-            let target = Word::lit(target.trim());
-            return self
-                .resolve(&target, Some(d))
-                .lexical
-                .is_none_or(|t| !Path::new(&t).starts_with(root));
+            let target = self.resolve(&Word::lit(target.trim()), Some(d));
+            return target.lexical.is_none_or(|t| {
+                let t = Path::new(&t);
+                !t.starts_with(root)
+                    || fs
+                        .canonicalize(t)
+                        .is_some_and(|r| !r.starts_with(&real_root))
+            });
         }
         false
     }

@@ -423,8 +423,8 @@ impl Analyzer<'_> {
     /// pipeline stage). Whether `words` was one.
     ///
     /// Where the script sets `HOME`, `cd` alone goes where that leads, not known; where it
-    /// sets `CDPATH`, so does `cd NAME` (not `./NAME`, `../NAME` or `/…`), which may be in
-    /// any of its folders.
+    /// or the environment it inherits sets `CDPATH`, so does `cd NAME` (not `./NAME`,
+    /// `../NAME` or `/…`), which may be in any of its folders.
     fn change_folder(
         &mut self,
         words: &[Word],
@@ -456,7 +456,7 @@ impl Analyzer<'_> {
             None if script.home_unknown => None,
             None => Some(self.env.places.home.clone()),
             Some(w) if w.text == "-" => None,
-            Some(w) if script.cdpath_set && searched(&w.text) => None,
+            Some(w) if (script.cdpath_set || self.env.places.cdpath) && searched(&w.text) => None,
             Some(w) => self.resolve(w, cwd.as_deref()).lexical.map(PathBuf::from),
         };
         *cwd = next;

@@ -17,6 +17,9 @@ pub struct Places {
     /// The programmer-hook binaries Claude Code's settings run (the `command` of its own
     /// handlers in `{config}/settings.json`), which `{binary}` names too.
     pub installed: Vec<PathBuf>,
+    /// The environment the call inherits sets `CDPATH` (not empty): a `cd NAME` there may go
+    /// to a folder of it, as one the script sets does.
+    pub cdpath: bool,
 }
 
 /// Expands the placeholders a path pattern may use: `~`, `{home}`, `{state}`, `{config}`,
@@ -97,6 +100,7 @@ pub(super) fn test_places() -> Places {
         config_dir: PathBuf::from("/home/u/.claude"),
         binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
         installed: vec![PathBuf::from("/opt/ph/programmer-hook")],
+        cdpath: false,
     }
 }
 

@@ -11,6 +11,7 @@ fn places() -> Places {
         config_dir: PathBuf::from("/home/u/.claude"),
         binary: Some(PathBuf::from("/home/u/.local/bin/programmer-hook")),
         installed: vec![],
+        cdpath: false,
     }
 }
 
