@@ -174,18 +174,20 @@ fn proc_self<'a>(p: &'a str, cwd: Option<&Path>) -> std::borrow::Cow<'a, str> {
     }
 }
 
+/// The names of a path in order, `..` kept as a name (the root and `.` left out).
+fn names(p: &Path) -> impl Iterator<Item = std::ffi::OsString> + '_ {
+    p.components().filter_map(|c| match c {
+        Component::Normal(n) => Some(n.to_os_string()),
+        Component::ParentDir => Some("..".into()),
+        _ => None,
+    })
+}
+
 /// The path the kernel reaches for the absolute path `a`, whose `..` are not folded: each
 /// name in turn, a link (existing or dangling) replaced by its target as it is met, and `..`
 /// taken from where that leads. Names that do not exist stay as written.
 fn physical(a: &Path, fs: &dyn Fs) -> Option<String> {
-    let mut queue: std::collections::VecDeque<std::ffi::OsString> = a
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.to_os_string()),
-            Component::ParentDir => Some("..".into()),
-            _ => None,
-        })
-        .collect();
+    let mut queue: std::collections::VecDeque<std::ffi::OsString> = names(a).collect();
     let mut at = PathBuf::from("/");
     let mut links = 0;
     while let Some(name) = queue.pop_front() {
@@ -206,14 +208,7 @@ fn physical(a: &Path, fs: &dyn Fs) -> Option<String> {
             if target.is_absolute() {
                 at = PathBuf::from("/");
             }
-            let parts: Vec<std::ffi::OsString> = target
-                .components()
-                .filter_map(|c| match c {
-                    Component::Normal(n) => Some(n.to_os_string()),
-                    Component::ParentDir => Some("..".into()),
-                    _ => None,
-                })
-                .collect();
+            let parts: Vec<std::ffi::OsString> = names(&target).collect();
             for p in parts.into_iter().rev() {
                 queue.push_front(p);
             }
