@@ -127,6 +127,17 @@ impl Machine {
         m
     }
 
+    /// Writes each `(path relative to the home folder, content)`, making its folders.
+    pub fn write_files(&self, files: &[(&str, &str)]) {
+        for (name, content) in files {
+            let path = self.home.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("scratch folder");
+            }
+            std::fs::write(&path, content).expect("scratch file");
+        }
+    }
+
     pub fn command(&self) -> Command {
         let mut c = Command::new(&self.bin);
         c.env("HOME", &self.home)

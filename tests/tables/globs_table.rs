@@ -41,12 +41,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 #[test]
 fn a_glob_is_judged_by_the_names_its_folder_holds() {
     let m = Machine::fresh("globs", false);
-    for name in FILES {
-        let path = m.home.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("scratch folder");
-        }
-        std::fs::write(&path, "x\n").expect("scratch file");
-    }
+    let files: Vec<(&str, &str)> = FILES.iter().map(|f| (*f, "x\n")).collect();
+    m.write_files(&files);
     check_on(&m, CASES);
 }

@@ -138,13 +138,7 @@ const HOOK_CASES: &[(&str, &str, &str, &str)] = &[
 #[test]
 fn build_tools_read_their_options_from_their_tables() {
     let m = Machine::fresh("grammar", false);
-    for (name, content) in FILES {
-        let path = m.home.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("scratch folder");
-        }
-        std::fs::write(&path, content).expect("scratch file");
-    }
+    m.write_files(FILES);
     // A folder of the project whose `.git` is a link to another repository's.
     let via_link = m.home.join("project/via-link");
     std::fs::create_dir_all(&via_link).expect("scratch folder");
