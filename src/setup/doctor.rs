@@ -114,11 +114,7 @@ pub fn run(args: DoctorArgs) -> Result<i32> {
 /// Runs every check.
 pub fn all_checks(places: &Places, settings: &Path) -> Vec<Check> {
     let on_path = find_on_path(BINARY_NAME);
-    let files = plugin::SettingsFiles {
-        user: settings.to_path_buf(),
-        project: std::env::current_dir().ok(),
-        ..plugin::SettingsFiles::of_system(&places.config_dir)
-    };
+    let files = plugin::SettingsFiles::here(&places.config_dir, settings);
     let installs = plugin::installs(&places.config_dir, &files);
     // After an uninstall: what is left, not how to install again.
     if let Some(checks) = leftovers::uninstalled(places, settings, &installs) {

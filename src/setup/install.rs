@@ -180,11 +180,7 @@ pub fn uninstall_hooks(args: UninstallHooksArgs) -> Result<i32> {
 /// The install of the plugin that is installed and enabled, if one is: its own hooks
 /// answer every event, so entries in `settings` would decide and log every call twice.
 pub(crate) fn enabled_plugin(config_dir: &Path, settings: &Path) -> Option<plugin::Install> {
-    let files = plugin::SettingsFiles {
-        user: settings.to_path_buf(),
-        project: std::env::current_dir().ok(),
-        ..plugin::SettingsFiles::of_system(config_dir)
-    };
+    let files = plugin::SettingsFiles::here(config_dir, settings);
     // A record that cannot be read is doctor's to report; it does not stop an install.
     let installs = plugin::installs(config_dir, &files).unwrap_or_default();
     installs.into_iter().find(|i| i.enabled)

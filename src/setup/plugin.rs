@@ -93,6 +93,16 @@ impl SettingsFiles {
             user: installation::default_settings(config_dir),
         }
     }
+
+    /// The files Claude Code would read started here: the system's managed settings, the
+    /// project of the current folder's, and `settings` as the user's.
+    pub fn here(config_dir: &Path, settings: &Path) -> SettingsFiles {
+        SettingsFiles {
+            user: settings.to_path_buf(),
+            project: std::env::current_dir().ok(),
+            ..SettingsFiles::of_system(config_dir)
+        }
+    }
 }
 
 /// `enabledPlugins[id]` of a settings file, when it sets one.
