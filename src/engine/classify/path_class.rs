@@ -144,7 +144,9 @@ impl<'a> PathClasses<'a> {
         const MAX_NAMES: usize = 4096;
         let (parent, last) = form.rsplit_once('/')?;
         let parent = if parent.is_empty() { "/" } else { parent };
-        if has_glob(parent) || last.contains(['[', ']', '{', '}']) {
+        // Only a folder named from the root is looked at: a relative one would be looked up
+        // from wherever the hook runs, not where the command will.
+        if !form.starts_with('/') || has_glob(parent) || last.contains(['[', ']', '{', '}']) {
             return None;
         }
         let fs = self.ctx.fs;
