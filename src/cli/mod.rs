@@ -135,7 +135,7 @@ pub fn run() -> i32 {
         Command::Abort(a) => run_control(a, Control::Abort),
         Command::Autonomy(a) => run_autonomy(a),
         Command::AddProject(a) => run_add_project(a),
-        Command::Install(a) => product::run_install(a),
+        Command::Install(a) => install(a),
         Command::Uninstall(a) => product::run_uninstall(a),
         Command::InstallHooks(a) => install::install_hooks(a),
         Command::UninstallHooks(a) => install::uninstall_hooks(a),
@@ -214,4 +214,21 @@ pub fn emit(answer: &hook::Answer) -> i32 {
         eprint!("{}", answer.stderr);
     }
     answer.code
+}
+
+/// `install`, ended by doctor's report of what it installed.
+fn install(args: product::InstallArgs) -> anyhow::Result<i32> {
+    match product::run_install(args)? {
+        product::Installed::DryRun => Ok(0),
+        product::Installed::Done { command } => {
+            println!();
+            let code = doctor::run(doctor::DoctorArgs {
+                json: false,
+                settings: None,
+            })?;
+            println!();
+            println!("{}", product::closing(code, &command));
+            Ok(0)
+        }
+    }
 }

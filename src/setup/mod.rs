@@ -13,10 +13,10 @@
 //! it), [`sandbox`] (Claude Code's sandbox settings, written and taken out) and, over
 //! those, [`install`] (the hook entries in `settings.json`).
 //!
-//! Then [`doctor`], which only reads and reports: it checks an installation, either kind,
-//! and says how to fix what it finds. [`product`] (`install`, `uninstall`: the whole
-//! install by the binary itself, for the npm package or a release binary) stands on top,
-//! since its install ends by running doctor.
+//! Over those, [`product`] (`install`, `uninstall`: the whole install by the binary
+//! itself, for the npm package or a release binary) and, on top, [`doctor`], which only
+//! reads and reports: it checks an installation, either kind, and says how to fix what it
+//! finds. Nothing here runs doctor: the command line ends an `install` with it.
 //!
 //! This layer may use everything below it (hook, workflow, engine), never the CLI.
 

@@ -6,8 +6,9 @@
 //! (see [`npm`]), then, as `install.sh`: the pack (agents, command and its other names,
 //! skill) into the Claude config dir, the state dir with default preferences, the hook
 //! entries (through [`install::install_hooks`]), the record of how it installed (for
-//! doctor's fixes), the marked blocks (see [`blocks`]), and doctor. Nothing is written
-//! before the settings file is known to parse. `uninstall` takes out what `install` put
+//! doctor's fixes), the marked blocks (see [`blocks`]); the command line then runs doctor
+//! and [`closing`] says what next. Nothing is written before the settings file is known
+//! to parse. `uninstall` takes out what `install` put
 //! in, keeps the state dir, and leaves the binary to the package manager that installed it.
 
 use std::fs;
@@ -18,7 +19,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::setup::installation::{self, METHOD, RECORD};
-use crate::setup::{blocks, doctor, install, npm, plugin, user_files};
+use crate::setup::{blocks, install, npm, plugin, user_files};
 use crate::workflow::{pack, state};
 
 #[derive(Args, Debug)]
@@ -47,7 +48,15 @@ fn this_binary() -> Result<(PathBuf, Option<npm::Layout>)> {
     Ok((exe, layout))
 }
 
-pub fn run_install(args: InstallArgs) -> Result<i32> {
+/// What an install did: nothing (a dry run), or installed `command`, the binary the hook
+/// entries run, which doctor should check next.
+#[derive(Debug)]
+pub enum Installed {
+    DryRun,
+    Done { command: PathBuf },
+}
+
+pub fn run_install(args: InstallArgs) -> Result<Installed> {
     let dry = args.dry_run;
     if plugin::runs_as_plugin() {
         bail!(
@@ -146,23 +155,23 @@ pub fn run_install(args: InstallArgs) -> Result<i32> {
     }
     if dry {
         println!("Would finish with: {} doctor", target.display());
-        return Ok(0);
+        return Ok(Installed::DryRun);
     }
-    println!();
-    let code = doctor::run(doctor::DoctorArgs {
-        json: false,
-        settings: None,
-    })?;
-    println!();
-    if code == 0 {
-        println!("Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>.");
+    Ok(Installed::Done {
+        command: target.to_path_buf(),
+    })
+}
+
+/// The last line of an install, after doctor's report (`doctor` its exit status).
+pub fn closing(doctor: i32, command: &Path) -> String {
+    if doctor == 0 {
+        "Done. Register a project from its folder in a terminal: programmer-hook add-project (in Claude Code that is asked every time, even under autonomy auto); then, in Claude Code, type /programmer <request>.".to_string()
     } else {
-        println!(
+        format!(
             "Installed, but doctor found the problems listed above: fix them, then run {} doctor again.",
-            target.display()
-        );
+            command.display()
+        )
     }
-    Ok(0)
 }
 
 pub fn run_uninstall(args: UninstallArgs) -> Result<i32> {
