@@ -433,3 +433,21 @@ fn edit_block(file: &Path, block: Option<&str>, dry: bool) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_line_says_what_next_or_what_to_fix() {
+        let bin = Path::new("/home/u/.local/bin/programmer-hook");
+        let done = closing(0, bin);
+        assert!(done.starts_with("Done."), "{done}");
+        assert!(done.contains("programmer-hook add-project"), "{done}");
+        let problems = closing(1, bin);
+        assert!(
+            problems.contains("/home/u/.local/bin/programmer-hook doctor again"),
+            "{problems}"
+        );
+    }
+}
