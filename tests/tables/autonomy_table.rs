@@ -1195,6 +1195,7 @@ fn every_default_confirm_rule_is_classified() {
         "fs.rm-git",
         "tool.mcp",
         "tool.unknown",
+        "tool.report-list",
         "git.runs-command",
         "git.runs-command-option",
         "git.runs-command-clone",

@@ -1407,3 +1407,23 @@ fn new_surfaces_deny_what_bash_would() {
         ("deny", "path.protected-write", "tool:mcp__filesystem__create_directory {\"path\": \".git/hooks\"}"),
     ]);
 }
+
+/// A checker's options that write are writes: a fix, `ruff --add-noqa` (it edits the files
+/// checked), `eslint --init` (a configuration written and packages installed), a report
+/// file, and files a list names (`scc --format-multi FORMAT:FILE,…`); without them it
+/// checks.
+#[test]
+#[rustfmt::skip]
+fn a_checkers_options_that_write_are_writes() {
+    check(&[
+        ("ask!", "unknown.command", "ruff check --add-noqa ."),
+        ("ask!", "unknown.command", "ruff check --add-noqa=reason src"),
+        ("ask!", "unknown.command", "ruff check --fix ."),
+        ("ask!", "unknown.command", "eslint --init"),
+        ("ask!", "tool.report-list", "scc --format-multi 'tabular:stdout,html:report.html'"),
+        ("ask!", "tool.report-list", "scc --format-multi=html:/home/user/.bashrc src"),
+        ("ask", "file.write", "mypy --html-report out src"),
+        ("allow", "build.check", "ruff check ."),
+        ("allow", "read.list", "scc src"),
+    ]);
+}
