@@ -46,7 +46,8 @@ fn wrong_decisions(cases: &[(&str, &str, &str)]) -> Vec<String> {
     wrong
 }
 
-fn report(wrong: Vec<String>) {
+/// Fails with every wrong case, one a line, when there is any.
+pub fn report(wrong: Vec<String>) {
     assert!(
         wrong.is_empty(),
         "{} wrong:\n{}",

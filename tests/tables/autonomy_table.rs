@@ -517,12 +517,7 @@ pub(crate) fn check_on(m: &Machine, cases: &[(&str, &str, &str, &str)]) {
             }
         }
     }
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    crate::support::table::report(wrong);
 }
 
 /// The option tables of the Safe programs decide the same in both sessions: what they know
@@ -608,12 +603,7 @@ fn contained_calls_run_in_the_sandbox() {
         }
     }
     assert!(relaxed >= 8, "only {relaxed} cases are contained");
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    crate::support::table::report(wrong);
 }
 
 /// In the sandboxed machine, the same contained call is asked when it asks to leave the

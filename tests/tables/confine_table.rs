@@ -101,12 +101,7 @@ fn calls_allowed_on_a_prediction_run_confined_in_their_profile() {
             ));
         }
     }
-    assert!(
-        wrong.is_empty(),
-        "{} wrong:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    crate::support::table::report(wrong);
 }
 
 /// A rule of the user's that makes a test run or an install Safe (as `programmer-hook
