@@ -1031,9 +1031,9 @@ fn read_only_forms_of_programs_that_can_also_change_things() {
         ("ask", "file.write-outside", "find ~ -name .bashrc -execdir sh -c 'echo x >> .bashrc' \\;"),
         ("ask", "file.read-secret", "fd --base-directory /etc -x cp {} backup/"),
         // A bare file name, or paths without `./`, could be an option.
-        ("ask", "unknown.command", "fd . -x rustfmt --check {/}"),
+        ("ask", "file.read-secret", "fd . -x rustfmt --check {/}"),
         ("ask", "unknown.command", "fd --strip-cwd-prefix -x tree -a"),
-        ("ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
+        ("ask", "fmt.write", "git ls-files | xargs -n 20 rustfmt --check"),
         // GET requests that send nothing, and the options that send, read or write.
         ("allow", "net.curl-get", "curl -fsSL https://example.com/a.json | jq ."),
         ("allow", "net.curl-get", "curl -I https://example.com"),
@@ -1184,25 +1184,25 @@ fn xargs_runs_its_command_with_the_words_of_its_input() {
         ("allow", "read.search-rg", "rg --files | xargs wc -l"),
         ("allow", "read.fd", "fd -e rs | xargs wc -l"),
         ("allow", "shell.builtins", "echo a.txt b.txt | xargs cat"),
-        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
-        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
-        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
-        ("ask", "unknown.command", "find -print0 | xargs -0 rustfmt --check"),
-        ("ask", "unknown.command", "git ls-files '*.rs' | xargs rustfmt --check --"),
-        ("ask", "unknown.command", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
-        ("ask", "unknown.command", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
-        ("ask", "unknown.command", "find . -name '*.rs' -exec rustfmt --check {} +"),
-        ("ask", "unknown.command", "fd -e rs -X rustfmt --check"),
-        ("ask", "unknown.command", "git ls-files | xargs -n 20 rustfmt --check"),
-        ("ask", "unknown.command", "git ls-files -z | xargs -0 rustfmt --check"),
-        ("ask", "unknown.command", "find . -name '*.rs' | xargs rustfmt --check"),
-        ("ask", "unknown.command", "find . -name '*.rs' | xargs -P4 -n1 rustfmt --check"),
-        ("ask", "unknown.command", "fd -e rs | xargs rustfmt --check"),
+        ("ask", "fmt.write", "find . -name '*.rs' -print0 | xargs -0 rustfmt --check"),
+        ("ask", "fmt.write", "find . -name '*.rs' -print0 | xargs -0 -n 20 -P 4 rustfmt --check"),
+        ("ask", "fmt.write", "find . -name '*.rs' -print0 | xargs -0 -I{} rustfmt --check {}"),
+        ("ask", "fmt.write", "find -print0 | xargs -0 rustfmt --check"),
+        ("ask", "fmt.write", "git ls-files '*.rs' | xargs rustfmt --check --"),
+        ("ask", "fmt.write", "git ls-files -z '*.rs' | xargs -0 rustfmt --check --"),
+        ("ask", "fmt.write", "find . -name '*.rs' | xargs -I{} rustfmt --check -- {}"),
+        ("ask", "fmt.write", "find . -name '*.rs' -exec rustfmt --check {} +"),
+        ("ask", "fmt.write", "fd -e rs -X rustfmt --check"),
+        ("ask", "fmt.write", "git ls-files | xargs -n 20 rustfmt --check"),
+        ("ask", "fmt.write", "git ls-files -z | xargs -0 rustfmt --check"),
+        ("ask", "fmt.write", "find . -name '*.rs' | xargs rustfmt --check"),
+        ("ask", "fmt.write", "find . -name '*.rs' | xargs -P4 -n1 rustfmt --check"),
+        ("ask", "fmt.write", "fd -e rs | xargs rustfmt --check"),
         ("ask", "unknown.command", "find \"$D\" -print0 | xargs -0 rustfmt --check"),
-        ("ask", "unknown.command", "echo --write | xargs prettier --check"),
+        ("ask", "fmt.write", "echo --write | xargs prettier --check"),
         // Writers stay what they were.
-        ("ask", "unknown.command", "git ls-files | xargs rustfmt"),
-        ("ask", "unknown.command", "find . -name '*.rs' -print0 | xargs -0 rustfmt"),
+        ("ask", "fmt.write", "git ls-files | xargs rustfmt"),
+        ("ask", "file.write-git-history", "find . -name '*.rs' -print0 | xargs -0 rustfmt"),
         ("ask", "fs.change", "git ls-files | xargs rm"),
         ("ask", "fs.change", "git ls-files | xargs sh -c 'rm \"$@\"'"),
         ("ask", "fs.change", "find . -name '*.pyc' -print0 | xargs -0 rm -f"),
@@ -1408,17 +1408,17 @@ fn new_surfaces_deny_what_bash_would() {
     ]);
 }
 
-/// A checker's options that write are writes: a fix, `ruff --add-noqa` (it edits the files
-/// checked), `eslint --init` (a configuration written and packages installed), a report
-/// file, and files a list names (`scc --format-multi FORMAT:FILE,…`); without them it
-/// checks.
+/// A checker's options that write are writes: a fix and `ruff --add-noqa` (it edits the
+/// files checked) are a format (`fmt.write`, contained), `eslint --init` (a configuration
+/// written and packages installed) is not known, a report file is a write, and so are
+/// files a list names (`scc --format-multi FORMAT:FILE,…`); without them it checks.
 #[test]
 #[rustfmt::skip]
 fn a_checkers_options_that_write_are_writes() {
     check(&[
-        ("ask!", "unknown.command", "ruff check --add-noqa ."),
-        ("ask!", "unknown.command", "ruff check --add-noqa=reason src"),
-        ("ask!", "unknown.command", "ruff check --fix ."),
+        ("ask", "fmt.write", "ruff check --add-noqa ."),
+        ("ask", "fmt.write", "ruff check --add-noqa=reason src"),
+        ("ask", "fmt.write", "ruff check --fix ."),
         ("ask!", "unknown.command", "eslint --init"),
         ("ask!", "tool.report-list", "scc --format-multi 'tabular:stdout,html:report.html'"),
         ("ask!", "tool.report-list", "scc --format-multi=html:/home/user/.bashrc src"),

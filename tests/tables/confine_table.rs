@@ -47,6 +47,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     (AUTO, "npm run build", "allow", "project"),
     (AUTO, "make", "allow", "project"),
     (AUTO, "perl gen.pl", "allow", "project"),
+    // Formatters rewrite the files they walk: asked by default, project in auto.
+    (CONFIRM, "black .", "ask", "-"),
+    (AUTO, "black .", "allow", "project"),
+    (AUTO, "prettier --write src", "allow", "project"),
+    (AUTO, "ruff check --fix .", "allow", "project"),
+    (AUTO, "black --check .", "allow", "read"),
     // Relaxed calls of auto: project.
     (AUTO, "mkdir -p build", "allow", "project"),
     (AUTO, "npm install", "allow", "project"),
