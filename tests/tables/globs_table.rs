@@ -1,5 +1,5 @@
-//! A glob is judged by what it matches: the names its folder holds when the call is
-//! judged, which the shell expands it to. A delete of `build/*` is an ordinary change
+//! A glob written is judged by what it matches: the names its folder holds when the call
+//! is judged, which the shell expands it to. A delete of `build/*` is an ordinary change
 //! where `build` holds no secret and no `.git`, Forbidden where it holds a key, and not
 //! relaxed where it holds a repository. Where the folder cannot be listed (wildcards in a
 //! folder's name, a bracket), any secret the glob could match counts. One line per case,
@@ -34,7 +34,9 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("deny", "deny", "path.secret-write", "rm -rf k[e]ys/*"),
     ("ask", "ask", "file.write-git-history", "rm -rf vendor/lib/*"),
     ("ask", "ask", "file.write-git-history", "rm -rf */HEAD"),
-    ("allow", "allow", "read.files", "cat build/*"),
+    // A read is judged by what the glob could match: an earlier part of the call may have
+    // put a secret there (`git pull; cat keys/*`).
+    ("ask", "ask", "file.read-secret", "cat build/*"),
     ("ask", "ask", "file.read-secret", "cat keys/*"),
 ];
 

@@ -230,9 +230,11 @@ impl<'a> Matcher<'a> {
             r.access == Some(a.kind)
                 && (r.path_class.is_empty()
                     || r.path_class.iter().any(|c| {
-                        self.classes.in_class(&a.path, *c, None)
-                            || *c == PathClass::Sensitive
-                                && self.classes.holds_a_secret(&a.path, a.recursive)
+                        (match a.kind {
+                            AccessKind::Write => self.classes.in_class_written(&a.path, *c),
+                            AccessKind::Read => self.classes.in_class(&a.path, *c, None),
+                        }) || *c == PathClass::Sensitive
+                            && self.classes.holds_a_secret(&a.path, a.recursive)
                     }))
         });
         let mut v = self.pick(rules, &subject)?;

@@ -73,17 +73,9 @@ impl<'a> PathClasses<'a> {
             }
             PathClass::Protected => lists.protected().matches(p),
             PathClass::Sensitive if p.dynamic && has_glob(&p.raw) => {
-                // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret? Where its
-                // folder can be looked at, the names there say; else any secret the glob
-                // could match counts.
+                // `cat .env?`, `cat ~/.aws/*`: could the glob name a secret? (For a write,
+                // see `in_class_written`.)
                 p.forms().any(|f| {
-                    let secret = |path: &str| {
-                        let r = paths::resolve(path, true, None, self.ctx.places, self.ctx.fs);
-                        self.names_a_secret(&r)
-                    };
-                    if let Some(found) = self.glob_matches_there(f, &secret) {
-                        return found;
-                    }
                     let skeleton = glob_skeleton(f);
                     let last = skeleton.rsplit('/').next().unwrap_or(&skeleton);
                     let mut candidates = lists
@@ -121,18 +113,42 @@ impl<'a> PathClasses<'a> {
             PathClass::Unknown => p.lexical.is_none(),
             PathClass::Outside => p.lexical.is_some() && p.forms().any(|f| !self.in_workspace(f)),
             PathClass::RunsLater => lists.runs_later().matches(p),
-            // A glob names git's history where it may match `.git` (`rm -rf build/*` where
-            // the folder holds no `.git` does not).
-            PathClass::GitHistory if p.dynamic && has_glob(&p.raw) => p.forms().any(|f| {
-                self.glob_matches_there(f, &paths::in_git_folder)
-                    .unwrap_or_else(|| paths::in_git_folder(f))
-            }),
             PathClass::GitHistory => p.forms().any(paths::in_git_folder),
         }
     }
 
     /// Whether a form of the path is on the `sensitive` list and none on `not_sensitive`,
     /// or one is on the managed policy's `sensitive` list, which no later layer lifts.
+    /// [`Self::in_class`] for a path the call writes. A glob there names a secret or git's
+    /// history by the names its folder holds now, which the shell expands it to (`rm -rf
+    /// build/*` where `build` holds no key and no `.git` writes neither). Only for a write:
+    /// what an earlier part of the call puts in the folder (`git pull; cat keys/*`) is read
+    /// unseen, while a write of it harms nothing the call did not bring; a read stays
+    /// judged by what the glob could match.
+    pub(super) fn in_class_written(&self, p: &Resolved, class: PathClass) -> bool {
+        if p.dynamic && has_glob(&p.raw) {
+            let secret = |path: &str| {
+                let r = paths::resolve(path, true, None, self.ctx.places, self.ctx.fs);
+                self.names_a_secret(&r)
+            };
+            let wanted: Option<&dyn Fn(&str) -> bool> = match class {
+                PathClass::Sensitive => Some(&secret),
+                PathClass::GitHistory => Some(&paths::in_git_folder),
+                _ => None,
+            };
+            if let Some(wanted) = wanted {
+                let found: Option<Vec<bool>> = p
+                    .forms()
+                    .map(|f| self.glob_matches_there(f, wanted))
+                    .collect();
+                if let Some(found) = found.filter(|f| !f.is_empty()) {
+                    return found.into_iter().any(|x| x);
+                }
+            }
+        }
+        self.in_class(p, class, None)
+    }
+
     /// Whether a glob whose wildcards are all in its last name (`build/*`, `dist/*.js`)
     /// matches, among the names its folder holds now, a path `wanted` holds for (a secret,
     /// git's history): the shell expands it to those. A folder that is not there holds
