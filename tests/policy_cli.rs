@@ -834,12 +834,8 @@ fn log_filters_say_what_they_found() {
     assert!(!err.contains("no audit log yet"), "{err}");
 }
 
-/// One tool call of `session` through the hook, in `home`.
-fn call_in(home: &std::path::Path, session: &str) {
-    let ev = serde_json::json!({
-        "session_id": session, "cwd": home, "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": {"command": "git status"},
-    });
+/// One event through the hook, in `home`; it is answered.
+fn event_in(home: &std::path::Path, ev: serde_json::Value) {
     let out = bin()
         .env("HOME", home)
         .arg("hook")
@@ -847,6 +843,17 @@ fn call_in(home: &std::path::Path, session: &str) {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// One tool call of `session` through the hook, in `home`.
+fn call_in(home: &std::path::Path, session: &str) {
+    event_in(
+        home,
+        serde_json::json!({
+            "session_id": session, "cwd": home, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "git status"},
+        }),
+    );
 }
 
 /// Every command that takes `--session` takes a prefix only one session has (the `log`
@@ -929,17 +936,13 @@ fn autonomy_without_a_session_applies_to_the_only_active_one_and_names_it() {
 
 /// A prompt of `session` through the hook, in `home`.
 fn prompt_in(home: &std::path::Path, session: &str, prompt: &str) {
-    let ev = serde_json::json!({
-        "session_id": session, "cwd": home, "hook_event_name": "UserPromptSubmit",
-        "prompt": prompt,
-    });
-    let out = bin()
-        .env("HOME", home)
-        .arg("hook")
-        .write_stdin(ev.to_string())
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0));
+    event_in(
+        home,
+        serde_json::json!({
+            "session_id": session, "cwd": home, "hook_event_name": "UserPromptSubmit",
+            "prompt": prompt,
+        }),
+    );
 }
 
 /// `approve`, `continue` and `abort` without `--session` act only where exactly one
